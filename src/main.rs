@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    agent_guard::cli::main()
+}

@@ -1,0 +1,140 @@
+//! rm: recursive deletes in the standard profile, every shell `rm` in the strict one.
+
+use super::opts::{self, Opt, flag, optional};
+use super::{Hit, Reading, Rule, Tier};
+use crate::settings::Profile;
+use crate::shell::Word;
+
+pub static RM_RECURSIVE: Rule = Rule {
+    id: "fs.rm-recursive",
+    catches: "`rm -r`/`-R`/`--recursive` in any flag spelling, forced or not, at any command position",
+    why: "A recursive rm deletes a whole tree with no trash and no undo. Files in it that git \
+          does not track (new work, `.env`, local data) are gone for good.",
+    instead: "`git rm -r <path>` for tracked files (refuses to drop uncommitted edits); move \
+              anything else aside with `mv <path> \"$(mktemp -d)\"` so it can come back.",
+    protected_when: Some("the target is `/`, `~`, `$HOME`, `.`, `..`, `*`, a `.git` folder or a system folder, or `--no-preserve-root` is given"),
+    strict_only: false,
+    stops: &["rm -rf build/", "rm -r -f node_modules", "sudo rm -rf /", "bash -lc 'rm -rf dist'", "find . -name x -exec rm -rf {} +"],
+    passes: &["rm stale.log", "rm -f out.txt", "rmdir empty", "git rm -r docs", "docker rm -f web", "rm -- -rf"],
+};
+
+pub static RM_ANY: Rule = Rule {
+    id: "fs.rm-any",
+    catches: "every shell `rm`, in the strict profile",
+    why: "In the strict profile no file is deleted by a bare `rm`: an unquoted variable or a \
+          glob that matched more than expected cannot be undone, and the guarded routes can \
+          check what they delete.",
+    instead: "`git rm <path>` for tracked files; `mv <path> \"$(mktemp -d)\"` to set a file \
+              aside; overwrite a file in place when replacing it.",
+    protected_when: None,
+    strict_only: true,
+    stops: &["rm stale.log", "rm -f /tmp/x", "ls *.log | xargs rm", "find . -name '*.tmp' -exec rm {} ;"],
+    passes: &["git rm docs/old.md", "rmdir empty", "npm rm left-pad", "echo rm x", "command -v rm"],
+};
+
+const RM: &[Opt] = &[
+    flag("force", Some('f')),
+    flag("i", Some('i')),
+    flag("I", Some('I')),
+    optional("interactive"),
+    flag("one-file-system", None),
+    flag("no-preserve-root", None),
+    optional("preserve-root"),
+    flag("recursive", Some('r')),
+    flag("R", Some('R')),
+    flag("dir", Some('d')),
+    flag("verbose", Some('v')),
+    flag("help", None),
+    flag("version", None),
+];
+
+pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hit> {
+    let p = opts::parse(args, RM);
+    if p.has("help") || p.has("version") || (reading == Reading::Guessed && p.unknown) {
+        return None;
+    }
+    let targets: Vec<&Word> = p.operands.iter().map(|(_, w)| *w).collect();
+    let recursive = p.has("recursive") || p.has("R");
+    if !recursive {
+        // A guessed `rm` that is not recursive is reported as a dynamic command instead.
+        if profile == Profile::Strict && !targets.is_empty() && reading == Reading::Known {
+            return Some(any(&targets));
+        }
+        return None;
+    }
+    let protected: Vec<&str> =
+        targets.iter().filter(|w| is_protected_target(w)).map(|w| w.text.as_str()).collect();
+    let tier = if protected.is_empty() && !p.has("no-preserve-root") {
+        Tier::Destructive
+    } else {
+        Tier::Protected
+    };
+    let shown = if targets.is_empty() {
+        "whatever it is given".to_string()
+    } else {
+        super::git::list(targets.iter().map(|w| w.text.as_str()))
+    };
+    let hit = Hit::new(
+        &RM_RECURSIVE,
+        tier,
+        format!("deletes {shown} and everything under it, with no trash and no undo"),
+    )
+    .recovery("none for files git does not track; tracked files: `git restore <path>`");
+    Some(match tier {
+        Tier::Protected => hit.safer(format!(
+            "never delete {}; ask the user what should really go",
+            super::git::list(protected.iter().copied().chain(
+                p.has("no-preserve-root").then_some("/")
+            ))
+        )),
+        Tier::Destructive => hit.safer(set_aside(&targets, true)),
+    })
+}
+
+fn any(targets: &[&Word]) -> Hit {
+    Hit::new(&RM_ANY, Tier::Destructive, format!("deletes {} with no undo", super::git::list(targets.iter().map(|w| w.text.as_str()))))
+        .safer(set_aside(targets, false))
+        .recovery("none for files git does not track; tracked files: `git restore <path>`")
+}
+
+/// The suggestion shared by the rm rules: git for tracked files, `mv` aside for the rest.
+fn set_aside(targets: &[&Word], recursive: bool) -> String {
+    let paths: Vec<String> = targets.iter().map(|w| w.shell_quoted()).collect();
+    if paths.is_empty() {
+        return "name the paths, then `mv <paths> \"$(mktemp -d)\"` to set them aside".into();
+    }
+    let paths = paths.join(" ");
+    let git_rm = if recursive { "git rm -r" } else { "git rm" };
+    format!("`{git_rm} {paths}` if tracked, else `mv {paths} \"$(mktemp -d)\"` keeps them recoverable")
+}
+
+/// Targets whose deletion no agent should ever perform.
+fn is_protected_target(word: &Word) -> bool {
+    let text = word.text.trim_end_matches('/');
+    let text = if text.is_empty() { "/" } else { text };
+    const HOME: &[&str] = &["~", "$HOME", "${HOME}", "$HOME/*", "${HOME}/*", "~/*", "~/.*"];
+    const HERE: &[&str] = &[
+        ".", "./", "*", ".*", "./*", "./.*", "..", "../", "../*", "/*", "$PWD", "${PWD}",
+        "$(pwd)", "`pwd`",
+    ];
+    const SYSTEM: &[&str] = &[
+        "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt",
+        "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/Users",
+        "/System", "/Library", "/Applications", "/Volumes", "/private",
+    ];
+    if HOME.contains(&text) || HERE.contains(&text) || SYSTEM.contains(&text) {
+        return true;
+    }
+    if text == ".git" || text.ends_with("/.git") {
+        return true;
+    }
+    // A system folder's direct contents (`/usr/*`, `/etc/x` is not protected: too specific).
+    if let Some(parent) = text.strip_suffix("/*") {
+        return SYSTEM.contains(&parent) || HOME.contains(&parent);
+    }
+    // A user's home folder: `/home/alice`, `/Users/alice`, `~alice`.
+    let home_of_user = ["/home/", "/Users/"].iter().any(|root| {
+        text.strip_prefix(root).is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+    });
+    home_of_user || (text.starts_with('~') && !text.contains('/') && text.len() > 1)
+}

@@ -1,0 +1,178 @@
+//! Rules: one module per command family. A rule reads one [`SimpleCommand`] and says what
+//! it would destroy; it never parses shell text and never looks at the repository.
+//!
+//! Every rule is declared as a [`Rule`] with a stable id, its documentation and the commands
+//! it must stop and must pass. The docs pages and a test are generated from the same
+//! declaration, so the documentation cannot drift from the behaviour.
+
+mod find;
+mod fs;
+mod git;
+mod opts;
+mod shell;
+
+use std::ops::Range;
+
+use crate::settings::Profile;
+use crate::shell::{SimpleCommand, Via};
+
+/// How bad a finding is. Protected findings are never overridden or turned into a question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    Destructive,
+    Protected,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Destructive => "destructive",
+            Tier::Protected => "protected",
+        }
+    }
+}
+
+/// A rule's declaration: identity, documentation and examples.
+pub struct Rule {
+    /// Stable, dotted id shown in every reason, the audit log and config.
+    pub id: &'static str,
+    /// What it catches, in one line.
+    pub catches: &'static str,
+    /// Why that matters: what is lost and why it cannot be got back.
+    pub why: &'static str,
+    /// The safe twin(s) an agent should use instead.
+    pub instead: &'static str,
+    /// What raises it to the protected tier, if anything.
+    pub protected_when: Option<&'static str>,
+    /// Only active in the strict profile.
+    pub strict_only: bool,
+    /// Commands it must stop (with context off, in the profile it belongs to).
+    pub stops: &'static [&'static str],
+    /// Commands that must pass: its safe twins and look-alikes.
+    pub passes: &'static [&'static str],
+}
+
+/// One destructive operation found in one command.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub rule: &'static Rule,
+    pub tier: Tier,
+    /// The command as the rule saw it, wrappers peeled.
+    pub command: String,
+    /// What running it destroys, in a phrase: "discards all uncommitted changes".
+    pub loses: String,
+    /// The concrete command to run instead; never one the guard would stop.
+    pub safer: Option<String>,
+    /// How to get the work back if it runs anyway.
+    pub recovery: Option<String>,
+    pub span: Range<usize>,
+    pub via: Via,
+    /// The command's arguments are partly unknown until it runs.
+    pub uncertain: bool,
+    /// The command carries the in-command override prefix `AGENT_GUARD_OFF=1`.
+    pub inline_override: bool,
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// What a rule reports before the command's context is attached.
+pub(crate) struct Hit {
+    pub rule: &'static Rule,
+    pub tier: Tier,
+    pub loses: String,
+    pub safer: Option<String>,
+    pub recovery: Option<String>,
+}
+
+impl Hit {
+    pub fn new(rule: &'static Rule, tier: Tier, loses: impl Into<String>) -> Self {
+        Hit { rule, tier, loses: loses.into(), safer: None, recovery: None }
+    }
+
+    pub fn safer(mut self, safer: impl Into<String>) -> Self {
+        self.safer = Some(safer.into());
+        self
+    }
+
+    pub fn recovery(mut self, recovery: impl Into<String>) -> Self {
+        self.recovery = Some(recovery.into());
+        self
+    }
+}
+
+/// Every rule, in documentation order.
+pub static ALL: &[&Rule] = &[
+    &git::RESET_HARD,
+    &git::DISCARD_WORKTREE,
+    &git::CLEAN_FORCE,
+    &git::PUSH_FORCE,
+    &git::PUSH_DELETE,
+    &git::BRANCH_FORCE_DELETE,
+    &git::STASH_DROP,
+    &git::WORKTREE_FORCE_REMOVE,
+    &git::TAG_DELETE,
+    &git::REF_DELETE,
+    &git::HISTORY_REWRITE,
+    &git::RECOVERY_DESTROY,
+    &fs::RM_RECURSIVE,
+    &find::FIND_DELETE,
+    &fs::RM_ANY,
+    &shell::DYNAMIC_COMMAND,
+    &shell::UNANALYZABLE,
+];
+
+pub fn by_id(id: &str) -> Option<&'static Rule> {
+    ALL.iter().copied().find(|r| r.id == id)
+}
+
+pub use shell::unanalyzable;
+
+/// How a rule family reads argv: exactly as the program would, or — when the program's name
+/// was only guessed — refusing anything the program would reject.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    Known,
+    Guessed,
+}
+
+/// All findings for one command.
+pub fn check(cmd: &SimpleCommand, profile: Profile) -> Vec<Finding> {
+    let hits = match cmd.program() {
+        Some(name) => by_program(name, cmd.args(), profile, Reading::Known),
+        None => shell::dynamic(cmd, profile),
+    };
+    hits.into_iter()
+        .map(|hit| Finding {
+            rule: hit.rule,
+            tier: hit.tier,
+            command: cmd.display(),
+            loses: hit.loses,
+            safer: hit.safer,
+            recovery: hit.recovery,
+            span: cmd.span.clone(),
+            via: cmd.via,
+            uncertain: cmd.uncertain || cmd.program().is_none(),
+            inline_override: cmd.assigned("AGENT_GUARD_OFF") == Some("1"),
+        })
+        .collect()
+}
+
+/// Dispatch on the program's name; `args` excludes the name itself.
+pub(crate) fn by_program(
+    name: &str,
+    args: &[crate::shell::Word],
+    profile: Profile,
+    reading: Reading,
+) -> Vec<Hit> {
+    match name {
+        "git" => git::check(args).into_iter().collect(),
+        "git-filter-repo" => vec![git::filter_repo()],
+        "rm" => fs::rm(args, profile, reading).into_iter().collect(),
+        "find" => find::check(args).into_iter().collect(),
+        _ => Vec::new(),
+    }
+}

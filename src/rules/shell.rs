@@ -1,0 +1,77 @@
+//! Commands the guard cannot read: a program name built at run time, or input it could not
+//! analyze in full.
+
+use super::{Finding, Hit, Reading, Rule, Tier};
+use crate::settings::Profile;
+use crate::shell::{Incomplete, SimpleCommand, Via};
+
+pub static DYNAMIC_COMMAND: Rule = Rule {
+    id: "shell.dynamic-command",
+    catches: "a command whose name is only known at run time (`$cmd x`, `$(echo rm) -rf x`): \
+              always in the strict profile; in the standard profile when the rest of the \
+              words would be destructive for `git`, `rm` or `find`",
+    why: "The guard cannot know what such a command runs, so it cannot vouch for it. When \
+          the arguments read like a destructive git, rm or find command, it assumes the worst.",
+    instead: "Write the program name literally (`rm`, `git`) so the command can be checked.",
+    protected_when: None,
+    strict_only: false,
+    stops: &["$(printf r)m -rf build", "$(echo git) reset --hard"],
+    passes: &["$(echo hello)", "$EDITOR notes.txt", "\"$PYTHON\" -m pytest"],
+};
+
+pub static UNANALYZABLE: Rule = Rule {
+    id: "shell.unanalyzable",
+    catches: "a command line the guard could not analyze in full (over 1 MiB, scripts nested \
+              too deep, or too slow to parse) that mentions a destructive command",
+    why: "Silence must never be read as safety: when part of the input was not seen and it \
+          mentions `rm`, `git` or `find`, the guard stops it rather than guess.",
+    instead: "Split the work into smaller commands, or write the script to a file and review it.",
+    protected_when: None,
+    strict_only: false,
+    stops: &[],
+    passes: &[],
+};
+
+/// A command whose name is not literal.
+pub(super) fn dynamic(cmd: &SimpleCommand, profile: Profile) -> Vec<Hit> {
+    // Read the remaining words as each program they could plausibly be.
+    for guess in ["git", "rm", "find"] {
+        let hits = super::by_program(guess, cmd.args(), profile, Reading::Guessed);
+        if !hits.is_empty() {
+            return hits;
+        }
+    }
+    if profile == Profile::Strict {
+        return vec![Hit::new(
+            &DYNAMIC_COMMAND,
+            Tier::Destructive,
+            format!("runs a program named only at run time (`{}`)", cmd.argv[0].text),
+        )
+        .safer("write the program name literally so it can be checked")];
+    }
+    Vec::new()
+}
+
+/// The strict fallback when the command line was not analyzed in full: stop it if its text
+/// so much as names a program the rules cover. This is a coarse word scan, not parsing; it
+/// runs only when parsing gave up, where the alternative would be to wave the command through.
+pub fn unanalyzable(command: &str, why: Incomplete) -> Option<Finding> {
+    let mentions = command
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .any(|w| matches!(w, "rm" | "git" | "find" | "unlink" | "shred"));
+    mentions.then(|| Finding {
+        rule: &UNANALYZABLE,
+        tier: Tier::Destructive,
+        command: command.chars().take(80).collect(),
+        loses: format!(
+            "could not be checked in full ({}) and mentions a command that deletes",
+            why.describe()
+        ),
+        safer: Some("split it into smaller commands, or put the script in a file and review it".into()),
+        recovery: None,
+        span: 0..command.len(),
+        via: Via::Direct,
+        uncertain: false,
+        inline_override: false,
+    })
+}

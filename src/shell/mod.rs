@@ -1,0 +1,136 @@
+//! Shell analysis: the only place that reads shell text.
+//!
+//! [`analyze`] turns a command line into every [`SimpleCommand`] the shell would run: at any
+//! position in lists and pipelines, inside `$( )`, backticks, subshells and compound
+//! statements, through wrappers (`sudo`, `env`, `timeout`, ...), `sh -c`, `eval`, `xargs`,
+//! `find -exec` and scripts fed to a shell on stdin. Text that is only data (quoted
+//! arguments, comments, heredocs nobody executes) never becomes a command.
+//!
+//! It knows nothing of rules: it answers "what would run", never "is that dangerous".
+
+mod parse;
+mod unwrap;
+pub mod word;
+
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+pub use word::Word;
+
+/// Commands past this size are not parsed: the verdict falls back to the strict one.
+pub const MAX_INPUT_BYTES: usize = 1 << 20;
+/// How many times a script may nest inside another (`sh -c "eval '...'"`) before we give up.
+pub const MAX_NESTING: u8 = 8;
+/// Parsing time allowed for one command line, all nested scripts included.
+pub const PARSE_DEADLINE: Duration = Duration::from_millis(250);
+
+/// How a command was reached, for reasons and for telling the agent where we looked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// Written directly in the command line (lists, pipelines, compound statements).
+    Direct,
+    /// Inside `$( )`, backticks or `<( )`.
+    Substitution,
+    /// The script argument of `sh -c`, `bash -lc`, `su -c`, `watch`, `env -S`.
+    ShellArgument,
+    /// The arguments of `eval`.
+    Eval,
+    /// A script fed to a shell on stdin: heredoc, here-string, `echo ... | sh`.
+    ShellStdin,
+    /// The command `xargs` runs.
+    Xargs,
+    /// The command `find -exec`/`-execdir`/`-ok`/`-okdir` runs.
+    FindExec,
+}
+
+impl Via {
+    pub fn describe(self) -> Option<&'static str> {
+        match self {
+            Via::Direct => None,
+            Via::Substitution => Some("inside a command substitution"),
+            Via::ShellArgument => Some("inside a `sh -c` script"),
+            Via::Eval => Some("inside `eval`"),
+            Via::ShellStdin => Some("in a script fed to a shell"),
+            Via::Xargs => Some("run by `xargs`"),
+            Via::FindExec => Some("run by `find -exec`"),
+        }
+    }
+}
+
+/// One command the shell would execute, wrappers peeled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimpleCommand {
+    /// The program and its arguments, de-quoted. Never empty.
+    pub argv: Vec<Word>,
+    /// `NAME=value` prefixes (including those given to `env`).
+    pub assigns: Vec<(String, Word)>,
+    pub via: Via,
+    /// Byte range in the top-level command line this command came from.
+    pub span: Range<usize>,
+    /// Some arguments are only known at run time (`xargs` appends its input; a script
+    /// built from variables was parsed from its unexpanded text).
+    pub uncertain: bool,
+}
+
+impl SimpleCommand {
+    /// The program's name when it is literal: `/usr/bin/rm`, `\rm` and `"rm"` all give `rm`.
+    pub fn program(&self) -> Option<&str> {
+        program_name(&self.argv[0])
+    }
+
+    pub fn args(&self) -> &[Word] {
+        &self.argv[1..]
+    }
+
+    /// The value of a `NAME=value` prefix, if literal.
+    pub fn assigned(&self, name: &str) -> Option<&str> {
+        self.assigns.iter().rev().find(|(n, _)| n == name).and_then(|(_, w)| w.value())
+    }
+
+    /// The command as a shell line again, for messages and suggested rewrites.
+    pub fn display(&self) -> String {
+        self.argv.iter().map(Word::shell_quoted).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn program_name(word: &Word) -> Option<&str> {
+    let text = word.value()?;
+    let base = text.rsplit('/').next().unwrap_or(text);
+    (!base.is_empty()).then_some(base)
+}
+
+/// Why an analysis could not see the whole command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Incomplete {
+    TooLarge,
+    TooDeep,
+    Timeout,
+}
+
+impl Incomplete {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Incomplete::TooLarge => "the command is larger than the 1 MiB the guard analyzes",
+            Incomplete::TooDeep => "scripts are nested deeper than the guard follows",
+            Incomplete::Timeout => "the command took too long to parse",
+        }
+    }
+}
+
+/// Everything the shell would run, as far as it could be seen.
+#[derive(Debug, Default)]
+pub struct Analysis {
+    pub commands: Vec<SimpleCommand>,
+    /// Set when part of the input was not analyzed; callers must not read silence as safety.
+    pub incomplete: Option<Incomplete>,
+    /// The shell would reject some of the text; the commands before and around it are kept.
+    pub syntax_error: bool,
+}
+
+/// Analyzes one command line.
+pub fn analyze(command: &str) -> Analysis {
+    if command.len() > MAX_INPUT_BYTES {
+        return Analysis { incomplete: Some(Incomplete::TooLarge), ..Analysis::default() };
+    }
+    parse::Walker::new(Instant::now() + PARSE_DEADLINE).run(command)
+}

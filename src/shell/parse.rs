@@ -1,0 +1,359 @@
+//! The walker over tree-sitter-bash's syntax tree.
+//!
+//! Iterative, with its own stack of pending nodes (deep `$( $( ... ) )` nesting must not
+//! overflow our stack, and tree-sitter's `parent()` is slow on deep trees). Each stack item
+//! carries how the node was reached and, for a command, what its stdin holds when we can
+//! know it (a heredoc, a here-string, `echo ... |`), so a script fed to a shell is parsed too.
+
+use std::cell::RefCell;
+use std::ops::{ControlFlow, Range};
+use std::time::Instant;
+
+use tree_sitter::{Node, ParseOptions, Parser, Tree};
+
+use super::unwrap::{self, Run};
+use super::word::{self, Word};
+use super::{Analysis, Incomplete, MAX_NESTING, SimpleCommand, Via};
+
+thread_local! {
+    /// Building a parser allocates; the hook parses once, benchmarks parse millions of times.
+    static PARSER: RefCell<Parser> = RefCell::new(new_parser());
+}
+
+fn new_parser() -> Parser {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .expect("the bundled bash grammar matches the tree-sitter runtime");
+    parser
+}
+
+struct Item<'t> {
+    node: Node<'t>,
+    via: Via,
+    stdin: Option<String>,
+}
+
+pub(super) struct Walker {
+    deadline: Instant,
+    out: Analysis,
+}
+
+/// Where a nested script's commands are reported in the top-level line.
+#[derive(Clone)]
+pub(super) struct Origin {
+    pub span: Option<Range<usize>>,
+    pub uncertain: bool,
+    pub depth: u8,
+}
+
+impl Walker {
+    pub(super) fn new(deadline: Instant) -> Self {
+        Walker { deadline, out: Analysis::default() }
+    }
+
+    pub(super) fn run(mut self, command: &str) -> Analysis {
+        let top = Origin { span: None, uncertain: false, depth: 0 };
+        self.script(command, Via::Direct, &top);
+        self.out
+    }
+
+    fn parse(&mut self, src: &str) -> Option<Tree> {
+        let deadline = self.deadline;
+        let mut past_deadline = |_: &tree_sitter::ParseState| {
+            if Instant::now() > deadline { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        };
+        let bytes = src.as_bytes();
+        let tree = PARSER.with_borrow_mut(|parser| {
+            parser.reset();
+            parser.parse_with_options(
+                &mut |i, _| bytes.get(i..).unwrap_or_default(),
+                None,
+                Some(ParseOptions::new().progress_callback(&mut past_deadline)),
+            )
+        });
+        if tree.is_none() {
+            self.out.incomplete = Some(Incomplete::Timeout);
+        }
+        tree
+    }
+
+    /// Parses `src` as a shell script and records every command in it.
+    pub(super) fn script(&mut self, src: &str, via: Via, origin: &Origin) {
+        if origin.depth > MAX_NESTING {
+            self.out.incomplete = Some(Incomplete::TooDeep);
+            return;
+        }
+        let Some(tree) = self.parse(src) else { return };
+        let root = tree.root_node();
+        if root.has_error() {
+            self.out.syntax_error = true;
+        }
+        let mut stack = vec![Item { node: root, via, stdin: None }];
+        while let Some(item) = stack.pop() {
+            self.visit(item, src, origin, &mut stack);
+        }
+    }
+
+    fn visit<'t>(&mut self, item: Item<'t>, src: &str, origin: &Origin, stack: &mut Vec<Item<'t>>) {
+        let Item { node, via, stdin } = item;
+        match node.kind() {
+            "comment" | "raw_string" | "ansi_c_string" | "word" | "number" | "heredoc_start"
+            | "heredoc_end" | "heredoc_content" | "string_content" | "variable_name"
+            | "test_operator" | "file_descriptor" => {}
+            "command" => {
+                self.command(node, src, via, stdin, origin);
+                push_children(stack, node, via);
+            }
+            "command_substitution" | "process_substitution" => {
+                push_children(stack, node, Via::Substitution);
+            }
+            "redirected_statement" => self.redirected(node, src, via, stdin, stack),
+            "pipeline" => self.pipeline(node, src, via, stdin, stack),
+            "heredoc_body" => {
+                // Text of a heredoc nobody executes is data, but an unquoted one still
+                // runs its `$( )` substitutions while the shell expands it.
+                push_children(stack, node, via);
+            }
+            _ => push_children(stack, node, via),
+        }
+    }
+
+    /// `body <<EOF ... EOF`, `body <<< word`, `body > file`: the redirect feeds the body.
+    fn redirected<'t>(
+        &mut self,
+        node: Node<'t>,
+        src: &str,
+        via: Via,
+        stdin: Option<String>,
+        stack: &mut Vec<Item<'t>>,
+    ) {
+        let mut feed = stdin;
+        let mut later = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "heredoc_redirect" {
+                let mut inner = child.walk();
+                for part in child.named_children(&mut inner) {
+                    match part.kind() {
+                        "heredoc_body" => {
+                            feed = Some(heredoc_text(part, src));
+                            later.push(part);
+                        }
+                        "heredoc_start" | "heredoc_end" => {}
+                        // The rest of the line after `<<EOF` (`| sh`, `&& next`) hangs here.
+                        _ => later.push(part),
+                    }
+                }
+            } else if child.kind() == "herestring_redirect" {
+                feed = herestring_text(child, src);
+                later.push(child);
+            } else if Some(child) != node.child_by_field_name("body") {
+                later.push(child);
+            }
+        }
+        let body = node.child_by_field_name("body");
+        // What the body prints, for a pipeline that continues inside the heredoc node.
+        let piped = body.and_then(|b| stdout_of(b, src, feed.as_deref()));
+        for part in later.into_iter().rev() {
+            let stdin = (part.kind() == "pipeline").then(|| piped.clone()).flatten();
+            stack.push(Item { node: part, via, stdin });
+        }
+        if let Some(body) = body {
+            stack.push(Item { node: body, via, stdin: feed });
+        }
+    }
+
+    /// `a | b | c`: each command's stdin is what the one before it prints, when we know it.
+    fn pipeline<'t>(
+        &mut self,
+        node: Node<'t>,
+        src: &str,
+        via: Via,
+        stdin: Option<String>,
+        stack: &mut Vec<Item<'t>>,
+    ) {
+        let mut items = Vec::new();
+        let mut feed = stdin;
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            let printed = stdout_of(child, src, feed.as_deref());
+            items.push(Item { node: child, via, stdin: feed.take() });
+            feed = printed;
+        }
+        stack.extend(items.into_iter().rev());
+    }
+
+    fn command(&mut self, node: Node, src: &str, via: Via, stdin: Option<String>, origin: &Origin) {
+        let parts = command_parts(node, src);
+        let mut stdin = stdin;
+        if parts.herestring.is_some() {
+            stdin = parts.herestring;
+        }
+        if parts.argv.is_empty() {
+            return;
+        }
+        let span = origin.span.clone().unwrap_or_else(|| node.byte_range());
+        let cmd = SimpleCommand {
+            argv: parts.argv,
+            assigns: parts.assigns,
+            via,
+            span,
+            uncertain: origin.uncertain || parts.trailing_error,
+        };
+        self.follow(cmd, stdin, origin);
+    }
+
+    /// Records `cmd`, following it into whatever it runs in turn.
+    fn follow(&mut self, cmd: SimpleCommand, stdin: Option<String>, origin: &Origin) {
+        match unwrap::resolve(cmd) {
+            Run::Nothing => {}
+            Run::Command(cmd) => self.out.commands.push(cmd),
+            Run::Script { cmd, script, via, literal } => {
+                let nested = Origin {
+                    span: Some(cmd.span.clone()),
+                    uncertain: cmd.uncertain || !literal,
+                    depth: origin.depth + 1,
+                };
+                self.script(&script, via, &nested);
+            }
+            Run::ShellReadingStdin(cmd) => {
+                if let Some(script) = stdin {
+                    let nested = Origin {
+                        span: Some(cmd.span.clone()),
+                        uncertain: cmd.uncertain,
+                        depth: origin.depth + 1,
+                    };
+                    self.script(&script, Via::ShellStdin, &nested);
+                }
+            }
+            Run::Find { find, execs } => {
+                self.out.commands.push(find);
+                for cmd in execs {
+                    self.follow(cmd, None, origin);
+                }
+            }
+        }
+    }
+}
+
+fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via) {
+    let start = stack.len();
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        stack.push(Item { node: child, via, stdin: None });
+    }
+    stack[start..].reverse();
+}
+
+struct CommandParts {
+    argv: Vec<Word>,
+    assigns: Vec<(String, Word)>,
+    herestring: Option<String>,
+    trailing_error: bool,
+}
+
+fn command_parts(node: Node, src: &str) -> CommandParts {
+    let mut parts = CommandParts {
+        argv: Vec::new(),
+        assigns: Vec::new(),
+        herestring: None,
+        trailing_error: false,
+    };
+    let mut cursor = node.walk();
+    for (i, child) in node.children(&mut cursor).enumerate() {
+        match node.field_name_for_child(i as u32) {
+            Some("name") | Some("argument") => {
+                parts.argv.push(word::from_node(child, src));
+                continue;
+            }
+            _ => {}
+        }
+        match child.kind() {
+            "variable_assignment" => {
+                if let Some(assign) = assignment(child, src) {
+                    parts.assigns.push(assign);
+                }
+            }
+            "herestring_redirect" => parts.herestring = herestring_text(child, src),
+            _ => {}
+        }
+    }
+    // Error recovery can cut a command short (`git restore x 'unterminated`): the words the
+    // shell would still see on that line are taken from the error node's text.
+    if let Some(next) = node.next_sibling()
+        && next.is_error()
+        && !src[node.end_byte()..next.start_byte()].contains('\n')
+    {
+        let text = &src[next.byte_range()];
+        let line = text.split(['\n', ';', '|', '&']).next().unwrap_or("");
+        for raw in line.split_whitespace() {
+            let trimmed: String = raw.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+            if !trimmed.is_empty() {
+                parts.argv.push(Word { text: trimmed, literal: false });
+            }
+        }
+        parts.trailing_error = true;
+    }
+    parts
+}
+
+fn assignment(node: Node, src: &str) -> Option<(String, Word)> {
+    let name = node.child_by_field_name("name")?;
+    let value = match node.child_by_field_name("value") {
+        Some(v) => word::from_node(v, src),
+        None => Word::literal(""),
+    };
+    Some((src[name.byte_range()].to_string(), value))
+}
+
+fn heredoc_text(body: Node, src: &str) -> String {
+    src[body.byte_range()].to_string()
+}
+
+fn herestring_text(node: Node, src: &str) -> Option<String> {
+    let mut cursor = node.walk();
+    let value = node.named_children(&mut cursor).last()?;
+    Some(word::from_node(value, src).text)
+}
+
+/// What a command prints, when that is plain from its text: `echo`/`printf` of literal
+/// words, or `cat` of its stdin. Used to see through `echo 'rm -rf x' | sh`.
+fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
+    if node.kind() != "command" {
+        return None;
+    }
+    let parts = command_parts(node, src);
+    let cmd = SimpleCommand {
+        argv: parts.argv,
+        assigns: Vec::new(),
+        via: Via::Direct,
+        span: 0..0,
+        uncertain: false,
+    };
+    if cmd.argv.is_empty() {
+        return None;
+    }
+    let args: Vec<&str> = cmd.args().iter().map(|w| w.text.as_str()).collect();
+    match cmd.program()? {
+        "echo" => {
+            let words: Vec<&str> = args
+                .iter()
+                .copied()
+                .skip_while(|a| matches!(*a, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Some(words.join(" "))
+        }
+        "printf" => {
+            let (format, rest) = args.split_first()?;
+            let format = format.replace("\\n", "\n");
+            if rest.is_empty() {
+                Some(format)
+            } else {
+                Some(rest.join("\n"))
+            }
+        }
+        "cat" if args.is_empty() || args == ["-"] => parts.herestring.or(stdin.map(str::to_string)),
+        _ => None,
+    }
+}
