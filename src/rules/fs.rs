@@ -23,13 +23,14 @@ pub static RM_ANY: Rule = Rule {
     catches: "every shell `rm`, in the strict profile",
     why: "In the strict profile no file is deleted by a bare `rm`: an unquoted variable or a \
           glob that matched more than expected cannot be undone, and the guarded routes can \
-          check what they delete.",
+          check what they delete. Literal by-products (`*.log`, `*.tmp`, `*.pyc`, `*.o`, \
+          `*.swp`) still pass.",
     instead: "`git rm <path>` for tracked files; `mv <path> \"$(mktemp -d)\"` to set a file \
               aside; overwrite a file in place when replacing it.",
     protected_when: None,
     strict_only: true,
-    stops: &["rm stale.log", "rm -f /tmp/x", "ls *.log | xargs rm", "find . -name '*.tmp' -exec rm {} ;"],
-    passes: &["git rm docs/old.md", "rmdir empty", "npm rm left-pad", "echo rm x", "command -v rm"],
+    stops: &["rm notes.txt", "rm -f /tmp/x", "ls *.log | xargs rm", "find . -name '*.tmp' -exec rm {} ;"],
+    passes: &["git rm docs/old.md", "rmdir empty", "npm rm left-pad", "echo rm x", "command -v rm", "rm stale.log"],
 };
 
 const RM: &[Opt] = &[
@@ -57,7 +58,9 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     let recursive = p.has("recursive") || p.has("R");
     if !recursive {
         // A guessed `rm` that is not recursive is reported as a dynamic command instead.
-        if profile == Profile::Strict && !targets.is_empty() && reading == Reading::Known {
+        // `rm -f` with no operand still deletes when `xargs` supplies them.
+        let disposable = !targets.is_empty() && targets.iter().all(|w| is_disposable(w));
+        if profile == Profile::Strict && !args.is_empty() && !disposable && reading == Reading::Known {
             return Some(any(&targets));
         }
         return None;
@@ -106,6 +109,18 @@ fn set_aside(targets: &[&Word], recursive: bool) -> String {
     let paths = paths.join(" ");
     let git_rm = if recursive { "git rm -r" } else { "git rm" };
     format!("`{git_rm} {paths}` if tracked, else `mv {paths} \"$(mktemp -d)\"` keeps them recoverable")
+}
+
+/// A literal file whose name marks it as a by-product nobody keeps: a log, a temp file, a
+/// compiled object. The strict profile lets a plain `rm` of those through.
+fn is_disposable(word: &Word) -> bool {
+    const EXTENSIONS: &[&str] = &["log", "tmp", "temp", "pyc", "pyo", "o", "obj", "swp", "swo"];
+    let Some(text) = word.value() else { return false };
+    let name = text.rsplit('/').next().unwrap_or(text);
+    match name.rsplit_once('.') {
+        Some((stem, ext)) => !stem.is_empty() && EXTENSIONS.contains(&ext),
+        None => false,
+    }
 }
 
 /// Targets whose deletion no agent should ever perform.

@@ -627,10 +627,12 @@ fn restore(inv: &Invocation) -> Option<Hit> {
     if p.has("patch") {
         return None;
     }
-    let worktree = p.last_of(&["worktree", "no-worktree"]) == Some("worktree");
-    let staged = p.last_of(&["staged", "no-staged"]) == Some("staged");
-    if staged && !worktree {
-        return None; // only the index changes; the edits stay in the files
+    // With neither `--staged` nor `--worktree` given, restore writes the working tree.
+    let explicit = ["worktree", "no-worktree", "staged", "no-staged"].iter().any(|o| p.has(o));
+    let worktree = !explicit || p.last_of(&["worktree", "no-worktree"]) == Some("worktree");
+    if !worktree {
+        // Only the index changes and the edits stay in the files (or git refuses the line).
+        return None;
     }
     let paths: Vec<&Word> = p.operands.iter().map(|(_, w)| *w).collect();
     if paths.is_empty() && !p.has("pathspec-from-file") {
@@ -712,7 +714,7 @@ fn push(inv: &Invocation) -> Option<Hit> {
 
     let forced = p.last_of(&["force", "no-force"]) == Some("force");
     let lease = p.last_of(&["force-with-lease", "no-force-with-lease"]) == Some("force-with-lease");
-    let plus = refspecs.iter().any(|w| w.text.starts_with('+'));
+    let plus = refspecs.iter().any(|w| w.text.starts_with('+') || w.text.contains(":+"));
     if !(forced || p.has("mirror") || (plus && !lease)) {
         return None;
     }
@@ -749,7 +751,7 @@ fn push(inv: &Invocation) -> Option<Hit> {
 /// The remote ref a refspec writes: `+a:b` → `b`, `main` → `main`, `refs/heads/x` → `x`.
 fn destination(spec: &str) -> &str {
     let spec = spec.trim_start_matches('+');
-    let dst = spec.rsplit_once(':').map_or(spec, |(_, d)| d);
+    let dst = spec.rsplit_once(':').map_or(spec, |(_, d)| d).trim_start_matches('+');
     dst.strip_prefix("refs/heads/").unwrap_or(dst)
 }
 

@@ -134,7 +134,9 @@ pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
     out
 }
 
-/// Exact name, or the one option this is an unambiguous prefix of.
+/// Exact name, or the option this is a prefix of. An ambiguous prefix (`--forc` in
+/// `git push`) makes git refuse the line, but we read it as the shortest candidate: a guard
+/// that errs here should err towards the destructive reading.
 fn resolve_long<'t>(name: &str, table: &'t [Opt]) -> Option<&'t Opt> {
     if name.is_empty() {
         return None;
@@ -142,9 +144,7 @@ fn resolve_long<'t>(name: &str, table: &'t [Opt]) -> Option<&'t Opt> {
     if let Some(exact) = table.iter().find(|o| o.long == name) {
         return Some(exact);
     }
-    let mut matches = table.iter().filter(|o| o.long.starts_with(name));
-    let first = matches.next()?;
-    matches.next().is_none().then_some(first)
+    table.iter().filter(|o| o.long.starts_with(name)).min_by_key(|o| o.long.len())
 }
 
 #[cfg(test)]
@@ -175,10 +175,11 @@ mod tests {
     }
 
     #[test]
-    fn ambiguous_prefix_is_unknown() {
-        let args = words("--forc");
+    fn ambiguous_prefix_reads_as_the_shortest_candidate() {
+        let args = words("--forc --zzz");
         let p = parse(&args, TABLE);
-        assert!(p.opts.is_empty());
+        let names: Vec<_> = p.opts.iter().map(|o| o.name).collect();
+        assert_eq!(names, ["force"]);
         assert!(p.unknown);
     }
 }

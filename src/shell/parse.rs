@@ -32,6 +32,15 @@ struct Item<'t> {
     node: Node<'t>,
     via: Via,
     stdin: Option<String>,
+    /// Words tree-sitter attached to a redirect that are really the command's arguments
+    /// (`git checkout 2>/dev/null -- foo`).
+    extra: Vec<Word>,
+}
+
+impl<'t> Item<'t> {
+    fn new(node: Node<'t>, via: Via, stdin: Option<String>) -> Self {
+        Item { node, via, stdin, extra: Vec::new() }
+    }
 }
 
 pub(super) struct Walker {
@@ -89,20 +98,20 @@ impl Walker {
         if root.has_error() {
             self.out.syntax_error = true;
         }
-        let mut stack = vec![Item { node: root, via, stdin: None }];
+        let mut stack = vec![Item::new(root, via, None)];
         while let Some(item) = stack.pop() {
             self.visit(item, src, origin, &mut stack);
         }
     }
 
     fn visit<'t>(&mut self, item: Item<'t>, src: &str, origin: &Origin, stack: &mut Vec<Item<'t>>) {
-        let Item { node, via, stdin } = item;
+        let Item { node, via, stdin, extra } = item;
         match node.kind() {
             "comment" | "raw_string" | "ansi_c_string" | "word" | "number" | "heredoc_start"
             | "heredoc_end" | "heredoc_content" | "string_content" | "variable_name"
             | "test_operator" | "file_descriptor" => {}
             "command" => {
-                self.command(node, src, via, stdin, origin);
+                self.command(node, src, via, stdin, extra, origin);
                 push_children(stack, node, via);
             }
             "command_substitution" | "process_substitution" => {
@@ -130,8 +139,14 @@ impl Walker {
     ) {
         let mut feed = stdin;
         let mut later = Vec::new();
+        let mut extra = Vec::new();
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
+            if child.kind() == "file_redirect" {
+                let mut inner = child.walk();
+                let targets = child.children_by_field_name("destination", &mut inner);
+                extra.extend(targets.skip(1).map(|w| word::from_node(w, src)));
+            }
             if child.kind() == "heredoc_redirect" {
                 let mut inner = child.walk();
                 for part in child.named_children(&mut inner) {
@@ -157,10 +172,10 @@ impl Walker {
         let piped = body.and_then(|b| stdout_of(b, src, feed.as_deref()));
         for part in later.into_iter().rev() {
             let stdin = (part.kind() == "pipeline").then(|| piped.clone()).flatten();
-            stack.push(Item { node: part, via, stdin });
+            stack.push(Item::new(part, via, stdin));
         }
         if let Some(body) = body {
-            stack.push(Item { node: body, via, stdin: feed });
+            stack.push(Item { node: body, via, stdin: feed, extra });
         }
     }
 
@@ -178,14 +193,23 @@ impl Walker {
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             let printed = stdout_of(child, src, feed.as_deref());
-            items.push(Item { node: child, via, stdin: feed.take() });
+            items.push(Item::new(child, via, feed.take()));
             feed = printed;
         }
         stack.extend(items.into_iter().rev());
     }
 
-    fn command(&mut self, node: Node, src: &str, via: Via, stdin: Option<String>, origin: &Origin) {
-        let parts = command_parts(node, src);
+    fn command(
+        &mut self,
+        node: Node,
+        src: &str,
+        via: Via,
+        stdin: Option<String>,
+        extra: Vec<Word>,
+        origin: &Origin,
+    ) {
+        let mut parts = command_parts(node, src);
+        parts.argv.extend(extra);
         let mut stdin = stdin;
         if parts.herestring.is_some() {
             stdin = parts.herestring;
@@ -241,7 +265,7 @@ fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via) {
     let start = stack.len();
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        stack.push(Item { node: child, via, stdin: None });
+        stack.push(Item::new(child, via, None));
     }
     stack[start..].reverse();
 }

@@ -134,7 +134,7 @@ fn peel(spec: &Wrapper, argv: &[Word]) -> Peeled {
 /// Follows `cmd` through wrappers and command runners to what finally runs.
 pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
     loop {
-        let Some(name) = cmd.program() else { return Run::Command(cmd) };
+        let Some(name) = cmd.program() else { return dynamic(cmd) };
         let start = match name {
             "env" => match env(&mut cmd) {
                 Some(EnvRun::At(i)) => i,
@@ -189,6 +189,20 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
         };
         cmd.argv.drain(..start);
     }
+}
+
+/// A program named at run time: `$SHELL -c '...'` still runs its script.
+fn dynamic(cmd: SimpleCommand) -> Run {
+    let names_a_shell = cmd.argv[0].text.to_ascii_uppercase().contains("SH");
+    let has_c = cmd.argv.get(1).is_some_and(|w| w.text.starts_with('-') && w.text.contains('c'));
+    if names_a_shell && has_c {
+        let mut run = shell(cmd);
+        if let Run::Script { literal, .. } = &mut run {
+            *literal = false;
+        }
+        return run;
+    }
+    Run::Command(cmd)
 }
 
 fn is_shell(name: &str) -> bool {
@@ -278,7 +292,7 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
         if w.len() > 1 && w.starts_with('-') {
             for (pos, c) in w[1..].char_indices() {
                 let rest = &w[1 + pos + c.len_utf8()..];
-                if matches!(c, 'u' | 'C' | 'S') {
+                if matches!(c, 'u' | 'C' | 'S' | 'P') {
                     let value = if rest.is_empty() {
                         i += 1;
                         argv.get(i).map(|w| w.text.clone())
@@ -398,7 +412,15 @@ fn watch(argv: &[Word]) -> Option<WatchRun> {
     if exec {
         return Some(WatchRun::At(i));
     }
-    let (script, literal) = joined(&argv[i..]);
+    // watch joins its words with spaces for `sh -c`; a word that held spaces was most
+    // likely one quoted argument (`watch sh -c 'git reset --hard'`). Both readings are
+    // parsed, one per line, so neither can hide a command.
+    let (mut script, literal) = joined(&argv[i..]);
+    let quoted: Vec<String> = argv[i..].iter().map(Word::shell_quoted).collect();
+    let quoted = quoted.join(" ");
+    if argv.len() - i > 1 && quoted != script {
+        script = format!("{script}\n{quoted}");
+    }
     Some(WatchRun::Script(script, literal))
 }
 
