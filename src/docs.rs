@@ -13,7 +13,10 @@ pub fn page(rule: &Rule) -> String {
     let _ = writeln!(out, "# {}\n", rule.id);
     let _ = writeln!(out, "**Catches:** {}.\n", rule.catches);
     if rule.strict_only {
-        let _ = writeln!(out, "Active in the strict profile only (`AGENT_GUARD_PROFILE=strict`).\n");
+        let _ = writeln!(
+            out,
+            "Active in the strict profile only (`AGENT_GUARD_PROFILE=strict`).\n"
+        );
     }
     let _ = writeln!(out, "## Why it matters\n\n{}\n", rule.why);
     let _ = writeln!(out, "## Do this instead\n\n{}\n", rule.instead);
@@ -52,7 +55,11 @@ pub fn index() -> String {
     let mut out = String::from("# Rules\n\n| id | profile | catches |\n|---|---|---|\n");
     for rule in rules::ALL {
         let profile = if rule.strict_only { "strict" } else { "all" };
-        let _ = writeln!(out, "| [{0}]({0}.md) | {1} | {2} |", rule.id, profile, rule.catches);
+        let _ = writeln!(
+            out,
+            "| [{0}]({0}.md) | {1} | {2} |",
+            rule.id, profile, rule.catches
+        );
     }
     out
 }

@@ -61,8 +61,17 @@ pub fn decide(findings: Vec<Finding>, settings: &Settings) -> Verdict {
         })
         .max()
         .unwrap_or(Decision::Allow);
-    let reason = if standing.is_empty() { String::new() } else { reason(&standing, decision) };
-    Verdict { decision, findings: standing, overridden, reason }
+    let reason = if standing.is_empty() {
+        String::new()
+    } else {
+        reason(&standing, decision)
+    };
+    Verdict {
+        decision,
+        findings: standing,
+        overridden,
+        reason,
+    }
 }
 
 fn reason(findings: &[Finding], decision: Decision) -> String {
@@ -92,7 +101,11 @@ fn reason(findings: &[Finding], decision: Decision) -> String {
 
 /// `[rule] `cmd` (where) loses...; Instead: ...; If it runs anyway: ...`
 pub fn finding_text(f: &Finding) -> String {
-    let mut line = format!("agent-guard [{}] stopped `{}`", f.rule.id, shorten(&f.command));
+    let mut line = format!(
+        "agent-guard [{}] stopped `{}`",
+        f.rule.id,
+        shorten(&f.command)
+    );
     if let Some(via) = f.via.describe() {
         line.push_str(&format!(" ({via})"));
     }

@@ -89,7 +89,11 @@ impl Settings {
         if let Some(v) = read("AGENT_GUARD_OFF") {
             match switch(&v) {
                 Some(on) => settings.off = on,
-                None => bad.push(BadSetting { name: "AGENT_GUARD_OFF", value: v, expected: "1 or 0" }),
+                None => bad.push(BadSetting {
+                    name: "AGENT_GUARD_OFF",
+                    value: v,
+                    expected: "1 or 0",
+                }),
             }
         }
         if let Some(v) = read("AGENT_GUARD_PROFILE") {
@@ -116,7 +120,11 @@ impl Settings {
         if let Some(v) = read("AGENT_GUARD_CONTEXT") {
             match switch(&v) {
                 Some(on) => settings.context = on,
-                None => bad.push(BadSetting { name: "AGENT_GUARD_CONTEXT", value: v, expected: "on or off" }),
+                None => bad.push(BadSetting {
+                    name: "AGENT_GUARD_CONTEXT",
+                    value: v,
+                    expected: "on or off",
+                }),
             }
         }
         (settings, bad)
@@ -136,9 +144,16 @@ mod tests {
     use super::*;
 
     fn from(pairs: &[(&str, &str)]) -> (Settings, Vec<BadSetting>) {
-        let pairs: Vec<(String, String)> =
-            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Settings::from_lookup(|name| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Settings::from_lookup(|name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        })
     }
 
     #[test]
@@ -150,7 +165,10 @@ mod tests {
 
     #[test]
     fn bad_values_keep_defaults_and_are_reported() {
-        let (s, bad) = from(&[("AGENT_GUARD_PROFILE", "paranoid"), ("AGENT_GUARD_OFF", "maybe")]);
+        let (s, bad) = from(&[
+            ("AGENT_GUARD_PROFILE", "paranoid"),
+            ("AGENT_GUARD_OFF", "maybe"),
+        ]);
         assert_eq!(s.profile, Profile::Standard);
         assert!(!s.off);
         assert_eq!(bad.len(), 2);

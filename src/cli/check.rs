@@ -60,7 +60,10 @@ fn to_text(command: &str, verdict: &Verdict) -> String {
         Decision::Allow if verdict.overridden.is_empty() => format!("allow: {command}\n"),
         Decision::Allow => {
             let ids: Vec<&str> = verdict.overridden.iter().map(|f| f.rule.id).collect();
-            format!("allow: {command}\n(let through by AGENT_GUARD_OFF=1: {})\n", ids.join(", "))
+            format!(
+                "allow: {command}\n(let through by AGENT_GUARD_OFF=1: {})\n",
+                ids.join(", ")
+            )
         }
         decision => format!("{}: {command}\n{}\n", decision.as_str(), verdict.reason),
     }

@@ -22,7 +22,8 @@ pub fn run() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("agent-guard: internal error ({info}); allowing the command");
     }));
-    let reply = std::panic::catch_unwind(|| respond(&input, &settings)).unwrap_or_else(|_| Reply::silent());
+    let reply =
+        std::panic::catch_unwind(|| respond(&input, &settings)).unwrap_or_else(|_| Reply::silent());
     if let Some(out) = &reply.stdout {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{out}");
@@ -33,7 +34,9 @@ pub fn run() -> ExitCode {
 
 /// The whole hook: payload bytes in, the host's reply out.
 pub fn respond(input: &[u8], settings: &Settings) -> Reply {
-    let Some(call) = host::decode(input) else { return Reply::silent() };
+    let Some(call) = host::decode(input) else {
+        return Reply::silent();
+    };
     let verdict = crate::evaluate(&call.command, settings);
     host::encode(&call, &verdict)
 }

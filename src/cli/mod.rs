@@ -55,7 +55,12 @@ enum Command {
         #[arg(long, value_enum)]
         profile: Option<ProfileArg>,
         /// The command line, as one argument or as several words after `--`.
-        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "COMMAND")]
+        #[arg(
+            required = true,
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "COMMAND"
+        )]
         command: Vec<String>,
     },
     /// Show what a rule catches, why it matters and what to do instead; with no id, list rules.
@@ -90,9 +95,12 @@ pub fn main() -> ExitCode {
             let _ = Cli::command().print_help();
             ExitCode::from(2)
         }
-        Some(Command::Check { json, cwd, profile, command }) => {
-            check::run(&command.join(" "), cwd, profile.map(Into::into), json)
-        }
+        Some(Command::Check {
+            json,
+            cwd,
+            profile,
+            command,
+        }) => check::run(&command.join(" "), cwd, profile.map(Into::into), json),
         Some(Command::Explain { rule }) => explain::run(rule.as_deref()),
     }
 }

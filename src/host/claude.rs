@@ -35,7 +35,10 @@ pub(super) fn decode(input: &[u8]) -> Option<ToolCall> {
         tool: tool.to_string(),
         command,
         cwd: payload.get("cwd").and_then(Value::as_str).map(Into::into),
-        session: payload.get("session_id").and_then(Value::as_str).map(str::to_string),
+        session: payload
+            .get("session_id")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     })
 }
 
@@ -77,7 +80,10 @@ pub(super) fn encode(verdict: &Verdict) -> Reply {
             "permissionDecisionReason": verdict.reason,
         }
     });
-    Reply { stdout: Some(out.to_string()), exit_code: 0 }
+    Reply {
+        stdout: Some(out.to_string()),
+        exit_code: 0,
+    }
 }
 
 #[cfg(test)]
@@ -94,7 +100,11 @@ mod tests {
             r#"{"tool_name":"Shell","tool_input":{"command":["ls"]}}"#,
         ];
         for case in cases {
-            assert_eq!(decode(case.as_bytes()).map(|c| c.command).as_deref(), Some("ls"), "{case}");
+            assert_eq!(
+                decode(case.as_bytes()).map(|c| c.command).as_deref(),
+                Some("ls"),
+                "{case}"
+            );
         }
     }
 

@@ -37,7 +37,10 @@ pub struct Reply {
 impl Reply {
     /// No opinion: the host's normal permission flow goes on.
     pub fn silent() -> Self {
-        Reply { stdout: None, exit_code: 0 }
+        Reply {
+            stdout: None,
+            exit_code: 0,
+        }
     }
 }
 

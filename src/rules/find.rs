@@ -12,28 +12,102 @@ pub static FIND_DELETE: Rule = Rule {
               `-delete`.",
     protected_when: None,
     strict_only: false,
-    stops: &["find . -delete", "find build -depth -delete", "find . -exec rm -f {} \\;"],
-    passes: &["find . -name '*.pyc' -delete", "find . -empty -delete", "find . -name '*.txt' -exec rm {} \\;", "find . -print", "find . -exec grep -l x {} +"],
+    stops: &[
+        "find . -delete",
+        "find build -depth -delete",
+        "find . -exec rm -f {} \\;",
+        "find . -delete -name '*.o'",
+    ],
+    passes: &[
+        "find . -name '*.pyc' -delete",
+        "find . -empty -delete",
+        "find . -name '*.txt' -exec rm {} \\;",
+        "find . -print",
+        "find . -exec grep -l x {} +",
+        "find . -type l ! -exec test -e {} \\; -delete",
+    ],
 };
 
 /// Tests that take one argument; the argument is never an action.
 const TESTS_WITH_VALUE: &[&str] = &[
-    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-    "-lname", "-ilname", "-newer", "-anewer", "-cnewer", "-mtime", "-mmin", "-atime", "-amin",
-    "-ctime", "-cmin", "-used", "-size", "-user", "-group", "-uid", "-gid", "-perm", "-inum",
-    "-samefile", "-links", "-type", "-xtype", "-fstype", "-maxdepth", "-mindepth", "-regextype",
-    "-printf", "-fprint", "-fprint0", "-fls", "-context", "-files0-from",
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-lname",
+    "-ilname",
+    "-newer",
+    "-anewer",
+    "-cnewer",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-used",
+    "-size",
+    "-user",
+    "-group",
+    "-uid",
+    "-gid",
+    "-perm",
+    "-inum",
+    "-samefile",
+    "-links",
+    "-type",
+    "-xtype",
+    "-fstype",
+    "-maxdepth",
+    "-mindepth",
+    "-regextype",
+    "-printf",
+    "-fprint",
+    "-fprint0",
+    "-fls",
+    "-context",
+    "-files0-from",
 ];
 
 /// Tests that restrict which files match (unlike `-type f` or `-maxdepth`).
 fn narrows(test: &str) -> bool {
     matches!(
         test,
-        "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename" | "-regex"
-            | "-iregex" | "-lname" | "-ilname" | "-anewer" | "-cnewer" | "-mtime" | "-mmin"
-            | "-atime" | "-amin" | "-ctime" | "-cmin" | "-used" | "-size" | "-user" | "-group"
-            | "-uid" | "-gid" | "-perm" | "-inum" | "-samefile" | "-links" | "-empty"
-            | "-nouser" | "-nogroup"
+        "-name"
+            | "-iname"
+            | "-path"
+            | "-ipath"
+            | "-wholename"
+            | "-iwholename"
+            | "-regex"
+            | "-iregex"
+            | "-lname"
+            | "-ilname"
+            | "-anewer"
+            | "-cnewer"
+            | "-mtime"
+            | "-mmin"
+            | "-atime"
+            | "-amin"
+            | "-ctime"
+            | "-cmin"
+            | "-used"
+            | "-size"
+            | "-user"
+            | "-group"
+            | "-uid"
+            | "-gid"
+            | "-perm"
+            | "-inum"
+            | "-samefile"
+            | "-links"
+            | "-empty"
+            | "-nouser"
+            | "-nogroup"
     ) || test.starts_with("-newer")
 }
 
@@ -64,22 +138,31 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
             continue;
         }
         match w {
-            "-delete" => deletes = true,
+            // Tests only narrow the actions that come after them.
+            "-delete" => deletes |= !narrowed,
             "-exec" | "-execdir" | "-ok" | "-okdir" => {
-                let program = args.get(i).and_then(|w| w.value()).map(|p| p.rsplit('/').next().unwrap_or(p));
-                deletes |= program == Some("rm");
+                let program = args
+                    .get(i)
+                    .and_then(|w| w.value())
+                    .map(|p| p.rsplit('/').next().unwrap_or(p));
+                let removes = program == Some("rm");
+                deletes |= removes && !narrowed;
+                let mut terminator = "";
                 while let Some(next) = args.get(i) {
                     i += 1;
                     let prev_braces = i >= 2 && args[i - 2].text == "{}";
                     if next.text == ";" || (next.text == "+" && prev_braces) {
+                        terminator = if next.text == ";" { ";" } else { "+" };
                         break;
                     }
                 }
+                // `-exec grep -q x {} ;` is a test: only files it succeeds on go further.
+                narrowed |= !removes && terminator == ";";
             }
             _ => {}
         }
     }
-    if !deletes || narrowed {
+    if !deletes {
         return None;
     }
     let shown = if starts.is_empty() { vec!["."] } else { starts };
@@ -91,9 +174,15 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         Hit::new(
             &FIND_DELETE,
             Tier::Destructive,
-            format!("deletes every file under {}, since no test narrows the match", super::git::list(shown.iter().copied())),
+            format!(
+                "deletes every file under {}, since no test narrows the match",
+                super::git::list(shown.iter().copied())
+            ),
         )
-        .safer(format!("`{}` to see what matches, then add `-delete`", preview.join(" ")))
+        .safer(format!(
+            "`{}` to see what matches, then add `-delete`",
+            preview.join(" ")
+        ))
         .recovery("none for files git does not track"),
     )
 }

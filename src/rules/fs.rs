@@ -12,10 +12,25 @@ pub static RM_RECURSIVE: Rule = Rule {
           does not track (new work, `.env`, local data) are gone for good.",
     instead: "`git rm -r <path>` for tracked files (refuses to drop uncommitted edits); move \
               anything else aside with `mv <path> \"$(mktemp -d)\"` so it can come back.",
-    protected_when: Some("the target is `/`, `~`, `$HOME`, `.`, `..`, `*`, a `.git` folder or a system folder, or `--no-preserve-root` is given"),
+    protected_when: Some(
+        "the target is `/`, `~`, `$HOME`, `.`, `..`, `*`, a `.git` folder or a system folder, or `--no-preserve-root` is given",
+    ),
     strict_only: false,
-    stops: &["rm -rf build/", "rm -r -f node_modules", "sudo rm -rf /", "bash -lc 'rm -rf dist'", "find . -name x -exec rm -rf {} +"],
-    passes: &["rm stale.log", "rm -f out.txt", "rmdir empty", "git rm -r docs", "docker rm -f web", "rm -- -rf"],
+    stops: &[
+        "rm -rf build/",
+        "rm -r -f node_modules",
+        "sudo rm -rf /",
+        "bash -lc 'rm -rf dist'",
+        "find . -name x -exec rm -rf {} +",
+    ],
+    passes: &[
+        "rm stale.log",
+        "rm -f out.txt",
+        "rmdir empty",
+        "git rm -r docs",
+        "docker rm -f web",
+        "rm -- -rf",
+    ],
 };
 
 pub static RM_ANY: Rule = Rule {
@@ -29,8 +44,20 @@ pub static RM_ANY: Rule = Rule {
               aside; overwrite a file in place when replacing it.",
     protected_when: None,
     strict_only: true,
-    stops: &["rm notes.txt", "rm -f /tmp/x", "ls *.log | xargs rm", "find . -name '*.tmp' -exec rm {} ;"],
-    passes: &["git rm docs/old.md", "rmdir empty", "npm rm left-pad", "echo rm x", "command -v rm", "rm stale.log"],
+    stops: &[
+        "rm notes.txt",
+        "rm -f /tmp/x",
+        "ls *.log | xargs rm",
+        "find . -name '*.tmp' -exec rm {} ;",
+    ],
+    passes: &[
+        "git rm docs/old.md",
+        "rmdir empty",
+        "npm rm left-pad",
+        "echo rm x",
+        "command -v rm",
+        "rm stale.log",
+    ],
 };
 
 const RM: &[Opt] = &[
@@ -58,15 +85,18 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     let recursive = p.has("recursive") || p.has("R");
     if !recursive {
         // A guessed `rm` that is not recursive is reported as a dynamic command instead.
-        // `rm -f` with no operand still deletes when `xargs` supplies them.
+        // An `rm` with no operand still deletes when `xargs` supplies them.
         let disposable = !targets.is_empty() && targets.iter().all(|w| is_disposable(w));
-        if profile == Profile::Strict && !args.is_empty() && !disposable && reading == Reading::Known {
+        if profile == Profile::Strict && !disposable && reading == Reading::Known {
             return Some(any(&targets));
         }
         return None;
     }
-    let protected: Vec<&str> =
-        targets.iter().filter(|w| is_protected_target(w)).map(|w| w.text.as_str()).collect();
+    let protected: Vec<&str> = targets
+        .iter()
+        .filter(|w| is_protected_target(w))
+        .map(|w| w.text.as_str())
+        .collect();
     let tier = if protected.is_empty() && !p.has("no-preserve-root") {
         Tier::Destructive
     } else {
@@ -86,18 +116,28 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     Some(match tier {
         Tier::Protected => hit.safer(format!(
             "never delete {}; ask the user what should really go",
-            super::git::list(protected.iter().copied().chain(
-                p.has("no-preserve-root").then_some("/")
-            ))
+            super::git::list(
+                protected
+                    .iter()
+                    .copied()
+                    .chain(p.has("no-preserve-root").then_some("/"))
+            )
         )),
         Tier::Destructive => hit.safer(set_aside(&targets, true)),
     })
 }
 
 fn any(targets: &[&Word]) -> Hit {
-    Hit::new(&RM_ANY, Tier::Destructive, format!("deletes {} with no undo", super::git::list(targets.iter().map(|w| w.text.as_str()))))
-        .safer(set_aside(targets, false))
-        .recovery("none for files git does not track; tracked files: `git restore <path>`")
+    Hit::new(
+        &RM_ANY,
+        Tier::Destructive,
+        format!(
+            "deletes {} with no undo",
+            super::git::list(targets.iter().map(|w| w.text.as_str()))
+        ),
+    )
+    .safer(set_aside(targets, false))
+    .recovery("none for files git does not track; tracked files: `git restore <path>`")
 }
 
 /// The suggestion shared by the rm rules: git for tracked files, `mv` aside for the rest.
@@ -108,14 +148,18 @@ fn set_aside(targets: &[&Word], recursive: bool) -> String {
     }
     let paths = paths.join(" ");
     let git_rm = if recursive { "git rm -r" } else { "git rm" };
-    format!("`{git_rm} {paths}` if tracked, else `mv {paths} \"$(mktemp -d)\"` keeps them recoverable")
+    format!(
+        "`{git_rm} {paths}` if tracked, else `mv {paths} \"$(mktemp -d)\"` keeps them recoverable"
+    )
 }
 
 /// A literal file whose name marks it as a by-product nobody keeps: a log, a temp file, a
 /// compiled object. The strict profile lets a plain `rm` of those through.
 fn is_disposable(word: &Word) -> bool {
     const EXTENSIONS: &[&str] = &["log", "tmp", "temp", "pyc", "pyo", "o", "obj", "swp", "swo"];
-    let Some(text) = word.value() else { return false };
+    let Some(text) = word.value() else {
+        return false;
+    };
     let name = text.rsplit('/').next().unwrap_or(text);
     match name.rsplit_once('.') {
         Some((stem, ext)) => !stem.is_empty() && EXTENSIONS.contains(&ext),
@@ -127,15 +171,44 @@ fn is_disposable(word: &Word) -> bool {
 fn is_protected_target(word: &Word) -> bool {
     let text = word.text.trim_end_matches('/');
     let text = if text.is_empty() { "/" } else { text };
-    const HOME: &[&str] = &["~", "$HOME", "${HOME}", "$HOME/*", "${HOME}/*", "~/*", "~/.*"];
+    const HOME: &[&str] = &[
+        "~",
+        "$HOME",
+        "${HOME}",
+        "$HOME/*",
+        "${HOME}/*",
+        "~/*",
+        "~/.*",
+    ];
     const HERE: &[&str] = &[
-        ".", "./", "*", ".*", "./*", "./.*", "..", "../", "../*", "/*", "$PWD", "${PWD}",
-        "$(pwd)", "`pwd`",
+        ".", "./", "*", ".*", "./*", "./.*", "..", "../", "../*", "/*", "$PWD", "${PWD}", "$(pwd)",
+        "`pwd`",
     ];
     const SYSTEM: &[&str] = &[
-        "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt",
-        "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var", "/Users",
-        "/System", "/Library", "/Applications", "/Volumes", "/private",
+        "/",
+        "/bin",
+        "/boot",
+        "/dev",
+        "/etc",
+        "/home",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/opt",
+        "/proc",
+        "/root",
+        "/run",
+        "/sbin",
+        "/srv",
+        "/sys",
+        "/usr",
+        "/var",
+        "/Users",
+        "/System",
+        "/Library",
+        "/Applications",
+        "/Volumes",
+        "/private",
     ];
     if HOME.contains(&text) || HERE.contains(&text) || SYSTEM.contains(&text) {
         return true;
@@ -149,7 +222,8 @@ fn is_protected_target(word: &Word) -> bool {
     }
     // A user's home folder: `/home/alice`, `/Users/alice`, `~alice`.
     let home_of_user = ["/home/", "/Users/"].iter().any(|root| {
-        text.strip_prefix(root).is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+        text.strip_prefix(root)
+            .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
     });
     home_of_user || (text.starts_with('~') && !text.contains('/') && text.len() > 1)
 }

@@ -20,8 +20,17 @@ pub static RESET_HARD: Rule = Rule {
               saves them.",
     protected_when: None,
     strict_only: false,
-    stops: &["git reset --hard", "git reset --hard HEAD~2", "git -C repo reset --ha origin/main"],
-    passes: &["git reset --soft HEAD~1", "git reset --mixed", "git reset --keep HEAD~1", "git reset HEAD file.txt"],
+    stops: &[
+        "git reset --hard",
+        "git reset --hard HEAD~2",
+        "git -C repo reset --ha origin/main",
+    ],
+    passes: &[
+        "git reset --soft HEAD~1",
+        "git reset --mixed",
+        "git reset --keep HEAD~1",
+        "git reset HEAD file.txt",
+    ],
 };
 
 pub static DISCARD_WORKTREE: Rule = Rule {
@@ -35,8 +44,21 @@ pub static DISCARD_WORKTREE: Rule = Rule {
               refuses to drop changes.",
     protected_when: None,
     strict_only: false,
-    stops: &["git checkout -- .", "git checkout HEAD -- src/lib.rs", "git checkout -f main", "git switch --discard-changes main", "git restore .", "git restore --source=HEAD~1 README.md"],
-    passes: &["git checkout main", "git checkout -b feature/x", "git restore --staged file.txt", "git switch main", "git checkout -"],
+    stops: &[
+        "git checkout -- .",
+        "git checkout HEAD -- src/lib.rs",
+        "git checkout -f main",
+        "git switch --discard-changes main",
+        "git restore .",
+        "git restore --source=HEAD~1 README.md",
+    ],
+    passes: &[
+        "git checkout main",
+        "git checkout -b feature/x",
+        "git restore --staged file.txt",
+        "git switch main",
+        "git checkout -",
+    ],
 };
 
 pub static CLEAN_FORCE: Rule = Rule {
@@ -49,8 +71,19 @@ pub static CLEAN_FORCE: Rule = Rule {
               what you mean by name, or `git clean -i` to choose.",
     protected_when: Some("with `-x` or `-X` (ignored files such as `.env` go too)"),
     strict_only: false,
-    stops: &["git clean -f", "git clean -fd", "git clean --force -d", "git clean -fdx"],
-    passes: &["git clean -n", "git clean -nd", "git clean -fn", "git clean -i", "git clean --dry-run -fdx"],
+    stops: &[
+        "git clean -f",
+        "git clean -fd",
+        "git clean --force -d",
+        "git clean -fdx",
+    ],
+    passes: &[
+        "git clean -n",
+        "git clean -nd",
+        "git clean -fn",
+        "git clean -i",
+        "git clean --dry-run -fdx",
+    ],
 };
 
 pub static PUSH_FORCE: Rule = Rule {
@@ -62,8 +95,17 @@ pub static PUSH_FORCE: Rule = Rule {
               seen; add `--force-if-includes` to also require that you integrated them.",
     protected_when: Some("to a protected branch (`main`, `master`), or with `--all`/`--mirror`"),
     strict_only: false,
-    stops: &["git push --force origin feature", "git push -f", "git push origin +feature", "git push --force --force-with-lease origin x"],
-    passes: &["git push --force-with-lease origin feature", "git push origin feature", "git push --dry-run --force origin feature"],
+    stops: &[
+        "git push --force origin feature",
+        "git push -f",
+        "git push origin +feature",
+        "git push --force --force-with-lease origin x",
+    ],
+    passes: &[
+        "git push --force-with-lease origin feature",
+        "git push origin feature",
+        "git push --dry-run --force origin feature",
+    ],
 };
 
 pub static PUSH_DELETE: Rule = Rule {
@@ -75,8 +117,15 @@ pub static PUSH_DELETE: Rule = Rule {
               shows what would be deleted.",
     protected_when: Some("when a protected branch (`main`, `master`) would be deleted"),
     strict_only: false,
-    stops: &["git push origin --delete feature", "git push origin :feature", "git push -d origin old"],
-    passes: &["git push origin feature", "git push --dry-run --delete origin feature"],
+    stops: &[
+        "git push origin --delete feature",
+        "git push origin :feature",
+        "git push -d origin old",
+    ],
+    passes: &[
+        "git push origin feature",
+        "git push --dry-run --delete origin feature",
+    ],
 };
 
 pub static BRANCH_FORCE_DELETE: Rule = Rule {
@@ -87,8 +136,16 @@ pub static BRANCH_FORCE_DELETE: Rule = Rule {
     instead: "`git branch -d <branch>` deletes only a branch that is fully merged.",
     protected_when: None,
     strict_only: false,
-    stops: &["git branch -D feature/x", "git branch -df old", "git branch --delete --force old"],
-    passes: &["git branch -d merged", "git branch feature", "git branch -dr origin/old"],
+    stops: &[
+        "git branch -D feature/x",
+        "git branch -df old",
+        "git branch --delete --force old",
+    ],
+    passes: &[
+        "git branch -d merged",
+        "git branch feature",
+        "git branch -dr origin/old",
+    ],
 };
 
 pub static STASH_DROP: Rule = Rule {
@@ -100,8 +157,17 @@ pub static STASH_DROP: Rule = Rule {
               it as a branch; `git stash pop` applies and drops only if it applied cleanly.",
     protected_when: None,
     strict_only: false,
-    stops: &["git stash drop", "git stash drop stash@{1}", "git stash clear"],
-    passes: &["git stash", "git stash pop", "git stash apply", "git stash list"],
+    stops: &[
+        "git stash drop",
+        "git stash drop stash@{1}",
+        "git stash clear",
+    ],
+    passes: &[
+        "git stash",
+        "git stash pop",
+        "git stash apply",
+        "git stash list",
+    ],
 };
 
 pub static WORKTREE_FORCE_REMOVE: Rule = Rule {
@@ -112,8 +178,15 @@ pub static WORKTREE_FORCE_REMOVE: Rule = Rule {
     instead: "`git worktree remove <path>` refuses when the worktree is not clean.",
     protected_when: None,
     strict_only: false,
-    stops: &["git worktree remove --force ../wt", "git worktree remove -f ../wt"],
-    passes: &["git worktree remove ../wt", "git worktree list", "git worktree prune"],
+    stops: &[
+        "git worktree remove --force ../wt",
+        "git worktree remove -f ../wt",
+    ],
+    passes: &[
+        "git worktree remove ../wt",
+        "git worktree list",
+        "git worktree prune",
+    ],
 };
 
 pub static TAG_DELETE: Rule = Rule {
@@ -150,8 +223,15 @@ pub static HISTORY_REWRITE: Rule = Rule {
               rewrite only local, unpushed commits.",
     protected_when: None,
     strict_only: false,
-    stops: &["git filter-branch --tree-filter x", "git filter-repo --path src"],
-    passes: &["git rebase --continue", "git rebase --abort", "git log --oneline"],
+    stops: &[
+        "git filter-branch --tree-filter x",
+        "git filter-repo --path src",
+    ],
+    passes: &[
+        "git rebase --continue",
+        "git rebase --abort",
+        "git log --oneline",
+    ],
 };
 
 pub static RECOVERY_DESTROY: Rule = Rule {
@@ -162,7 +242,11 @@ pub static RECOVERY_DESTROY: Rule = Rule {
     instead: "`git gc` keeps the default grace period (two weeks for unreachable objects).",
     protected_when: None,
     strict_only: false,
-    stops: &["git reflog expire --expire=now --all", "git gc --prune=now", "git prune"],
+    stops: &[
+        "git reflog expire --expire=now --all",
+        "git gc --prune=now",
+        "git prune",
+    ],
     passes: &["git gc", "git reflog", "git prune --dry-run"],
 };
 
@@ -445,8 +529,8 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
         match w {
             "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
             | "--config-env" | "--list-cmds" => i += 2,
-            "--version" | "-v" | "--help" | "-h" | "--html-path" | "--man-path"
-            | "--info-path" | "--exec-path" => return None,
+            "--version" | "-v" | "--help" | "-h" | "--html-path" | "--man-path" | "--info-path"
+            | "--exec-path" => return None,
             _ if w.starts_with('-') => i += 1,
             _ => break,
         }
@@ -455,10 +539,18 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
     let rest = &args[i + 1..];
     // `git <sub> --help` / `-h` only prints usage; so does `git help <sub>`.
     let before_dashdash = rest.iter().take_while(|w| w.text != "--");
-    if sub == "help" || before_dashdash.clone().any(|w| w.text == "--help" || w.text == "-h") {
+    if sub == "help"
+        || before_dashdash
+            .clone()
+            .any(|w| w.text == "--help" || w.text == "-h")
+    {
         return None;
     }
-    Some(Invocation { sub, args: rest, prefix: &args[..i] })
+    Some(Invocation {
+        sub,
+        args: rest,
+        prefix: &args[..i],
+    })
 }
 
 pub(super) fn check(args: &[Word]) -> Option<Hit> {
@@ -512,7 +604,11 @@ fn drop_force(inv: &Invocation, p: &Parsed, names: &[&str]) -> Vec<(usize, Optio
         .filter(|o| names.contains(&o.name))
         .map(|o| {
             let word = &inv.args[o.word].text;
-            let kept = if word.starts_with("--") { String::new() } else { word.replace('f', "") };
+            let kept = if word.starts_with("--") {
+                String::new()
+            } else {
+                word.replace('f', "")
+            };
             (o.word, (kept.len() > 1).then_some(kept))
         })
         .collect()
@@ -523,7 +619,12 @@ fn reset(inv: &Invocation) -> Option<Hit> {
     if p.last_of(&["mixed", "soft", "hard", "merge", "keep"]) != Some("hard") {
         return None;
     }
-    let hard_words: Vec<_> = p.opts.iter().filter(|o| o.name == "hard").map(|o| o.word).collect();
+    let hard_words: Vec<_> = p
+        .opts
+        .iter()
+        .filter(|o| o.name == "hard")
+        .map(|o| o.word)
+        .collect();
     let target = p.operands.first().map(|(_, w)| w.text.as_str());
     let mut replace: Vec<(usize, Option<String>)> = Vec::new();
     for (n, at) in hard_words.iter().enumerate() {
@@ -573,7 +674,9 @@ fn discard(paths: &[&Word], what: &str) -> Hit {
         Tier::Destructive,
         format!("{what} {shown}, discarding their uncommitted edits"),
     )
-    .safer(format!("`{stash}` keeps the edits (`git stash pop` brings them back)"))
+    .safer(format!(
+        "`{stash}` keeps the edits (`git stash pop` brings them back)"
+    ))
     .recovery("discarded edits were never saved by git and cannot be recovered")
 }
 
@@ -584,7 +687,10 @@ fn checkout(inv: &Invocation) -> Option<Hit> {
     }
     let creates = p.has("b") || p.has("B") || p.has("orphan");
     if p.has("force") {
-        return Some(forced_switch(rewrite(inv, &drop_force(inv, &p, &["force"]))));
+        return Some(forced_switch(rewrite(
+            inv,
+            &drop_force(inv, &p, &["force"]),
+        )));
     }
     if creates {
         return None;
@@ -608,7 +714,10 @@ fn switch(inv: &Invocation) -> Option<Hit> {
     if !(p.has("force") || p.has("discard-changes")) {
         return None;
     }
-    Some(forced_switch(rewrite(inv, &drop_force(inv, &p, &["force", "discard-changes"]))))
+    Some(forced_switch(rewrite(
+        inv,
+        &drop_force(inv, &p, &["force", "discard-changes"]),
+    )))
 }
 
 /// `checkout -f` / `switch -f`: `unforced` is the same command without the force.
@@ -618,7 +727,9 @@ fn forced_switch(unforced: String) -> Hit {
         Tier::Destructive,
         "throws away every uncommitted change to tracked files while switching",
     )
-    .safer(format!("`{unforced}` (refuses when changes would be lost), or `git stash push` first"))
+    .safer(format!(
+        "`{unforced}` (refuses when changes would be lost), or `git stash push` first"
+    ))
     .recovery("discarded edits were never saved by git and cannot be recovered")
 }
 
@@ -628,7 +739,9 @@ fn restore(inv: &Invocation) -> Option<Hit> {
         return None;
     }
     // With neither `--staged` nor `--worktree` given, restore writes the working tree.
-    let explicit = ["worktree", "no-worktree", "staged", "no-staged"].iter().any(|o| p.has(o));
+    let explicit = ["worktree", "no-worktree", "staged", "no-staged"]
+        .iter()
+        .any(|o| p.has(o));
     let worktree = !explicit || p.last_of(&["worktree", "no-worktree"]) == Some("worktree");
     if !worktree {
         // Only the index changes and the edits stay in the files (or git refuses the line).
@@ -648,7 +761,11 @@ fn clean(inv: &Invocation) -> Option<Hit> {
         return None;
     }
     let ignored = p.has("x") || p.has("X");
-    let tier = if ignored { Tier::Protected } else { Tier::Destructive };
+    let tier = if ignored {
+        Tier::Protected
+    } else {
+        Tier::Destructive
+    };
     let mut replace: Vec<(usize, Option<String>)> = Vec::new();
     let mut dry_run_added = false;
     for o in p.opts.iter().filter(|o| o.name == "force") {
@@ -671,9 +788,16 @@ fn clean(inv: &Invocation) -> Option<Hit> {
         (false, false) => "untracked files",
     };
     Some(
-        Hit::new(&CLEAN_FORCE, tier, format!("permanently deletes {what}: work git never had a copy of"))
-            .safer(format!("`{}` lists what would be deleted; then remove only what you mean", rewrite(inv, &replace)))
-            .recovery("none: untracked files are not in git, so there is no way back"),
+        Hit::new(
+            &CLEAN_FORCE,
+            tier,
+            format!("permanently deletes {what}: work git never had a copy of"),
+        )
+        .safer(format!(
+            "`{}` lists what would be deleted; then remove only what you mean",
+            rewrite(inv, &replace)
+        ))
+        .recovery("none: untracked files are not in git, so there is no way back"),
     )
 }
 
@@ -687,15 +811,24 @@ fn push(inv: &Invocation) -> Option<Hit> {
     let destinations: Vec<&str> = refspecs.iter().map(|w| destination(&w.text)).collect();
     let touches_protected =
         every_branch || destinations.iter().any(|d| PROTECTED_BRANCHES.contains(d));
-    let tier = if touches_protected { Tier::Protected } else { Tier::Destructive };
+    let tier = if touches_protected {
+        Tier::Protected
+    } else {
+        Tier::Destructive
+    };
 
     let deleting: Vec<&str> = if p.has("delete") {
         destinations.clone()
     } else {
-        refspecs.iter().filter(|w| w.text.starts_with(':') && w.text.len() > 1).map(|w| destination(&w.text)).collect()
+        refspecs
+            .iter()
+            .filter(|w| w.text.starts_with(':') && w.text.len() > 1)
+            .map(|w| destination(&w.text))
+            .collect()
     };
     if !deleting.is_empty() || (p.has("delete") && refspecs.is_empty()) || p.has("prune") {
-        let del_tier = if deleting.iter().any(|d| PROTECTED_BRANCHES.contains(d)) || p.has("mirror") {
+        let del_tier = if deleting.iter().any(|d| PROTECTED_BRANCHES.contains(d)) || p.has("mirror")
+        {
             Tier::Protected
         } else {
             Tier::Destructive
@@ -714,7 +847,9 @@ fn push(inv: &Invocation) -> Option<Hit> {
 
     let forced = p.last_of(&["force", "no-force"]) == Some("force");
     let lease = p.last_of(&["force-with-lease", "no-force-with-lease"]) == Some("force-with-lease");
-    let plus = refspecs.iter().any(|w| w.text.starts_with('+') || w.text.contains(":+"));
+    let plus = refspecs
+        .iter()
+        .any(|w| w.text.starts_with('+') || w.text.contains(":+"));
     if !(forced || p.has("mirror") || (plus && !lease)) {
         return None;
     }
@@ -743,7 +878,9 @@ fn push(inv: &Invocation) -> Option<Hit> {
     )
     .recovery("the overwritten commits may still be in a teammate's clone or the remote's reflog");
     if !p.has("mirror") {
-        hit = hit.safer(format!("`{safer}` (refuses if the remote moved since you fetched)"));
+        hit = hit.safer(format!(
+            "`{safer}` (refuses if the remote moved since you fetched)"
+        ));
     }
     Some(hit)
 }
@@ -751,7 +888,10 @@ fn push(inv: &Invocation) -> Option<Hit> {
 /// The remote ref a refspec writes: `+a:b` → `b`, `main` → `main`, `refs/heads/x` → `x`.
 fn destination(spec: &str) -> &str {
     let spec = spec.trim_start_matches('+');
-    let dst = spec.rsplit_once(':').map_or(spec, |(_, d)| d).trim_start_matches('+');
+    let dst = spec
+        .rsplit_once(':')
+        .map_or(spec, |(_, d)| d)
+        .trim_start_matches('+');
     dst.strip_prefix("refs/heads/").unwrap_or(dst)
 }
 
@@ -765,7 +905,11 @@ fn branch(inv: &Invocation) -> Option<Hit> {
     let names: Vec<&str> = p.operand_texts().collect();
     let safer = format!(
         "`{}` deletes only fully merged branches",
-        inv.line(&std::iter::once("-d".to_string()).chain(names.iter().map(|n| quote(n))).collect::<Vec<_>>())
+        inv.line(
+            &std::iter::once("-d".to_string())
+                .chain(names.iter().map(|n| quote(n)))
+                .collect::<Vec<_>>()
+        )
     );
     Some(
         Hit::new(
@@ -782,10 +926,21 @@ fn stash(inv: &Invocation) -> Option<Hit> {
     let action = inv.args.first()?.text.as_str();
     let (loses, which) = match action {
         "drop" => {
-            let which = inv.args.iter().skip(1).find(|w| !w.text.starts_with('-')).map_or("stash@{0}", |w| w.text.as_str());
-            (format!("deletes the stash entry {which}"), which.to_string())
+            let which = inv
+                .args
+                .iter()
+                .skip(1)
+                .find(|w| !w.text.starts_with('-'))
+                .map_or("stash@{0}", |w| w.text.as_str());
+            (
+                format!("deletes the stash entry {which}"),
+                which.to_string(),
+            )
         }
-        "clear" => ("deletes every stash entry".to_string(), "stash@{0}".to_string()),
+        "clear" => (
+            "deletes every stash entry".to_string(),
+            "stash@{0}".to_string(),
+        ),
         _ => return None,
     };
     Some(
@@ -811,9 +966,15 @@ fn worktree(inv: &Invocation) -> Option<Hit> {
         Hit::new(
             &WORKTREE_FORCE_REMOVE,
             Tier::Destructive,
-            format!("deletes the worktree {} with any uncommitted or untracked work in it", list(paths.iter().map(String::as_str))),
+            format!(
+                "deletes the worktree {} with any uncommitted or untracked work in it",
+                list(paths.iter().map(String::as_str))
+            ),
         )
-        .safer(format!("`{}` refuses when the worktree is not clean", inv.line(&safer)))
+        .safer(format!(
+            "`{}` refuses when the worktree is not clean",
+            inv.line(&safer)
+        ))
         .recovery("uncommitted work in the worktree cannot be recovered"),
     )
 }
@@ -825,9 +986,13 @@ fn tag(inv: &Invocation) -> Option<Hit> {
     }
     let names: Vec<&str> = p.operand_texts().collect();
     Some(
-        Hit::new(&TAG_DELETE, Tier::Destructive, format!("deletes the tag {}", list(names.iter().copied())))
-            .safer("ask the user before deleting tags; `git tag -l` lists them")
-            .recovery("`git tag <name> <sha>` with the sha git printed (`was abc1234`)"),
+        Hit::new(
+            &TAG_DELETE,
+            Tier::Destructive,
+            format!("deletes the tag {}", list(names.iter().copied())),
+        )
+        .safer("ask the user before deleting tags; `git tag -l` lists them")
+        .recovery("`git tag <name> <sha>` with the sha git printed (`was abc1234`)"),
     )
 }
 
@@ -838,17 +1003,30 @@ fn update_ref(inv: &Invocation) -> Option<Hit> {
     }
     let refs: Vec<&str> = p.operand_texts().take(1).collect();
     Some(
-        Hit::new(&REF_DELETE, Tier::Destructive, format!("deletes the ref {} with no merge check", list(refs.iter().copied())))
-            .safer("`git branch -d <branch>` for a branch (refuses unmerged work)")
-            .recovery("`git update-ref <ref> <sha>` with the sha from `git reflog`"),
+        Hit::new(
+            &REF_DELETE,
+            Tier::Destructive,
+            format!(
+                "deletes the ref {} with no merge check",
+                list(refs.iter().copied())
+            ),
+        )
+        .safer("`git branch -d <branch>` for a branch (refuses unmerged work)")
+        .recovery("`git update-ref <ref> <sha>` with the sha from `git reflog`"),
     )
 }
 
 /// `git filter-branch`, `git filter-repo` and the `git-filter-repo` program.
 pub(super) fn filter_repo() -> Hit {
-    Hit::new(&HISTORY_REWRITE, Tier::Destructive, "rewrites the history of every branch it touches")
-        .safer("`git branch backup/before-rewrite` first, and ask the user before rewriting")
-        .recovery("the old commits stay in the reflog (and `refs/original/` for filter-branch) until gc")
+    Hit::new(
+        &HISTORY_REWRITE,
+        Tier::Destructive,
+        "rewrites the history of every branch it touches",
+    )
+    .safer("`git branch backup/before-rewrite` first, and ask the user before rewriting")
+    .recovery(
+        "the old commits stay in the reflog (and `refs/original/` for filter-branch) until gc",
+    )
 }
 
 fn reflog(inv: &Invocation) -> Option<Hit> {
@@ -859,7 +1037,9 @@ fn reflog(inv: &Invocation) -> Option<Hit> {
     if p.has("dry-run") {
         return None;
     }
-    let now = ["expire", "expire-unreachable"].iter().any(|o| p.value(o).is_some_and(immediate));
+    let now = ["expire", "expire-unreachable"]
+        .iter()
+        .any(|o| p.value(o).is_some_and(immediate));
     now.then(|| {
         Hit::new(&RECOVERY_DESTROY, Tier::Destructive, "empties the reflog, the record used to recover lost commits")
             .safer("`git reflog expire` with its default windows (90 and 30 days), or leave it to `git gc`")
@@ -871,9 +1051,13 @@ fn gc(inv: &Invocation) -> Option<Hit> {
     let p = parse(inv, GC);
     let prune_now = p.has("prune") && p.value("prune").is_some_and(immediate);
     prune_now.then(|| {
-        Hit::new(&RECOVERY_DESTROY, Tier::Destructive, "deletes unreachable commits now, including lost work still in the reflog's reach")
-            .safer("`git gc` (keeps unreachable objects for two weeks)")
-            .recovery("none once the objects are pruned")
+        Hit::new(
+            &RECOVERY_DESTROY,
+            Tier::Destructive,
+            "deletes unreachable commits now, including lost work still in the reflog's reach",
+        )
+        .safer("`git gc` (keeps unreachable objects for two weeks)")
+        .recovery("none once the objects are pruned")
     })
 }
 
@@ -883,9 +1067,13 @@ fn prune(inv: &Invocation) -> Option<Hit> {
         return None;
     }
     Some(
-        Hit::new(&RECOVERY_DESTROY, Tier::Destructive, "deletes every unreachable object, the last copy of dropped stashes and lost commits")
-            .safer("`git prune --dry-run` to see what would go, or `git gc` with its grace period")
-            .recovery("none once the objects are pruned"),
+        Hit::new(
+            &RECOVERY_DESTROY,
+            Tier::Destructive,
+            "deletes every unreachable object, the last copy of dropped stashes and lost commits",
+        )
+        .safer("`git prune --dry-run` to see what would go, or `git gc` with its grace period")
+        .recovery("none once the objects are pruned"),
     )
 }
 
@@ -900,7 +1088,11 @@ pub(crate) fn list<'a>(items: impl Iterator<Item = &'a str>) -> String {
     match items.len() {
         0 => "(the current one)".to_string(),
         1 => items[0].clone(),
-        2..=3 => format!("{} and {}", items[..items.len() - 1].join(", "), items[items.len() - 1]),
+        2..=3 => format!(
+            "{} and {}",
+            items[..items.len() - 1].join(", "),
+            items[items.len() - 1]
+        ),
         n => format!("{} and {} more", items[..2].join(", "), n - 2),
     }
 }

@@ -90,7 +90,13 @@ pub(crate) struct Hit {
 
 impl Hit {
     pub fn new(rule: &'static Rule, tier: Tier, loses: impl Into<String>) -> Self {
-        Hit { rule, tier, loses: loses.into(), safer: None, recovery: None }
+        Hit {
+            rule,
+            tier,
+            loses: loses.into(),
+            safer: None,
+            recovery: None,
+        }
     }
 
     pub fn safer(mut self, safer: impl Into<String>) -> Self {

@@ -26,15 +26,27 @@ pub struct Opt {
 
 /// Shorthand for option tables.
 pub const fn flag(long: &'static str, short: Option<char>) -> Opt {
-    Opt { long, short, value: Value::No }
+    Opt {
+        long,
+        short,
+        value: Value::No,
+    }
 }
 
 pub const fn valued(long: &'static str, short: Option<char>) -> Opt {
-    Opt { long, short, value: Value::Required }
+    Opt {
+        long,
+        short,
+        value: Value::Required,
+    }
 }
 
 pub const fn optional(long: &'static str) -> Opt {
-    Opt { long, short: None, value: Value::Optional }
+    Opt {
+        long,
+        short: None,
+        value: Value::Optional,
+    }
 }
 
 /// An option as given, resolved to its canonical long name.
@@ -64,11 +76,19 @@ impl<'a> Parsed<'a> {
 
     /// Which of several mutually overriding options was given last.
     pub fn last_of(&self, names: &[&str]) -> Option<&'static str> {
-        self.opts.iter().rev().find(|o| names.contains(&o.name)).map(|o| o.name)
+        self.opts
+            .iter()
+            .rev()
+            .find(|o| names.contains(&o.name))
+            .map(|o| o.name)
     }
 
     pub fn value(&self, name: &str) -> Option<&'a str> {
-        self.opts.iter().rev().find(|o| o.name == name).and_then(|o| o.value)
+        self.opts
+            .iter()
+            .rev()
+            .find(|o| o.name == name)
+            .and_then(|o| o.value)
     }
 
     pub fn operand_texts(&self) -> impl Iterator<Item = &'a str> + '_ {
@@ -102,7 +122,11 @@ pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
                         }
                         (_, v) => v,
                     };
-                    out.opts.push(Given { name: opt.long, value, word: i });
+                    out.opts.push(Given {
+                        name: opt.long,
+                        value,
+                        word: i,
+                    });
                 }
                 None => out.unknown = true,
             }
@@ -121,10 +145,18 @@ pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
                     } else {
                         Some(rest)
                     };
-                    out.opts.push(Given { name: opt.long, value, word: start });
+                    out.opts.push(Given {
+                        name: opt.long,
+                        value,
+                        word: start,
+                    });
                     break;
                 }
-                out.opts.push(Given { name: opt.long, value: None, word: start });
+                out.opts.push(Given {
+                    name: opt.long,
+                    value: None,
+                    word: start,
+                });
             }
         } else {
             out.operands.push((i, &args[i]));
@@ -144,7 +176,10 @@ fn resolve_long<'t>(name: &str, table: &'t [Opt]) -> Option<&'t Opt> {
     if let Some(exact) = table.iter().find(|o| o.long == name) {
         return Some(exact);
     }
-    table.iter().filter(|o| o.long.starts_with(name)).min_by_key(|o| o.long.len())
+    table
+        .iter()
+        .filter(|o| o.long.starts_with(name))
+        .min_by_key(|o| o.long.len())
 }
 
 #[cfg(test)]

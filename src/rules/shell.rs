@@ -7,16 +7,21 @@ use crate::shell::{Incomplete, SimpleCommand, Via};
 
 pub static DYNAMIC_COMMAND: Rule = Rule {
     id: "shell.dynamic-command",
-    catches: "a command whose name is only known at run time (`$cmd x`, `$(echo rm) -rf x`): \
-              always in the strict profile; in the standard profile when the rest of the \
-              words would be destructive for `git`, `rm` or `find`",
-    why: "The guard cannot know what such a command runs, so it cannot vouch for it. When \
-          the arguments read like a destructive git, rm or find command, it assumes the worst.",
+    catches: "a command whose name is only known at run time (`$cmd x`, `$(echo rm) x`), in \
+              the strict profile",
+    why: "The guard cannot know what such a command runs, so in the strict profile it does \
+          not vouch for it. In the standard profile the same command is stopped only when \
+          its words would be destructive for `git`, `rm` or `find`, and then under that \
+          rule's id (`$(printf r)m -rf /` is reported as fs.rm-recursive).",
     instead: "Write the program name literally (`rm`, `git`) so the command can be checked.",
     protected_when: None,
-    strict_only: false,
-    stops: &["$(printf r)m -rf build", "$(echo git) reset --hard"],
-    passes: &["$(echo hello)", "$EDITOR notes.txt", "\"$PYTHON\" -m pytest"],
+    strict_only: true,
+    stops: &[
+        "$cmd build",
+        "$(echo rm) notes.txt",
+        "\"$EDITOR\" notes.txt",
+    ],
+    passes: &["ls \"$dir\"", "echo $(date)", "git -C \"$repo\" status"],
 };
 
 pub static UNANALYZABLE: Rule = Rule {
@@ -42,12 +47,17 @@ pub(super) fn dynamic(cmd: &SimpleCommand, profile: Profile) -> Vec<Hit> {
         }
     }
     if profile == Profile::Strict {
-        return vec![Hit::new(
-            &DYNAMIC_COMMAND,
-            Tier::Destructive,
-            format!("runs a program named only at run time (`{}`)", cmd.argv[0].text),
-        )
-        .safer("write the program name literally so it can be checked")];
+        return vec![
+            Hit::new(
+                &DYNAMIC_COMMAND,
+                Tier::Destructive,
+                format!(
+                    "runs a program named only at run time (`{}`)",
+                    cmd.argv[0].text
+                ),
+            )
+            .safer("write the program name literally so it can be checked"),
+        ];
     }
     Vec::new()
 }
@@ -67,7 +77,9 @@ pub fn unanalyzable(command: &str, why: Incomplete) -> Option<Finding> {
             "could not be checked in full ({}) and mentions a command that deletes",
             why.describe()
         ),
-        safer: Some("split it into smaller commands, or put the script in a file and review it".into()),
+        safer: Some(
+            "split it into smaller commands, or put the script in a file and review it".into(),
+        ),
         recovery: None,
         span: 0..command.len(),
         via: Via::Direct,

@@ -84,12 +84,20 @@ impl SimpleCommand {
 
     /// The value of a `NAME=value` prefix, if literal.
     pub fn assigned(&self, name: &str) -> Option<&str> {
-        self.assigns.iter().rev().find(|(n, _)| n == name).and_then(|(_, w)| w.value())
+        self.assigns
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, w)| w.value())
     }
 
     /// The command as a shell line again, for messages and suggested rewrites.
     pub fn display(&self) -> String {
-        self.argv.iter().map(Word::shell_quoted).collect::<Vec<_>>().join(" ")
+        self.argv
+            .iter()
+            .map(Word::shell_quoted)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -130,7 +138,10 @@ pub struct Analysis {
 /// Analyzes one command line.
 pub fn analyze(command: &str) -> Analysis {
     if command.len() > MAX_INPUT_BYTES {
-        return Analysis { incomplete: Some(Incomplete::TooLarge), ..Analysis::default() };
+        return Analysis {
+            incomplete: Some(Incomplete::TooLarge),
+            ..Analysis::default()
+        };
     }
     parse::Walker::new(Instant::now() + PARSE_DEADLINE).run(command)
 }

@@ -39,7 +39,12 @@ struct Item<'t> {
 
 impl<'t> Item<'t> {
     fn new(node: Node<'t>, via: Via, stdin: Option<String>) -> Self {
-        Item { node, via, stdin, extra: Vec::new() }
+        Item {
+            node,
+            via,
+            stdin,
+            extra: Vec::new(),
+        }
     }
 }
 
@@ -58,11 +63,18 @@ pub(super) struct Origin {
 
 impl Walker {
     pub(super) fn new(deadline: Instant) -> Self {
-        Walker { deadline, out: Analysis::default() }
+        Walker {
+            deadline,
+            out: Analysis::default(),
+        }
     }
 
     pub(super) fn run(mut self, command: &str) -> Analysis {
-        let top = Origin { span: None, uncertain: false, depth: 0 };
+        let top = Origin {
+            span: None,
+            uncertain: false,
+            depth: 0,
+        };
         self.script(command, Via::Direct, &top);
         self.out
     }
@@ -70,7 +82,11 @@ impl Walker {
     fn parse(&mut self, src: &str) -> Option<Tree> {
         let deadline = self.deadline;
         let mut past_deadline = |_: &tree_sitter::ParseState| {
-            if Instant::now() > deadline { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            if Instant::now() > deadline {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         };
         let bytes = src.as_bytes();
         let tree = PARSER.with_borrow_mut(|parser| {
@@ -105,7 +121,12 @@ impl Walker {
     }
 
     fn visit<'t>(&mut self, item: Item<'t>, src: &str, origin: &Origin, stack: &mut Vec<Item<'t>>) {
-        let Item { node, via, stdin, extra } = item;
+        let Item {
+            node,
+            via,
+            stdin,
+            extra,
+        } = item;
         match node.kind() {
             "comment" | "raw_string" | "ansi_c_string" | "word" | "number" | "heredoc_start"
             | "heredoc_end" | "heredoc_content" | "string_content" | "variable_name"
@@ -175,7 +196,12 @@ impl Walker {
             stack.push(Item::new(part, via, stdin));
         }
         if let Some(body) = body {
-            stack.push(Item { node: body, via, stdin: feed, extra });
+            stack.push(Item {
+                node: body,
+                via,
+                stdin: feed,
+                extra,
+            });
         }
     }
 
@@ -233,7 +259,12 @@ impl Walker {
         match unwrap::resolve(cmd) {
             Run::Nothing => {}
             Run::Command(cmd) => self.out.commands.push(cmd),
-            Run::Script { cmd, script, via, literal } => {
+            Run::Script {
+                cmd,
+                script,
+                via,
+                literal,
+            } => {
                 let nested = Origin {
                     span: Some(cmd.span.clone()),
                     uncertain: cmd.uncertain || !literal,
@@ -312,9 +343,15 @@ fn command_parts(node: Node, src: &str) -> CommandParts {
         let text = &src[next.byte_range()];
         let line = text.split(['\n', ';', '|', '&']).next().unwrap_or("");
         for raw in line.split_whitespace() {
-            let trimmed: String = raw.chars().filter(|c| !matches!(c, '\'' | '"' | '\\')).collect();
+            let trimmed: String = raw
+                .chars()
+                .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                .collect();
             if !trimmed.is_empty() {
-                parts.argv.push(Word { text: trimmed, literal: false });
+                parts.argv.push(Word {
+                    text: trimmed,
+                    literal: false,
+                });
             }
         }
         parts.trailing_error = true;

@@ -16,11 +16,19 @@ pub(super) enum Run {
     Command(SimpleCommand),
     /// `cmd` runs `script` as shell text. `literal` is false when the script was built from
     /// expansions and only its unexpanded text is known.
-    Script { cmd: SimpleCommand, script: String, via: Via, literal: bool },
+    Script {
+        cmd: SimpleCommand,
+        script: String,
+        via: Via,
+        literal: bool,
+    },
     /// A shell with no script argument: it runs whatever its stdin holds.
     ShellReadingStdin(SimpleCommand),
     /// `find` itself and the commands its `-exec` actions run.
-    Find { find: SimpleCommand, execs: Vec<SimpleCommand> },
+    Find {
+        find: SimpleCommand,
+        execs: Vec<SimpleCommand>,
+    },
 }
 
 /// Option syntax of a wrapper: which options take a value, which mean no command runs.
@@ -49,26 +57,58 @@ fn wrapper(name: &str) -> Option<Wrapper> {
         "sudo" => Wrapper {
             short_value: "CDghpRrTtUu",
             long_value: &[
-                "--user", "--group", "--host", "--prompt", "--role", "--type", "--close-from",
-                "--chdir", "--chroot", "--command-timeout", "--other-user",
+                "--user",
+                "--group",
+                "--host",
+                "--prompt",
+                "--role",
+                "--type",
+                "--close-from",
+                "--chdir",
+                "--chroot",
+                "--command-timeout",
+                "--other-user",
             ],
             short_no_command: "eKlVv",
             long_no_command: &[
-                "--edit", "--list", "--version", "--validate", "--remove-timestamp", "--help",
+                "--edit",
+                "--list",
+                "--version",
+                "--validate",
+                "--remove-timestamp",
+                "--help",
             ],
             operands: 0,
         },
-        "doas" => Wrapper { short_value: "uC", short_no_command: "L", ..PLAIN },
-        "command" => Wrapper { short_no_command: "vV", ..PLAIN },
-        "exec" => Wrapper { short_value: "a", ..PLAIN },
-        "nice" => Wrapper { short_value: "n", long_value: &["--adjustment"], ..PLAIN },
+        "doas" => Wrapper {
+            short_value: "uC",
+            short_no_command: "L",
+            ..PLAIN
+        },
+        "command" => Wrapper {
+            short_no_command: "vV",
+            ..PLAIN
+        },
+        "exec" => Wrapper {
+            short_value: "a",
+            ..PLAIN
+        },
+        "nice" => Wrapper {
+            short_value: "n",
+            long_value: &["--adjustment"],
+            ..PLAIN
+        },
         "timeout" => Wrapper {
             short_value: "sk",
             long_value: &["--signal", "--kill-after"],
             operands: 1,
             ..PLAIN
         },
-        "time" => Wrapper { short_value: "fo", long_value: &["--format", "--output"], ..PLAIN },
+        "time" => Wrapper {
+            short_value: "fo",
+            long_value: &["--format", "--output"],
+            ..PLAIN
+        },
         "stdbuf" => Wrapper {
             short_value: "ioe",
             long_value: &["--input", "--output", "--error"],
@@ -107,7 +147,11 @@ fn peel(spec: &Wrapper, argv: &[Word]) -> Peeled {
             if spec.long_no_command.contains(&flag.as_str()) {
                 return Peeled::NoCommand;
             }
-            i += if !long.contains('=') && spec.long_value.contains(&flag.as_str()) { 2 } else { 1 };
+            i += if !long.contains('=') && spec.long_value.contains(&flag.as_str()) {
+                2
+            } else {
+                1
+            };
             continue;
         }
         if w.len() > 1 && w.starts_with('-') {
@@ -128,23 +172,36 @@ fn peel(spec: &Wrapper, argv: &[Word]) -> Peeled {
         break;
     }
     i += spec.operands;
-    if i < argv.len() { Peeled::At(i) } else { Peeled::NoCommand }
+    if i < argv.len() {
+        Peeled::At(i)
+    } else {
+        Peeled::NoCommand
+    }
 }
 
 /// Follows `cmd` through wrappers and command runners to what finally runs.
 pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
     loop {
-        let Some(name) = cmd.program() else { return dynamic(cmd) };
+        let Some(name) = cmd.program() else {
+            return dynamic(cmd);
+        };
         let start = match name {
             "env" => match env(&mut cmd) {
                 Some(EnvRun::At(i)) => i,
                 Some(EnvRun::Split(script)) => {
-                    return Run::Script { cmd, script, via: Via::ShellArgument, literal: true };
+                    return Run::Script {
+                        cmd,
+                        script,
+                        via: Via::ShellArgument,
+                        literal: true,
+                    };
                 }
                 None => return Run::Nothing,
             },
             "xargs" => {
-                let Some(i) = xargs_command(&cmd.argv) else { return Run::Nothing };
+                let Some(i) = xargs_command(&cmd.argv) else {
+                    return Run::Nothing;
+                };
                 cmd.via = Via::Xargs;
                 cmd.uncertain = true;
                 i
@@ -152,7 +209,12 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             "watch" => match watch(&cmd.argv) {
                 Some(WatchRun::At(i)) => i,
                 Some(WatchRun::Script(script, literal)) => {
-                    return Run::Script { cmd, script, via: Via::ShellArgument, literal };
+                    return Run::Script {
+                        cmd,
+                        script,
+                        via: Via::ShellArgument,
+                        literal,
+                    };
                 }
                 None => return Run::Nothing,
             },
@@ -161,7 +223,12 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                     return Run::Nothing;
                 }
                 let (script, literal) = joined(&cmd.argv[1..]);
-                return Run::Script { cmd, script, via: Via::Eval, literal };
+                return Run::Script {
+                    cmd,
+                    script,
+                    via: Via::Eval,
+                    literal,
+                };
             }
             "su" => {
                 return match su_script(&cmd.argv) {
@@ -194,7 +261,10 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
 /// A program named at run time: `$SHELL -c '...'` still runs its script.
 fn dynamic(cmd: SimpleCommand) -> Run {
     let names_a_shell = cmd.argv[0].text.to_ascii_uppercase().contains("SH");
-    let has_c = cmd.argv.get(1).is_some_and(|w| w.text.starts_with('-') && w.text.contains('c'));
+    let has_c = cmd
+        .argv
+        .get(1)
+        .is_some_and(|w| w.text.starts_with('-') && w.text.contains('c'));
     if names_a_shell && has_c {
         let mut run = shell(cmd);
         if let Run::Script { literal, .. } = &mut run {
@@ -206,7 +276,10 @@ fn dynamic(cmd: SimpleCommand) -> Run {
 }
 
 fn is_shell(name: &str) -> bool {
-    matches!(name, "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish")
+    matches!(
+        name,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish"
+    )
 }
 
 /// `bash [options] -c SCRIPT`, `bash script.sh`, or a bare shell reading stdin.
@@ -220,7 +293,11 @@ fn shell(cmd: SimpleCommand) -> Run {
             break;
         }
         if w.starts_with("--") {
-            i += if matches!(w, "--rcfile" | "--init-file") { 2 } else { 1 };
+            i += if matches!(w, "--rcfile" | "--init-file") {
+                2
+            } else {
+                1
+            };
             continue;
         }
         if w.len() > 1 && (w.starts_with('-') || w.starts_with('+')) {
@@ -240,7 +317,12 @@ fn shell(cmd: SimpleCommand) -> Run {
         return match cmd.argv.get(i) {
             Some(word) => {
                 let (script, literal) = (word.text.clone(), word.literal);
-                Run::Script { cmd, script, via: Via::ShellArgument, literal }
+                Run::Script {
+                    cmd,
+                    script,
+                    via: Via::ShellArgument,
+                    literal,
+                }
             }
             None => Run::Nothing,
         };
@@ -255,7 +337,11 @@ fn shell(cmd: SimpleCommand) -> Run {
 
 /// Words joined with spaces, as `eval` and `watch` do, and whether all were literal.
 fn joined(words: &[Word]) -> (String, bool) {
-    let text = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
+    let text = words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
     (text, words.iter().all(|w| w.literal))
 }
 
@@ -285,7 +371,11 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
             } else if matches!(long, "help" | "version") {
                 return None;
             } else {
-                i += if matches!(long, "unset" | "chdir") { 2 } else { 1 };
+                i += if matches!(long, "unset" | "chdir") {
+                    2
+                } else {
+                    1
+                };
             }
             continue;
         }
@@ -313,7 +403,10 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
     while let Some(word) = argv.get(i) {
         match word.text.split_once('=') {
             Some((name, value)) if is_name(name) => {
-                let value = Word { text: value.to_string(), literal: word.literal };
+                let value = Word {
+                    text: value.to_string(),
+                    literal: word.literal,
+                };
                 cmd.assigns.push((name.to_string(), value));
                 i += 1;
             }
@@ -321,8 +414,17 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
         }
     }
     if let Some(script) = split {
-        let rest: Vec<String> = argv[i.min(argv.len())..].iter().map(Word::shell_quoted).collect();
-        return Some(EnvRun::Split([script].into_iter().chain(rest).collect::<Vec<_>>().join(" ")));
+        let rest: Vec<String> = argv[i.min(argv.len())..]
+            .iter()
+            .map(Word::shell_quoted)
+            .collect();
+        return Some(EnvRun::Split(
+            [script]
+                .into_iter()
+                .chain(rest)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ));
     }
     (i < argv.len()).then_some(EnvRun::At(i))
 }
@@ -336,7 +438,11 @@ fn is_name(s: &str) -> bool {
 /// Where the command starts in `xargs [options] [command [initial-arguments]]`.
 fn xargs_command(argv: &[Word]) -> Option<usize> {
     const LONG_VALUE: &[&str] = &[
-        "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars",
+        "--arg-file",
+        "--delimiter",
+        "--max-args",
+        "--max-procs",
+        "--max-chars",
         "--process-slot-var",
     ];
     let mut i = 1;
@@ -350,7 +456,11 @@ fn xargs_command(argv: &[Word]) -> Option<usize> {
             if matches!(w, "--help" | "--version" | "--show-limits") {
                 return None;
             }
-            i += if !w.contains('=') && LONG_VALUE.contains(&w) { 2 } else { 1 };
+            i += if !w.contains('=') && LONG_VALUE.contains(&w) {
+                2
+            } else {
+                1
+            };
             continue;
         }
         if w.len() > 1 && w.starts_with('-') {
@@ -432,7 +542,10 @@ fn su_script(argv: &[Word]) -> Option<Word> {
             return iter.next().cloned();
         }
         if let Some(script) = word.text.strip_prefix("--command=") {
-            return Some(Word { text: script.to_string(), literal: word.literal });
+            return Some(Word {
+                text: script.to_string(),
+                literal: word.literal,
+            });
         }
     }
     None
@@ -448,7 +561,8 @@ fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
         }
         let mut argv: Vec<Word> = Vec::new();
         for w in words.by_ref() {
-            let ends = w.text == ";" || (w.text == "+" && argv.last().is_some_and(|l| l.text == "{}"));
+            let ends =
+                w.text == ";" || (w.text == "+" && argv.last().is_some_and(|l| l.text == "{}"));
             if ends {
                 break;
             }

@@ -20,7 +20,10 @@ pub struct Word {
 
 impl Word {
     pub fn literal(text: impl Into<String>) -> Self {
-        Word { text: text.into(), literal: true }
+        Word {
+            text: text.into(),
+            literal: true,
+        }
     }
 
     /// The literal value, or `None` when the word depends on the run-time environment.
@@ -40,9 +43,8 @@ impl Word {
 /// Quotes `s` for a POSIX shell, leaving plain words alone so suggestions stay readable.
 pub fn quote(s: &str) -> String {
     let plain = !s.is_empty()
-        && s.bytes().all(|b| {
-            b.is_ascii_alphanumeric() || b"-_./:=@%+,^~{}".contains(&b)
-        });
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,^~{}".contains(&b));
     if plain {
         s.to_string()
     } else {
@@ -52,7 +54,10 @@ pub fn quote(s: &str) -> String {
 
 /// Builds a [`Word`] from a word-like node (`word`, `string`, `raw_string`, `concatenation`, ...).
 pub fn from_node(node: Node, src: &str) -> Word {
-    let mut out = Word { text: String::new(), literal: true };
+    let mut out = Word {
+        text: String::new(),
+        literal: true,
+    };
     append(node, src, &mut out);
     out
 }
@@ -120,8 +125,12 @@ fn unquoted(raw: &str, out: &mut Word) {
 
 /// `{a,b}` or `{1..3}` in unquoted text: bash expands it into several words.
 fn has_brace_expansion(raw: &str) -> bool {
-    let Some(open) = raw.find('{') else { return false };
-    let Some(close) = raw[open..].find('}') else { return false };
+    let Some(open) = raw.find('{') else {
+        return false;
+    };
+    let Some(close) = raw[open..].find('}') else {
+        return false;
+    };
     let inner = &raw[open + 1..open + close];
     inner.contains(',') || inner.contains("..")
 }

@@ -1,0 +1,106 @@
+//! Every rule's declared examples, run through the real analysis: what it must stop is
+//! stopped by that rule, what it must pass is allowed. The docs pages under docs/rules/ are
+//! generated from the same declarations; this test fails when they are out of date.
+//!
+//! Regenerate the pages with `AGENT_GUARD_BLESS=1 cargo test --test rules`.
+
+use std::path::PathBuf;
+
+use agent_guard::policy::Decision;
+use agent_guard::settings::{Profile, Settings};
+use agent_guard::{docs, rules};
+
+fn settings_for(rule: &rules::Rule) -> Settings {
+    let profile = if rule.strict_only {
+        Profile::Strict
+    } else {
+        Profile::Standard
+    };
+    Settings {
+        profile,
+        context: false,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn every_rule_stops_its_examples_and_passes_its_twins() {
+    let mut failures = Vec::new();
+    for rule in rules::ALL {
+        let settings = settings_for(rule);
+        for command in rule.stops {
+            let verdict = agent_guard::evaluate(command, &settings);
+            if !verdict.findings.iter().any(|f| f.rule.id == rule.id) {
+                failures.push(format!(
+                    "{}: should stop {command:?}, got {:?}",
+                    rule.id, verdict.findings
+                ));
+            }
+        }
+        for command in rule.passes {
+            let verdict = agent_guard::evaluate(command, &settings);
+            if verdict.decision != Decision::Allow {
+                failures.push(format!(
+                    "{}: should pass {command:?}, got {}",
+                    rule.id, verdict.reason
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn rule_ids_are_unique_and_dotted() {
+    let mut ids: Vec<&str> = rules::ALL.iter().map(|r| r.id).collect();
+    for id in &ids {
+        let (family, name) = id.split_once('.').expect("dotted id");
+        assert!(
+            !family.is_empty()
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{id}"
+        );
+    }
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    assert_eq!(before, ids.len(), "duplicate rule ids");
+}
+
+#[test]
+fn docs_pages_match_the_rules() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
+    let bless = std::env::var_os("AGENT_GUARD_BLESS").is_some();
+    let mut expected: Vec<(PathBuf, String)> = rules::ALL
+        .iter()
+        .map(|r| (dir.join(format!("{}.md", r.id)), docs::page(r)))
+        .collect();
+    expected.push((dir.join("README.md"), docs::index()));
+    let mut stale = Vec::new();
+    for (path, text) in &expected {
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(path, text).unwrap();
+        } else if std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {
+            stale.push(path.display().to_string());
+        }
+    }
+    let listed: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    for path in listed {
+        if !expected.iter().any(|(p, _)| *p == path) {
+            if bless {
+                std::fs::remove_file(&path).unwrap();
+            } else {
+                stale.push(format!("{} (no such rule)", path.display()));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "docs/rules is out of date: {}\nregenerate with AGENT_GUARD_BLESS=1 cargo test --test rules",
+        stale.join(", ")
+    );
+}
