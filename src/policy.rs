@@ -87,29 +87,28 @@ fn reason(findings: &[Finding], decision: Decision) -> String {
     }
     out.push('\n');
     let protected = findings.iter().any(|f| f.tier == Tier::Protected);
-    out.push_str(match (protected, decision) {
+    let closing = match (protected, decision) {
         (true, _) => {
             "This is protected: no override applies. Only the user can run it, outside the agent."
+                .to_string()
         }
-        (false, Decision::Ask) => "Approve only if you want exactly this to happen.",
-        (false, _) => {
-            "If the user explicitly asked for exactly this, rerun it as `AGENT_GUARD_OFF=1 <command>`."
-        }
-    });
+        (false, Decision::Ask) => "Approve only if you want exactly this to happen.".to_string(),
+        (false, _) => format!(
+            "If the user explicitly asked for exactly this, put `AGENT_GUARD_OFF=1` in front of `{}`.",
+            shorten(&findings[0].command)
+        ),
+    };
+    out.push_str(&closing);
     out
 }
 
-/// `[rule] `cmd` (where) loses...; Instead: ...; If it runs anyway: ...`
+/// "agent-guard [rule]: `cmd` (where) loses...", then what to do instead and how to recover.
 pub fn finding_text(f: &Finding) -> String {
-    let mut line = format!(
-        "agent-guard [{}] stopped `{}`",
-        f.rule.id,
-        shorten(&f.command)
-    );
+    let mut line = format!("agent-guard [{}]: `{}`", f.rule.id, shorten(&f.command));
     if let Some(via) = f.via.describe() {
         line.push_str(&format!(" ({via})"));
     }
-    line.push_str(&format!(": it {}.", f.loses));
+    line.push_str(&format!(" {}.", f.loses));
     if f.uncertain {
         line.push_str(" Part of it is only known at run time, so the guard assumes the worst.");
     }

@@ -149,7 +149,7 @@ fn set_aside(targets: &[&Word], recursive: bool) -> String {
     let paths = paths.join(" ");
     let git_rm = if recursive { "git rm -r" } else { "git rm" };
     format!(
-        "`{git_rm} {paths}` if tracked, else `mv {paths} \"$(mktemp -d)\"` keeps them recoverable"
+        "`{git_rm} {paths}` if tracked; otherwise `mv {paths} \"$(mktemp -d)\"` sets it aside where it can be got back"
     )
 }
 

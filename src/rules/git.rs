@@ -630,24 +630,32 @@ fn reset(inv: &Invocation) -> Option<Hit> {
     for (n, at) in hard_words.iter().enumerate() {
         replace.push((*at, (n == 0).then(|| "--keep".to_string())));
     }
-    let loses = match target {
-        Some(t) if t != "HEAD" => format!(
-            "discards every uncommitted change to tracked files and moves the branch to `{t}`; \
-             commits after it stay reachable only from the reflog"
-        ),
-        _ => "discards every uncommitted change to tracked files (staged and unstaged)".into(),
-    };
-    Some(
-        Hit::new(&RESET_HARD, Tier::Destructive, loses)
-            .safer(format!(
-                "`{}` (refuses to overwrite uncommitted changes), or `git stash push` first",
-                rewrite(inv, &replace)
-            ))
-            .recovery(
-                "uncommitted edits cannot be recovered; moved-away commits: `git reflog`, then \
-                 `git reset --keep <sha>`",
+    let hit = match target.filter(|t| *t != "HEAD") {
+        Some(t) => Hit::new(
+            &RESET_HARD,
+            Tier::Destructive,
+            format!(
+                "discards every uncommitted change to tracked files and moves the branch to \
+                 `{t}`; commits after it stay reachable only from the reflog"
             ),
-    )
+        )
+        .safer(format!(
+            "`{}` (moves the branch but refuses to overwrite uncommitted changes), or `git stash push` first",
+            rewrite(inv, &replace)
+        ))
+        .recovery(
+            "uncommitted edits cannot be recovered; moved-away commits: `git reflog`, then \
+             `git reset --keep <sha>`",
+        ),
+        None => Hit::new(
+            &RESET_HARD,
+            Tier::Destructive,
+            "discards every uncommitted change to tracked files (staged and unstaged)",
+        )
+        .safer("`git stash push` sets the changes aside (`git stash pop` brings them back)")
+        .recovery("none: uncommitted edits were never saved by git"),
+    };
+    Some(hit)
 }
 
 /// A single operand that can only be a path, never a branch.
