@@ -115,7 +115,13 @@ impl Walker {
             self.out.syntax_error = true;
         }
         let mut stack = vec![Item::new(root, via, None)];
+        let mut visited = 0u32;
         while let Some(item) = stack.pop() {
+            visited += 1;
+            if visited.is_multiple_of(256) && Instant::now() > self.deadline {
+                self.out.incomplete = Some(Incomplete::Timeout);
+                return;
+            }
             self.visit(item, src, origin, &mut stack);
         }
     }
@@ -133,19 +139,19 @@ impl Walker {
             | "test_operator" | "file_descriptor" => {}
             "command" => {
                 self.command(node, src, via, stdin, extra, origin);
-                push_children(stack, node, via);
+                push_children(stack, node, via, src);
             }
             "command_substitution" | "process_substitution" => {
-                push_children(stack, node, Via::Substitution);
+                push_children(stack, node, Via::Substitution, src);
             }
             "redirected_statement" => self.redirected(node, src, via, stdin, stack),
             "pipeline" => self.pipeline(node, src, via, stdin, stack),
             "heredoc_body" => {
                 // Text of a heredoc nobody executes is data, but an unquoted one still
                 // runs its `$( )` substitutions while the shell expands it.
-                push_children(stack, node, via);
+                push_children(stack, node, via, src);
             }
-            _ => push_children(stack, node, via),
+            _ => push_children(stack, node, via, src),
         }
     }
 
@@ -235,6 +241,7 @@ impl Walker {
         origin: &Origin,
     ) {
         let mut parts = command_parts(node, src);
+        let cut = !extra.is_empty();
         parts.argv.extend(extra);
         let mut stdin = stdin;
         if parts.herestring.is_some() {
@@ -249,7 +256,7 @@ impl Walker {
             assigns: parts.assigns,
             via,
             span,
-            uncertain: origin.uncertain || parts.trailing_error,
+            uncertain: origin.uncertain || cut,
         };
         self.follow(cmd, stdin, origin);
     }
@@ -292,20 +299,48 @@ impl Walker {
     }
 }
 
-fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via) {
+fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, src: &str) {
     let start = stack.len();
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
+        if child.is_error()
+            && let Some(last) = stack[start..].last_mut()
+            && last.node.kind() == "command"
+        {
+            last.extra.extend(cut_short(last.node, child, src));
+        }
         stack.push(Item::new(child, via, None));
     }
     stack[start..].reverse();
+}
+
+/// Error recovery can cut a command short (`git restore x 'unterminated`): the words the
+/// shell would still see on that line are taken from the error node that follows it. They
+/// are not literal, since the shell would reject the line as written.
+fn cut_short(command: Node, error: Node, src: &str) -> Vec<Word> {
+    if src[command.end_byte()..error.start_byte()].contains('\n') {
+        return Vec::new();
+    }
+    let text = &src[error.byte_range()];
+    let line = text.split(['\n', ';', '|', '&']).next().unwrap_or("");
+    line.split_whitespace()
+        .map(|raw| {
+            raw.chars()
+                .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                .collect::<String>()
+        })
+        .filter(|t| !t.is_empty())
+        .map(|text| Word {
+            text,
+            literal: false,
+        })
+        .collect()
 }
 
 struct CommandParts {
     argv: Vec<Word>,
     assigns: Vec<(String, Word)>,
     herestring: Option<String>,
-    trailing_error: bool,
 }
 
 fn command_parts(node: Node, src: &str) -> CommandParts {
@@ -313,7 +348,6 @@ fn command_parts(node: Node, src: &str) -> CommandParts {
         argv: Vec::new(),
         assigns: Vec::new(),
         herestring: None,
-        trailing_error: false,
     };
     let mut cursor = node.walk();
     for (i, child) in node.children(&mut cursor).enumerate() {
@@ -333,28 +367,6 @@ fn command_parts(node: Node, src: &str) -> CommandParts {
             "herestring_redirect" => parts.herestring = herestring_text(child, src),
             _ => {}
         }
-    }
-    // Error recovery can cut a command short (`git restore x 'unterminated`): the words the
-    // shell would still see on that line are taken from the error node's text.
-    if let Some(next) = node.next_sibling()
-        && next.is_error()
-        && !src[node.end_byte()..next.start_byte()].contains('\n')
-    {
-        let text = &src[next.byte_range()];
-        let line = text.split(['\n', ';', '|', '&']).next().unwrap_or("");
-        for raw in line.split_whitespace() {
-            let trimmed: String = raw
-                .chars()
-                .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-                .collect();
-            if !trimmed.is_empty() {
-                parts.argv.push(Word {
-                    text: trimmed,
-                    literal: false,
-                });
-            }
-        }
-        parts.trailing_error = true;
     }
     parts
 }

@@ -52,6 +52,9 @@ pub fn quote(s: &str) -> String {
     }
 }
 
+/// Longest expansion source kept verbatim in a non-literal word's text.
+const MAX_EXPANSION_TEXT: usize = 120;
+
 /// Builds a [`Word`] from a word-like node (`word`, `string`, `raw_string`, `concatenation`, ...).
 pub fn from_node(node: Node, src: &str) -> Word {
     let mut out = Word {
@@ -88,9 +91,17 @@ fn append(node: Node, src: &str, out: &mut Word) {
             }
         }
         // Expansions, substitutions, arithmetic, brace expressions, and anything unknown.
+        // Their source stands in for the value; a long one is abbreviated, or nested
+        // substitutions would copy the whole line once per level.
         _ => {
-            out.text.push_str(raw);
             out.literal = false;
+            if raw.len() <= MAX_EXPANSION_TEXT {
+                out.text.push_str(raw);
+            } else {
+                let open: String = raw.chars().take(2).collect();
+                let close = raw.chars().last().unwrap_or(')');
+                out.text.push_str(&format!("{open}…{close}"));
+            }
         }
     }
     if node.kind() == "concatenation" && has_brace_expansion(raw) {
