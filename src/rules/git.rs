@@ -911,6 +911,9 @@ fn branch(inv: &Invocation) -> Option<Hit> {
         return None;
     }
     let names: Vec<&str> = p.operand_texts().collect();
+    if names.is_empty() {
+        return None; // git refuses: "branch name required"
+    }
     let safer = format!(
         "`{}` deletes only fully merged branches",
         inv.line(
