@@ -5,6 +5,7 @@
 //! carries how the node was reached and, for a command, what its stdin holds when we can
 //! know it (a heredoc, a here-string, `echo ... |`), so a script fed to a shell is parsed too.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::{ControlFlow, Range};
 use std::time::Instant;
@@ -109,7 +110,7 @@ impl Walker {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
         }
-        let Some(tree) = self.parse(src) else { return };
+        let Some(tree) = self.parse(&guard_brace_scanner(src)) else { return };
         let root = tree.root_node();
         if root.has_error() {
             self.out.syntax_error = true;
@@ -299,6 +300,23 @@ impl Walker {
     }
 }
 
+/// tree-sitter-bash's scanner passes the character after `{` (and after `{N..`) to C's
+/// `isdigit`, which reads out of bounds, and crashes, for a large code point. Such a
+/// character is replaced, for parsing only, by as many `x` bytes as it has: no digit either,
+/// so the parse is the same, and every byte offset still points into the original text.
+fn guard_brace_scanner(src: &str) -> Cow<'_, str> {
+    let mut out: Option<String> = None;
+    let mut after_brace = false;
+    for (at, c) in src.char_indices() {
+        if !c.is_ascii() && after_brace {
+            let text = out.get_or_insert_with(|| src.to_string());
+            text.replace_range(at..at + c.len_utf8(), &"x".repeat(c.len_utf8()));
+        }
+        after_brace = c == '{' || (after_brace && (c.is_ascii_digit() || c == '.'));
+    }
+    out.map_or(Cow::Borrowed(src), Cow::Owned)
+}
+
 fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, src: &str) {
     let start = stack.len();
     let mut cursor = node.walk();
@@ -428,5 +446,19 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         }
         "cat" if args.is_empty() || args == ["-"] => parts.herestring.or(stdin.map(str::to_string)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brace_scanner_guard_keeps_offsets() {
+        let src = "echo {\u{65e20} {1..\u{10ffff}} é";
+        let guarded = guard_brace_scanner(src);
+        assert_eq!(guarded.len(), src.len());
+        assert_eq!(guarded, "echo {xxxx {1..xxxx} é");
+        assert!(matches!(guard_brace_scanner("echo é {a,b}"), Cow::Borrowed(_)));
     }
 }
