@@ -105,6 +105,13 @@ fn allowed_and_unreadable_calls_are_silent() {
             "invalid utf-8",
             b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"\xff\xfe\"}}".to_vec(),
         ),
+        (
+            // Once crashed tree-sitter-bash's scanner (C `isdigit` on a large code point).
+            "brace before a large code point",
+            "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"{\u{65e20}\"}}"
+                .as_bytes()
+                .to_vec(),
+        ),
     ];
     for (what, input) in cases {
         let (stdout, stderr, code) = hook(&input, &[]);
