@@ -1,0 +1,158 @@
+//! In-process cost of judging one command line: `agent_guard::evaluate` with repository
+//! context off, so only shell parsing, rules and policy are measured.
+//!
+//! - `mix/all`: ~40 typical agent commands per iteration; criterion's throughput line is
+//!   commands per second (budget: at least 100k/s on one core).
+//! - `command/<name>`: each command of the mix on its own (per-command time).
+//! - `pathological/*`: a 100 KB command, 500 nested `$( )`, 5,000 `;`-separated commands;
+//!   these must stay bounded, not be fast.
+//!
+//! Run:
+//!
+//!     cargo bench --bench analyze                  # everything (~2 min)
+//!     cargo bench --bench analyze -- mix           # only the mix's throughput
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use agent_guard::policy::Decision;
+use agent_guard::settings::Settings;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+/// (name, command): what coding agents run all day, plus a few destructive ones.
+const MIX: &[(&str, &str)] = &[
+    ("git_status", "git status"),
+    ("git_status_short", "git status --short"),
+    ("git_diff", "git diff"),
+    ("git_diff_cached_stat", "git diff --cached --stat"),
+    ("git_log", "git log --oneline -20"),
+    ("git_add", "git add -A"),
+    ("git_add_files", "git add src/lib.rs tests/cli.rs"),
+    (
+        "git_commit",
+        r#"git commit -m "Fix off-by-one in the tokenizer""#,
+    ),
+    ("git_branch", "git branch --show-current"),
+    ("git_checkout_b", "git checkout -b feature/bench"),
+    ("git_push", "git push -u origin feature/bench"),
+    ("cargo_build", "cargo build"),
+    ("cargo_test", "cargo test --all-targets 2>&1 | tail -50"),
+    ("cargo_clippy", "cargo clippy --all-targets -- -D warnings"),
+    ("npm_test", "npm test"),
+    ("npm_install", "npm install --save-dev typescript"),
+    ("ls", "ls -la"),
+    ("ls_dir", "ls src/"),
+    ("cat", "cat src/main.rs"),
+    ("head", "head -n 40 README.md"),
+    ("grep_rn", r#"grep -rn "fn main" src/"#),
+    ("rg", "rg -n 'TODO|FIXME' --type rust"),
+    ("sed_n", "sed -n '10,80p' src/lib.rs"),
+    (
+        "find_name",
+        r#"find . -name "*.rs" -not -path "./target/*""#,
+    ),
+    ("pytest", "python -m pytest -x -q tests/"),
+    (
+        "pytest_k",
+        "pytest tests/test_api.py -k 'login and not slow' -v",
+    ),
+    ("cd_make", "cd build && make -j4"),
+    ("mkdir_p", "mkdir -p src/bin"),
+    (
+        "pipeline_sort",
+        "cat access.log | grep ERROR | sort | uniq -c | sort -rn | head",
+    ),
+    ("wc", "wc -l src/*.rs"),
+    ("echo_redirect", "echo 'hello' > /tmp/out.txt"),
+    ("env_var", "RUST_LOG=debug cargo run -- --help"),
+    ("subst", "echo $(git rev-parse --short HEAD)"),
+    ("for_loop", "for f in *.txt; do wc -l \"$f\"; done"),
+    (
+        "heredoc_commit",
+        "git commit -F - <<'EOF'\nAdd latency benchmarks\n\nMeasures the hook against an empty \
+         binary.\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF",
+    ),
+    ("rm_file", "rm /tmp/out.txt"),
+    ("rm_rf_build", "rm -rf build"),
+    ("git_reset_hard", "git reset --hard HEAD~1"),
+    ("git_clean_fdx", "git clean -fdx"),
+    ("git_push_force", "git push --force origin main"),
+];
+
+fn settings() -> Settings {
+    Settings {
+        context: false,
+        ..Settings::default()
+    }
+}
+
+fn mix(c: &mut Criterion) {
+    let settings = settings();
+    let stopped: Vec<&str> = MIX
+        .iter()
+        .filter(|(_, cmd)| agent_guard::evaluate(cmd, &settings).decision != Decision::Allow)
+        .map(|(name, _)| *name)
+        .collect();
+    eprintln!(
+        "mix: {} commands, {} stopped: {}",
+        MIX.len(),
+        stopped.len(),
+        stopped.join(" ")
+    );
+
+    let mut group = c.benchmark_group("mix");
+    group.throughput(Throughput::Elements(MIX.len() as u64));
+    group.bench_function("all", |b| {
+        b.iter(|| {
+            for (_, cmd) in MIX {
+                black_box(agent_guard::evaluate(black_box(cmd), &settings));
+            }
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("command");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for (name, cmd) in MIX {
+        group.bench_with_input(BenchmarkId::from_parameter(name), cmd, |b, cmd| {
+            b.iter(|| agent_guard::evaluate(black_box(cmd), &settings))
+        });
+    }
+    group.finish();
+}
+
+fn pathological(c: &mut Criterion) {
+    let settings = settings();
+    let inputs = [
+        ("100KB_word", format!("echo {}", "a".repeat(100 * 1024))),
+        (
+            "100KB_commit_msg",
+            format!("git commit -m \"{}\"", "word ".repeat(20 * 1024)),
+        ),
+        (
+            "500_nested_subst",
+            format!("{}true{}", "echo $(".repeat(500), ")".repeat(500)),
+        ),
+        ("5000_commands", vec!["ls"; 5000].join("; ")),
+    ];
+    let mut group = c.benchmark_group("pathological");
+    group.sample_size(10);
+    for (name, cmd) in &inputs {
+        let verdict = agent_guard::evaluate(cmd, &settings);
+        eprintln!(
+            "pathological/{name}: {} bytes -> {}",
+            cmd.len(),
+            verdict.decision.as_str()
+        );
+        group.throughput(Throughput::Bytes(cmd.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), cmd, |b, cmd| {
+            b.iter(|| agent_guard::evaluate(black_box(cmd), &settings))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, mix, pathological);
+criterion_main!(benches);
