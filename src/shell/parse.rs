@@ -52,6 +52,9 @@ impl<'t> Item<'t> {
 pub(super) struct Walker {
     deadline: Instant,
     out: Analysis,
+    /// Where the top-level text lost bytes to [`join_lines`], to report spans in the
+    /// command line as the host sent it.
+    removed: Removed,
 }
 
 /// Where a nested script's commands are reported in the top-level line.
@@ -67,6 +70,7 @@ impl Walker {
         Walker {
             deadline,
             out: Analysis::default(),
+            removed: Removed::default(),
         }
     }
 
@@ -110,7 +114,14 @@ impl Walker {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
         }
-        let Some(tree) = self.parse(&guard_brace_scanner(src)) else { return };
+        let (joined, removed) = join_lines(src);
+        if origin.depth == 0 {
+            self.removed = removed;
+        }
+        let src: &str = &joined;
+        let Some(tree) = self.parse(&guard_brace_scanner(src)) else {
+            return;
+        };
         let root = tree.root_node();
         if root.has_error() {
             self.out.syntax_error = true;
@@ -142,6 +153,18 @@ impl Walker {
                 self.command(node, src, via, stdin, extra, origin);
                 push_children(stack, node, via, src);
             }
+            "command_substitution" if src[node.byte_range()].starts_with('`') => {
+                self.backticks(node, src, origin, stack);
+            }
+            "list" if stdin.is_some() => {
+                // tree-sitter hangs the heredoc of `a && sh <<EOF` on the whole list; the
+                // shell gives it to the last command.
+                let start = stack.len();
+                push_children(stack, node, via, src);
+                if let Some(last) = stack.get_mut(start) {
+                    last.stdin = stdin;
+                }
+            }
             "command_substitution" | "process_substitution" => {
                 push_children(stack, node, Via::Substitution, src);
             }
@@ -154,6 +177,43 @@ impl Walker {
             }
             _ => push_children(stack, node, via, src),
         }
+    }
+
+    /// `` `...` ``: inside backquotes the shell first drops the backslash before `\`, `` ` ``
+    /// and `$`, then parses what is left. Without escapes tree-sitter's reading stands.
+    fn backticks<'t>(
+        &mut self,
+        node: Node<'t>,
+        src: &str,
+        origin: &Origin,
+        stack: &mut Vec<Item<'t>>,
+    ) {
+        let raw = &src[node.byte_range()];
+        let inner = raw.strip_prefix('`').unwrap_or(raw);
+        let inner = inner.strip_suffix('`').unwrap_or(inner);
+        if !inner.contains('\\') {
+            push_children(stack, node, Via::Substitution, src);
+            return;
+        }
+        let mut script = String::with_capacity(inner.len());
+        let mut chars = inner.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('\\', Some('\\' | '`' | '$')) => script.extend(chars.next()),
+                _ => script.push(c),
+            }
+        }
+        let nested = Origin {
+            span: Some(
+                origin
+                    .span
+                    .clone()
+                    .unwrap_or_else(|| self.removed.original(node.byte_range())),
+            ),
+            uncertain: origin.uncertain,
+            depth: origin.depth + 1,
+        };
+        self.script(&script, Via::Substitution, &nested);
     }
 
     /// `body <<EOF ... EOF`, `body <<< word`, `body > file`: the redirect feeds the body.
@@ -251,7 +311,10 @@ impl Walker {
         if parts.argv.is_empty() {
             return;
         }
-        let span = origin.span.clone().unwrap_or_else(|| node.byte_range());
+        let span = origin
+            .span
+            .clone()
+            .unwrap_or_else(|| self.removed.original(node.byte_range()));
         let cmd = SimpleCommand {
             argv: parts.argv,
             assigns: parts.assigns,
@@ -298,6 +361,70 @@ impl Walker {
             }
         }
     }
+}
+
+/// Byte positions in a joined text after which bytes of the original were dropped, with
+/// the running total dropped so far.
+#[derive(Default)]
+struct Removed(Vec<(usize, usize)>);
+
+impl Removed {
+    /// A start takes the drops at its own position; an (exclusive) end does not.
+    fn original(&self, range: Range<usize>) -> Range<usize> {
+        let start = self.0.partition_point(|(pos, _)| *pos <= range.start);
+        let end = self.0.partition_point(|(pos, _)| *pos < range.end);
+        let start = self.shifted(range.start, start);
+        start..self.shifted(range.end, end).max(start)
+    }
+
+    fn shifted(&self, at: usize, drops: usize) -> usize {
+        at + drops.checked_sub(1).map_or(0, |i| self.0[i].1)
+    }
+}
+
+/// The text the shell tokenizes: a backslash-newline outside single quotes joins two lines
+/// into one word (`r\<newline>m` is `rm`, which tree-sitter would read as two words), and
+/// NUL bytes are dropped, as bash does when it reads a script.
+fn join_lines(src: &str) -> (Cow<'_, str>, Removed) {
+    if !src.contains("\\\n") && !src.contains('\0') {
+        return (Cow::Borrowed(src), Removed::default());
+    }
+    let mut out = String::with_capacity(src.len());
+    let mut removed = Removed::default();
+    let mut dropped = 0;
+    let mut drop = |out: &String, bytes: usize| {
+        dropped += bytes;
+        removed.0.push((out.len(), dropped));
+    };
+    let mut in_single = false;
+    let mut in_double = false;
+    let mut chars = src.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\0' => drop(&out, 1),
+            '\\' if !in_single => match chars.peek() {
+                Some('\n') => {
+                    chars.next();
+                    drop(&out, 2);
+                }
+                Some(_) => {
+                    out.push(c);
+                    out.extend(chars.next());
+                }
+                None => out.push(c),
+            },
+            '\'' if !in_double => {
+                in_single = !in_single;
+                out.push(c);
+            }
+            '"' if !in_single => {
+                in_double = !in_double;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    (Cow::Owned(out), removed)
 }
 
 /// tree-sitter-bash's scanner passes the character after `{` (and after `{N..`) to C's
@@ -454,11 +581,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn continuations_join_outside_single_quotes() {
+        let joined = |s| join_lines(s).0.into_owned();
+        assert_eq!(joined("r\\\nm -rf x"), "rm -rf x");
+        assert_eq!(joined("echo 'a\\\nb' \"c\\\nd\""), "echo 'a\\\nb' \"cd\"");
+        assert_eq!(joined("a\\\\\nb"), "a\\\\\nb");
+        assert_eq!(joined("rm\0 -rf x"), "rm -rf x");
+    }
+
+    #[test]
+    fn spans_map_back_to_the_original() {
+        let (joined, removed) = join_lines("ls; r\\\nm -rf x\0; pwd");
+        assert_eq!(joined, "ls; rm -rf x; pwd");
+        assert_eq!(removed.original(4..12), 4..14);
+        assert_eq!(removed.original(14..17), 17..20);
+        assert_eq!(removed.original(0..2), 0..2);
+    }
+
+    #[test]
     fn brace_scanner_guard_keeps_offsets() {
         let src = "echo {\u{65e20} {1..\u{10ffff}} é";
         let guarded = guard_brace_scanner(src);
         assert_eq!(guarded.len(), src.len());
         assert_eq!(guarded, "echo {xxxx {1..xxxx} é");
-        assert!(matches!(guard_brace_scanner("echo é {a,b}"), Cow::Borrowed(_)));
+        assert!(matches!(
+            guard_brace_scanner("echo é {a,b}"),
+            Cow::Borrowed(_)
+        ));
     }
 }

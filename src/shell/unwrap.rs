@@ -204,6 +204,21 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 };
                 cmd.via = Via::Xargs;
                 cmd.uncertain = true;
+                // xargs appends what it reads to the command, unless it substitutes it
+                // (`-I {}`); that input stands as one operand known only at run time.
+                let substitutes = cmd.argv[1..i].iter().any(|w| {
+                    let t = w.text.as_str();
+                    t.starts_with("-I")
+                        || t.starts_with("-i")
+                        || t.starts_with("-J")
+                        || t.starts_with("--replace")
+                });
+                if !substitutes {
+                    cmd.argv.push(Word {
+                        text: "{}".into(),
+                        literal: false,
+                    });
+                }
                 i
             }
             "watch" => match watch(&cmd.argv) {
@@ -255,6 +270,21 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             },
         };
         cmd.argv.drain(..start);
+        // `sudo FOO=1 cmd`, `time FOO=1 cmd`: assignments may follow the wrapper too.
+        while cmd.argv.len() > 1 {
+            let Some((name, value)) = cmd.argv[0].text.split_once('=') else {
+                break;
+            };
+            if !is_name(name) {
+                break;
+            }
+            let value = Word {
+                text: value.to_string(),
+                literal: cmd.argv[0].literal,
+            };
+            cmd.assigns.push((name.to_string(), value));
+            cmd.argv.remove(0);
+        }
     }
 }
 

@@ -75,13 +75,21 @@ fn append(node: Node, src: &str, out: &mut Word) {
         "raw_string" => out.text.push_str(strip_pair(raw, "'", "'")),
         "ansi_c_string" => out.text.push_str(&ansi_c(strip_pair(raw, "$'", "'"))),
         "string" | "translated_string" => {
+            // tree-sitter leaves some text between the pieces out of every child (newlines
+            // around an expansion, for one), so the gaps are read from the source.
             let mut cursor = node.walk();
-            for child in node.named_children(&mut cursor) {
-                if child.kind() == "string_content" {
-                    out.text.push_str(&double_quoted(&src[child.byte_range()]));
-                } else {
-                    append(child, src, out);
+            let mut pos = None;
+            for child in node.children(&mut cursor) {
+                if let Some(from) = pos.filter(|&p| p < child.start_byte()) {
+                    out.text
+                        .push_str(&double_quoted(&src[from..child.start_byte()]));
                 }
+                match child.kind() {
+                    "\"" | "$\"" => {}
+                    "string_content" => out.text.push_str(&double_quoted(&src[child.byte_range()])),
+                    _ => append(child, src, out),
+                }
+                pos = Some(child.end_byte());
             }
         }
         "concatenation" | "command_name" => {
