@@ -43,31 +43,20 @@ fn hook(input: &[u8], env: &[(&str, &str)]) -> (String, String, i32) {
     )
 }
 
+/// Deny, ask, and a protected finding that stays a deny when asking: the exact bytes.
 #[test]
-fn deny_is_claude_codes_exact_json() {
-    let (stdout, _, code) = hook(&fixture("bash-reset-hard.json"), &[]);
-    assert_eq!(code, 0);
-    golden("claude-code-deny.json", &stdout);
-}
-
-#[test]
-fn ask_is_claude_codes_exact_json() {
-    let (stdout, _, code) = hook(
-        &fixture("bash-reset-hard.json"),
-        &[("AGENT_GUARD_ON_DESTRUCTIVE", "ask")],
-    );
-    assert_eq!(code, 0);
-    golden("claude-code-ask.json", &stdout);
-}
-
-#[test]
-fn protected_stays_a_deny_when_asking() {
-    let (stdout, _, code) = hook(
-        &fixture("bash-clean-fdx.json"),
-        &[("AGENT_GUARD_ON_DESTRUCTIVE", "ask")],
-    );
-    assert_eq!(code, 0);
-    golden("claude-code-protected.json", &stdout);
+fn stops_are_claude_codes_exact_json() {
+    let ask = [("AGENT_GUARD_ON_DESTRUCTIVE", "ask")];
+    let cases: [(&str, &[(&str, &str)], &str); 3] = [
+        ("bash-reset-hard.json", &[], "claude-code-deny.json"),
+        ("bash-reset-hard.json", &ask, "claude-code-ask.json"),
+        ("bash-clean-fdx.json", &ask, "claude-code-protected.json"),
+    ];
+    for (payload, env, expected) in cases {
+        let (stdout, _, code) = hook(&fixture(payload), env);
+        assert_eq!(code, 0, "{payload}");
+        golden(expected, &stdout);
+    }
 }
 
 #[test]
