@@ -47,7 +47,8 @@ fn hook(input: &[u8], env: &[(&str, &str)]) -> (String, String, i32) {
 #[test]
 fn stops_are_claude_codes_exact_json() {
     let ask = [("AGENT_GUARD_ON_DESTRUCTIVE", "ask")];
-    let cases: [(&str, &[(&str, &str)], &str); 3] = [
+    type Env<'a> = &'a [(&'a str, &'a str)];
+    let cases: [(&str, Env, &str); 3] = [
         ("bash-reset-hard.json", &[], "claude-code-deny.json"),
         ("bash-reset-hard.json", &ask, "claude-code-ask.json"),
         ("bash-clean-fdx.json", &ask, "claude-code-protected.json"),

@@ -965,7 +965,7 @@ proptest! {
     /// (lossily decoded) command text.
     #[test]
     fn any_bytes_get_a_verdict(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
-        if let Some(call) = host::decode(&bytes) {
+        if let Some(call) = host::decode(&bytes, None) {
             prop_assert!(!call.command.trim().is_empty());
             check_total(&call.command)?;
         }
@@ -1004,7 +1004,7 @@ proptest! {
         for tool_input in [input.clone(), Value::String(input.to_string())] {
             let payload = json!({ "tool_name": tool, "tool_input": tool_input, "cwd": "/tmp" });
             let bytes = serde_json::to_vec(&payload).expect("serializable");
-            if let Some(call) = host::decode(&bytes) {
+            if let Some(call) = host::decode(&bytes, None) {
                 check_total(&call.command)?;
             }
         }
@@ -1023,7 +1023,7 @@ proptest! {
         let input = json!({ "command": ["rm", "-rf", "--", path] });
         let input = if encoded { Value::String(input.to_string()) } else { input };
         let payload = json!({ "tool_name": "exec_command", "tool_input": input });
-        let call = host::decode(payload.to_string().as_bytes());
+        let call = host::decode(payload.to_string().as_bytes(), None);
         prop_assert!(call.is_some());
         let command = call.map(|c| c.command).unwrap_or_default();
         for profile in PROFILES {
@@ -1064,7 +1064,7 @@ proptest! {
     /// fail open or break the agent's tool call.
     #[test]
     fn decode_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..1024)) {
-        let _ = host::decode(&bytes);
+        let _ = host::decode(&bytes, None);
     }
 
     /// A Bash payload hands the guard exactly the command the host will run: whatever the
@@ -1077,7 +1077,7 @@ proptest! {
             "tool_input": { "command": text },
             "session_id": "s",
         });
-        let call = host::decode(payload.to_string().as_bytes());
+        let call = host::decode(payload.to_string().as_bytes(), None);
         if text.trim().is_empty() {
             prop_assert!(call.is_none());
         } else {

@@ -6,7 +6,7 @@ use agent_guard::settings::{Profile, Settings};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some(call) = agent_guard::host::decode(data) else {
+    let Some(call) = agent_guard::host::decode(data, None) else {
         return;
     };
     for profile in [Profile::Standard, Profile::Strict] {

@@ -3,10 +3,10 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use crate::host::{self, Reply};
+use crate::host::{self, Host, Reply};
 use crate::settings::Settings;
 
-pub fn run() -> ExitCode {
+pub fn run(host: Option<Host>) -> ExitCode {
     let (settings, bad) = Settings::from_env();
     for problem in &bad {
         eprintln!("{problem}");
@@ -22,8 +22,8 @@ pub fn run() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("agent-guard: internal error ({info}); allowing the command");
     }));
-    let reply =
-        std::panic::catch_unwind(|| respond(&input, &settings)).unwrap_or_else(|_| Reply::silent());
+    let reply = std::panic::catch_unwind(|| respond(&input, host, &settings))
+        .unwrap_or_else(|_| Reply::silent());
     if let Some(out) = &reply.stdout {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{out}");
@@ -33,8 +33,8 @@ pub fn run() -> ExitCode {
 }
 
 /// The whole hook: payload bytes in, the host's reply out.
-pub fn respond(input: &[u8], settings: &Settings) -> Reply {
-    let Some(call) = host::decode(input) else {
+pub fn respond(input: &[u8], host: Option<Host>, settings: &Settings) -> Reply {
+    let Some(call) = host::decode(input, host) else {
         return Reply::silent();
     };
     let verdict = crate::evaluate(&call.command, settings);

@@ -10,7 +10,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::host::Host;
 use crate::settings::Profile;
+
+fn host_name(name: &str) -> Result<Host, String> {
+    Host::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
+        format!("unknown host; one of: {}", names.join(", "))
+    })
+}
 
 #[derive(Parser)]
 #[command(
@@ -40,7 +48,11 @@ enum Command {
     /// Allowed: exit 0 and nothing on stdout. Stopped: one JSON object in the host's dialect.
     /// Anything it cannot read (another tool, malformed JSON) is allowed silently.
     /// This is the default when stdin is not a terminal.
-    Hook,
+    Hook {
+        /// The host whose dialect to speak; without it, the payload's shape decides.
+        #[arg(long, value_name = "NAME", value_parser = host_name)]
+        host: Option<Host>,
+    },
     /// Check a command line and print the verdict, the rules that fired and why.
     ///
     /// Exit status: 0 allowed, 1 stopped (deny or ask), 2 usage error.
@@ -88,8 +100,8 @@ impl From<ProfileArg> for Profile {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Hook) => hook::run(),
-        None if !std::io::stdin().is_terminal() => hook::run(),
+        Some(Command::Hook { host }) => hook::run(host),
+        None if !std::io::stdin().is_terminal() => hook::run(None),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();
