@@ -1,9 +1,11 @@
 //! agent-guard: stops the shell commands an AI coding agent runs that would destroy work.
 //!
 //! One path, one module per step:
-//! stdin → [`host`] decode → [`shell`] analysis → [`rules`] → [`policy`] → [`host`] encode.
+//! stdin → [`host`] decode → [`shell`] analysis → [`rules`] → [`context`] → [`policy`] →
+//! [`host`] encode.
 
 pub mod cli;
+pub mod context;
 pub mod docs;
 pub mod host;
 pub mod policy;
@@ -11,36 +13,126 @@ pub mod rules;
 pub mod settings;
 pub mod shell;
 
-use policy::Verdict;
+use std::path::Path;
+
+use context::{Assessment, Context};
+use policy::{Cleared, Verdict};
 use rules::Finding;
 use settings::Settings;
+use shell::SimpleCommand;
 
-/// Judges one command line.
+/// Judges one command line that runs in the current directory.
 pub fn evaluate(command: &str, settings: &Settings) -> Verdict {
+    evaluate_in(command, None, settings)
+}
+
+/// Judges one command line that runs in `cwd` (the host's working directory).
+pub fn evaluate_in(command: &str, cwd: Option<&Path>, settings: &Settings) -> Verdict {
     if settings.off {
         return Verdict::allow();
     }
-    policy::decide(findings(command, settings), settings)
+    let found = findings(command, settings);
+    // Only a command with a finding costs a look at the repository.
+    if !settings.context || found.is_empty() && !may_be_alias(command) {
+        let standing = found
+            .into_iter()
+            .filter(|f| !f.needs_confirmation)
+            .collect();
+        return policy::decide(standing, Vec::new(), settings);
+    }
+    let ctx = Context::new(cwd, settings);
+    let mut found = found;
+    found.extend(alias_findings(command, &ctx, settings));
+    let mut standing = Vec::new();
+    let mut cleared = Vec::new();
+    for mut finding in found {
+        match ctx.assess(&finding) {
+            Assessment::Clear(why) => cleared.push(Cleared { finding, why }),
+            Assessment::Loss { loses, recovery } => {
+                finding.loses = loses;
+                finding.recovery = recovery.or(finding.recovery);
+                standing.push(finding);
+            }
+            Assessment::Unknown if finding.needs_confirmation => {}
+            Assessment::Unknown => standing.push(finding),
+        }
+    }
+    policy::decide(standing, cleared, settings)
 }
 
-/// Every finding in a command line, before policy.
+/// Every finding in a command line by the rules alone, before context and policy.
 pub fn findings(command: &str, settings: &Settings) -> Vec<Finding> {
     let analysis = shell::analyze(command);
     let mut found: Vec<Finding> = Vec::new();
     for cmd in &analysis.commands {
-        for finding in rules::check(cmd, settings.profile) {
-            let seen = found
-                .iter()
-                .any(|f| f.rule.id == finding.rule.id && f.command == finding.command);
-            if !seen {
-                found.push(finding);
-            }
-        }
+        add_unique(&mut found, rules::check(cmd, settings.profile));
     }
     if found.is_empty()
         && let Some(incomplete) = analysis.incomplete
     {
         found.extend(rules::unanalyzable(command, incomplete));
+    }
+    found
+}
+
+fn add_unique(found: &mut Vec<Finding>, new: Vec<Finding>) {
+    for finding in new {
+        let seen = found
+            .iter()
+            .any(|f| f.rule.id == finding.rule.id && f.command == finding.command);
+        if !seen {
+            found.push(finding);
+        }
+    }
+}
+
+/// A cheap test that spares the alias lookup for lines that never run `git`.
+fn may_be_alias(command: &str) -> bool {
+    command.contains("git")
+}
+
+/// How deep an alias may expand into another alias before the lookup stops.
+const ALIAS_DEPTH: usize = 3;
+
+/// Findings of `git <alias>` commands, judged as what the alias runs.
+fn alias_findings(command: &str, ctx: &Context, settings: &Settings) -> Vec<Finding> {
+    let mut found = Vec::new();
+    let mut pending: Vec<SimpleCommand> = shell::analyze(command).commands;
+    for _ in 0..ALIAS_DEPTH {
+        let mut next = Vec::new();
+        for cmd in &pending {
+            let Some(alias) = rules::git_alias_call(cmd) else {
+                continue;
+            };
+            let Some(value) = ctx.git_alias(&cmd.dirs, &alias.globals, &alias.name) else {
+                continue;
+            };
+            let rest: Vec<String> = alias.rest.iter().map(shell::Word::shell_quoted).collect();
+            let script = match value.strip_prefix('!') {
+                Some(shell_text) => format!("{shell_text} {}", rest.join(" ")),
+                None => {
+                    let globals: Vec<String> = alias
+                        .globals
+                        .iter()
+                        .map(|g| shell::word::quote(g))
+                        .collect();
+                    format!("git {} {value} {}", globals.join(" "), rest.join(" "))
+                }
+            };
+            for mut expanded in shell::analyze(&script).commands {
+                expanded.span = cmd.span.clone();
+                expanded.dirs = [cmd.dirs.clone(), expanded.dirs].concat();
+                expanded.assigns.extend(cmd.assigns.iter().cloned());
+                let mut hits = rules::check(&expanded, settings.profile);
+                for hit in &mut hits {
+                    hit.command = cmd.display();
+                    hit.loses = format!("runs `{value}` (a git alias), which {}", hit.loses);
+                }
+                add_unique(&mut found, hits);
+                next.push(expanded);
+            }
+        }
+        pending = next;
     }
     found
 }

@@ -31,6 +31,8 @@ pub struct Verdict {
     pub findings: Vec<Finding>,
     /// Destructive findings let through by the in-command override.
     pub overridden: Vec<Finding>,
+    /// Findings the repository's state showed harmless, with why.
+    pub cleared: Vec<Cleared>,
     /// What the agent (or, for ask, the person) reads. Empty when allowed.
     pub reason: String,
 }
@@ -41,15 +43,23 @@ impl Verdict {
             decision: Decision::Allow,
             findings: Vec::new(),
             overridden: Vec::new(),
+            cleared: Vec::new(),
             reason: String::new(),
         }
     }
 }
 
+/// A finding that context cleared: the rule fired, but nothing would be lost.
+#[derive(Debug, Clone)]
+pub struct Cleared {
+    pub finding: Finding,
+    pub why: String,
+}
+
 /// At most this many findings are spelled out; the model reads every word.
 const SHOWN: usize = 3;
 
-pub fn decide(findings: Vec<Finding>, settings: &Settings) -> Verdict {
+pub fn decide(findings: Vec<Finding>, cleared: Vec<Cleared>, settings: &Settings) -> Verdict {
     let (overridden, standing): (Vec<Finding>, Vec<Finding>) = findings
         .into_iter()
         .partition(|f| f.tier == Tier::Destructive && f.inline_override);
@@ -70,6 +80,7 @@ pub fn decide(findings: Vec<Finding>, settings: &Settings) -> Verdict {
         decision,
         findings: standing,
         overridden,
+        cleared,
         reason,
     }
 }

@@ -41,7 +41,37 @@ pub struct Settings {
     /// Consult the repository before judging (`AGENT_GUARD_CONTEXT`). With the rules alone
     /// (`off`) every finding stands as the command text shows it.
     pub context: bool,
+    /// Names of output folders that a build or install recreates (`AGENT_GUARD_REGENERABLE`,
+    /// comma-separated): deleting an ignored one loses nothing.
+    pub regenerable: Vec<String>,
 }
+
+/// Output folders a build, install or test run recreates.
+pub const REGENERABLE: &[&str] = &[
+    "node_modules",
+    "target",
+    "dist",
+    "build",
+    "out",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+    ".turbo",
+    ".parcel-cache",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    "coverage",
+    "htmlcov",
+    ".gradle",
+    ".dart_tool",
+    "vendor",
+];
 
 impl Default for Settings {
     fn default() -> Self {
@@ -50,6 +80,7 @@ impl Default for Settings {
             profile: Profile::Standard,
             on_destructive: OnDestructive::Deny,
             context: true,
+            regenerable: REGENERABLE.iter().map(|s| s.to_string()).collect(),
         }
     }
 }
@@ -126,6 +157,14 @@ impl Settings {
                     expected: "on or off",
                 }),
             }
+        }
+        if let Some(list) = lookup("AGENT_GUARD_REGENERABLE") {
+            settings.regenerable = list
+                .split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(str::to_string)
+                .collect();
         }
         (settings, bad)
     }

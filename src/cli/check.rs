@@ -22,7 +22,7 @@ pub fn run(command: &str, cwd: Option<PathBuf>, profile: Option<Profile>, json: 
     if let Some(profile) = profile {
         settings.profile = profile;
     }
-    let verdict = crate::evaluate(command, &settings);
+    let verdict = crate::evaluate_in(command, cwd.as_deref(), &settings);
     if json {
         println!("{}", to_json(&verdict));
     } else {
@@ -48,16 +48,32 @@ fn to_json(verdict: &Verdict) -> serde_json::Value {
         })
         .collect();
     let overridden: Vec<_> = verdict.overridden.iter().map(|f| f.rule.id).collect();
+    let cleared: Vec<_> = verdict
+        .cleared
+        .iter()
+        .map(|c| json!({ "rule": c.finding.rule.id, "command": c.finding.command, "why": c.why }))
+        .collect();
     json!({
         "decision": verdict.decision.as_str(),
         "findings": findings,
         "overridden": overridden,
+        "cleared": cleared,
     })
 }
 
 fn to_text(command: &str, verdict: &Verdict) -> String {
     match verdict.decision {
-        Decision::Allow if verdict.overridden.is_empty() => format!("allow: {command}\n"),
+        Decision::Allow if verdict.overridden.is_empty() && verdict.cleared.is_empty() => {
+            format!("allow: {command}\n")
+        }
+        Decision::Allow if verdict.overridden.is_empty() => {
+            let why: Vec<String> = verdict
+                .cleared
+                .iter()
+                .map(|c| format!("[{}] cleared: {}", c.finding.rule.id, c.why))
+                .collect();
+            format!("allow: {command}\n{}\n", why.join("\n"))
+        }
         Decision::Allow => {
             let ids: Vec<&str> = verdict.overridden.iter().map(|f| f.rule.id).collect();
             format!(

@@ -37,6 +37,6 @@ pub fn respond(input: &[u8], host: Option<Host>, settings: &Settings) -> Reply {
     let Some(call) = host::decode(input, host) else {
         return Reply::silent();
     };
-    let verdict = crate::evaluate(&call.command, settings);
+    let verdict = crate::evaluate_in(&call.command, call.cwd.as_deref(), settings);
     host::encode(&call, &verdict)
 }

@@ -1,6 +1,6 @@
 //! find: `-delete` and `-exec rm` with nothing narrowing what matches.
 
-use super::{Hit, Rule, Tier};
+use super::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 
 pub static FIND_DELETE: Rule = Rule {
@@ -114,19 +114,19 @@ fn narrows(test: &str) -> bool {
 pub(super) fn check(args: &[Word]) -> Option<Hit> {
     let mut narrowed = false;
     let mut deletes = false;
-    let mut starts: Vec<&str> = Vec::new();
+    let mut starts: Vec<&Word> = Vec::new();
     let mut in_expression = false;
     let mut i = 0;
     while let Some(word) = args.get(i) {
         let w = word.text.as_str();
         i += 1;
         if w == "-f" && !in_expression {
-            starts.extend(args.get(i).map(|w| w.text.as_str()));
+            starts.extend(args.get(i));
             i += 1;
             continue;
         }
         if !in_expression && !w.starts_with('-') && !matches!(w, "(" | "!") {
-            starts.push(w);
+            starts.push(word);
             continue;
         }
         in_expression = true;
@@ -165,7 +165,13 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
     if !deletes {
         return None;
     }
-    let shown = if starts.is_empty() { vec!["."] } else { starts };
+    let here = Word::literal(".");
+    let starts = if starts.is_empty() {
+        vec![&here]
+    } else {
+        starts
+    };
+    let shown: Vec<&str> = starts.iter().map(|w| w.text.as_str()).collect();
     let preview: Vec<String> = std::iter::once("find".to_string())
         .chain(shown.iter().map(|s| crate::shell::word::quote(s)))
         .chain(["-name", "'<pattern>'", "-print"].map(String::from))
@@ -183,6 +189,7 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
             "`{}` to see what matches, then add `-delete`",
             preview.join(" ")
         ))
-        .recovery("none for files git does not track"),
+        .recovery("none for files git does not track")
+        .about(Subject::Paths(starts.into_iter().cloned().collect())),
     )
 }

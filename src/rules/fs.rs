@@ -1,7 +1,7 @@
 //! rm: recursive deletes in the standard profile, every shell `rm` in the strict one.
 
 use super::opts::{self, Opt, flag, optional};
-use super::{Hit, Reading, Rule, Tier};
+use super::{Hit, Reading, Rule, Subject, Tier};
 use crate::settings::Profile;
 use crate::shell::Word;
 
@@ -112,7 +112,10 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
         tier,
         format!("deletes {shown} and everything under it, with no trash and no undo"),
     )
-    .recovery("none for files git does not track; tracked files: `git restore <path>`");
+    .recovery("none for files git does not track; tracked files: `git restore <path>`")
+    .about(Subject::Paths(
+        targets.iter().map(|w| (*w).clone()).collect(),
+    ));
     Some(match tier {
         Tier::Protected => hit.safer(format!(
             "never delete {}; ask the user what should really go",

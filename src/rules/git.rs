@@ -5,7 +5,7 @@
 //! `--git-dir`, ...), combined short flags, unambiguous long-option abbreviations, `--`.
 
 use super::opts::{self, Opt, Parsed, flag, optional, valued};
-use super::{Hit, Rule, Tier};
+use super::{GitSubject, Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 use crate::shell::word::quote;
 
@@ -492,6 +492,95 @@ const GC: &[Opt] = &[
     valued("max-cruft-size", None),
 ];
 
+const REBASE: &[Opt] = &[
+    flag("continue", None),
+    flag("abort", None),
+    flag("skip", None),
+    flag("quit", None),
+    flag("edit-todo", None),
+    flag("show-current-patch", None),
+    flag("root", None),
+    valued("onto", None),
+    flag("interactive", Some('i')),
+    valued("exec", Some('x')),
+    valued("strategy", Some('s')),
+    valued("strategy-option", Some('X')),
+    flag("merge", Some('m')),
+    flag("quiet", Some('q')),
+    flag("verbose", Some('v')),
+    optional("autosquash"),
+    flag("no-autosquash", None),
+    optional("autostash"),
+    flag("no-autostash", None),
+    optional("rebase-merges"),
+    flag("keep-base", None),
+    flag("fork-point", None),
+    flag("no-fork-point", None),
+    optional("gpg-sign"),
+    flag("S", Some('S')),
+    flag("force-rebase", Some('f')),
+    flag("no-ff", None),
+    flag("update-refs", None),
+    valued("empty", None),
+    flag("stat", None),
+    flag("no-stat", None),
+    flag("n", Some('n')),
+    flag("signoff", None),
+    flag("committer-date-is-author-date", None),
+    flag("reset-author-date", None),
+    flag("ignore-date", None),
+    flag("ignore-whitespace", None),
+    valued("whitespace", None),
+    valued("C", Some('C')),
+    flag("reapply-cherry-picks", None),
+    flag("no-reapply-cherry-picks", None),
+    flag("apply", None),
+    flag("verify", None),
+    flag("no-verify", None),
+    flag("rerere-autoupdate", None),
+    flag("no-rerere-autoupdate", None),
+];
+
+const COMMIT: &[Opt] = &[
+    flag("amend", None),
+    flag("all", Some('a')),
+    valued("message", Some('m')),
+    valued("file", Some('F')),
+    valued("reuse-message", Some('C')),
+    valued("reedit-message", Some('c')),
+    valued("fixup", None),
+    valued("squash", None),
+    valued("author", None),
+    valued("date", None),
+    valued("template", Some('t')),
+    flag("signoff", Some('s')),
+    flag("no-edit", None),
+    flag("edit", Some('e')),
+    flag("no-verify", Some('n')),
+    flag("verify", None),
+    flag("allow-empty", None),
+    flag("allow-empty-message", None),
+    flag("quiet", Some('q')),
+    flag("verbose", Some('v')),
+    flag("patch", Some('p')),
+    flag("include", Some('i')),
+    flag("only", Some('o')),
+    optional("gpg-sign"),
+    flag("S", Some('S')),
+    valued("cleanup", None),
+    optional("untracked-files"),
+    flag("u", Some('u')),
+    flag("dry-run", None),
+    flag("interactive", None),
+    flag("reset-author", None),
+    valued("pathspec-from-file", None),
+    flag("pathspec-file-nul", None),
+    valued("trailer", None),
+    flag("no-post-rewrite", None),
+    flag("status", None),
+    flag("no-status", None),
+];
+
 const PRUNE: &[Opt] = &[
     flag("dry-run", Some('n')),
     flag("verbose", Some('v')),
@@ -572,8 +661,157 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         "reflog" => reflog(&inv),
         "gc" => gc(&inv),
         "prune" => prune(&inv),
+        "rebase" => rebase(&inv),
+        "commit" => amend(&inv),
         _ => None,
     }
+    .map(|mut hit| {
+        // Context must ask the same repository the command acts on.
+        if let Subject::Git { globals, .. } = &mut hit.subject {
+            if inv.prefix.iter().all(|w| w.literal) {
+                *globals = inv.prefix.iter().map(|w| w.text.clone()).collect();
+            } else {
+                hit.subject = Subject::Nothing;
+            }
+        }
+        hit
+    })
+}
+
+/// A `git` call whose subcommand may be an alias.
+pub struct AliasCall {
+    pub globals: Vec<String>,
+    pub name: String,
+    pub rest: Vec<Word>,
+}
+
+/// git's own commands, which an alias cannot shadow, and common add-ons.
+const SUBCOMMANDS: &[&str] = &[
+    "add",
+    "am",
+    "annotate",
+    "apply",
+    "archive",
+    "bisect",
+    "blame",
+    "branch",
+    "bundle",
+    "cat-file",
+    "check-attr",
+    "check-ignore",
+    "check-ref-format",
+    "checkout",
+    "cherry",
+    "cherry-pick",
+    "citool",
+    "clean",
+    "clone",
+    "commit",
+    "commit-graph",
+    "commit-tree",
+    "config",
+    "count-objects",
+    "describe",
+    "diff",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "difftool",
+    "fetch",
+    "filter-branch",
+    "for-each-ref",
+    "format-patch",
+    "fsck",
+    "gc",
+    "grep",
+    "gui",
+    "hash-object",
+    "help",
+    "init",
+    "instaweb",
+    "log",
+    "ls-files",
+    "ls-remote",
+    "ls-tree",
+    "maintenance",
+    "merge",
+    "merge-base",
+    "mergetool",
+    "mv",
+    "notes",
+    "pull",
+    "push",
+    "range-diff",
+    "rebase",
+    "reflog",
+    "remote",
+    "repack",
+    "replace",
+    "request-pull",
+    "reset",
+    "restore",
+    "rev-list",
+    "rev-parse",
+    "revert",
+    "rm",
+    "shortlog",
+    "show",
+    "show-branch",
+    "show-ref",
+    "sparse-checkout",
+    "stash",
+    "status",
+    "submodule",
+    "switch",
+    "symbolic-ref",
+    "tag",
+    "update-index",
+    "update-ref",
+    "var",
+    "verify-commit",
+    "verify-tag",
+    "version",
+    "whatchanged",
+    "worktree",
+    "write-tree",
+    "lfs",
+    "flow",
+    "filter-repo",
+    "credential",
+    "prune",
+    "read-tree",
+    "send-email",
+    "svn",
+    "p4",
+    "scalar",
+];
+
+pub(super) fn alias_call(args: &[Word]) -> Option<AliasCall> {
+    let inv = invocation(args)?;
+    if SUBCOMMANDS.contains(&inv.sub) || !inv.prefix.iter().all(|w| w.literal) {
+        return None;
+    }
+    Some(AliasCall {
+        globals: inv.prefix.iter().map(|w| w.text.clone()).collect(),
+        name: inv.sub.to_string(),
+        rest: inv.args.to_vec(),
+    })
+}
+
+/// A subject in the repository the command runs in (`check` fills in the global options).
+fn about(what: GitSubject) -> Subject {
+    Subject::Git {
+        globals: Vec::new(),
+        what,
+    }
+}
+
+/// Words as plain texts, or `None` when any is only known at run time.
+fn texts(words: &[&Word]) -> Option<Vec<String>> {
+    words
+        .iter()
+        .map(|w| w.value().map(str::to_string))
+        .collect()
 }
 
 fn parse<'a>(inv: &Invocation<'a>, table: &[Opt]) -> Parsed<'a> {
@@ -655,7 +893,13 @@ fn reset(inv: &Invocation) -> Option<Hit> {
         .safer("`git stash push` sets the changes aside (`git stash pop` brings them back)")
         .recovery("none: uncommitted edits were never saved by git"),
     };
-    Some(hit)
+    let subject = match p.operands.first() {
+        Some((_, w)) if !w.literal => Subject::Nothing,
+        _ => about(GitSubject::ResetHard {
+            target: target.map(str::to_string),
+        }),
+    };
+    Some(hit.about(subject))
 }
 
 /// A single operand that can only be a path, never a branch.
@@ -686,6 +930,10 @@ fn discard(paths: &[&Word], what: &str) -> Hit {
         "`{stash}` keeps the edits (`git stash pop` brings them back)"
     ))
     .recovery("discarded edits were never saved by git and cannot be recovered")
+    .about(match texts(paths) {
+        Some(paths) if !paths.is_empty() => about(GitSubject::Discard { paths }),
+        _ => Subject::Nothing,
+    })
 }
 
 fn checkout(inv: &Invocation) -> Option<Hit> {
@@ -739,6 +987,7 @@ fn forced_switch(unforced: String) -> Hit {
         "`{unforced}` (refuses when changes would be lost), or `git stash push` first"
     ))
     .recovery("discarded edits were never saved by git and cannot be recovered")
+    .about(about(GitSubject::Discard { paths: Vec::new() }))
 }
 
 fn restore(inv: &Invocation) -> Option<Hit> {
@@ -805,8 +1054,27 @@ fn clean(inv: &Invocation) -> Option<Hit> {
             "`{}` lists what would be deleted; then remove only what you mean",
             rewrite(inv, &replace)
         ))
-        .recovery("none: untracked files are not in git, so there is no way back"),
+        .recovery("none: untracked files are not in git, so there is no way back")
+        .about(dry_run_subject(inv, &replace)),
     )
+}
+
+/// `git clean` with the force options swapped for a dry run, as plain argv.
+fn dry_run_subject(inv: &Invocation, replace: &[(usize, Option<String>)]) -> Subject {
+    let mut args = Vec::new();
+    for (i, w) in inv.args.iter().enumerate() {
+        match replace.iter().find(|(at, _)| *at == i) {
+            Some((_, with)) => args.extend(with.clone()),
+            None if w.literal => args.push(w.text.clone()),
+            None => return Subject::Nothing,
+        }
+    }
+    if !args.iter().any(|a| {
+        a == "--dry-run" || (a.starts_with('-') && !a.starts_with("--") && a.contains('n'))
+    }) {
+        args.insert(0, "--dry-run".into());
+    }
+    about(GitSubject::Clean { dry_run: args })
 }
 
 fn push(inv: &Invocation) -> Option<Hit> {
@@ -929,35 +1197,48 @@ fn branch(inv: &Invocation) -> Option<Hit> {
             format!("deletes {} even if unmerged; its commits become reachable only from the reflog", list(names.iter().copied())),
         )
         .safer(safer)
-        .recovery("`git branch <name> <sha>` with the sha git printed (`was abc1234`) or found in `git reflog`"),
+        .recovery("`git branch <name> <sha>` with the sha git printed (`was abc1234`) or found in `git reflog`")
+        .about(match p.operands.iter().all(|(_, w)| w.literal) {
+            true => about(GitSubject::BranchDelete { names: names.iter().map(|n| n.to_string()).collect() }),
+            false => Subject::Nothing,
+        }),
     )
 }
 
 fn stash(inv: &Invocation) -> Option<Hit> {
     let action = inv.args.first()?.text.as_str();
-    let (loses, which) = match action {
+    let entry = inv.args.iter().skip(1).find(|w| !w.text.starts_with('-'));
+    let (loses, which, subject) = match action {
         "drop" => {
-            let which = inv
-                .args
-                .iter()
-                .skip(1)
-                .find(|w| !w.text.starts_with('-'))
-                .map_or("stash@{0}", |w| w.text.as_str());
+            let which = entry.map_or("stash@{0}", |w| w.text.as_str());
+            let subject = match entry {
+                Some(w) if !w.literal => Subject::Nothing,
+                _ => about(GitSubject::StashDrop {
+                    entry: entry.map(|w| w.text.clone()),
+                    clear: false,
+                }),
+            };
             (
                 format!("deletes the stash entry {which}"),
                 which.to_string(),
+                subject,
             )
         }
         "clear" => (
             "deletes every stash entry".to_string(),
             "stash@{0}".to_string(),
+            about(GitSubject::StashDrop {
+                entry: None,
+                clear: true,
+            }),
         ),
         _ => return None,
     };
     Some(
         Hit::new(&STASH_DROP, Tier::Destructive, loses)
             .safer(format!("`git stash show -p {which}` to inspect it, or `git stash branch <name> {which}` to keep it"))
-            .recovery("until gc runs: `git fsck --unreachable | grep commit`, then `git stash apply <sha>`"),
+            .recovery("until gc runs: `git fsck --unreachable | grep commit`, then `git stash apply <sha>`")
+            .about(subject),
     )
 }
 
@@ -986,8 +1267,66 @@ fn worktree(inv: &Invocation) -> Option<Hit> {
             "`{}` refuses when the worktree is not clean",
             inv.line(&safer)
         ))
-        .recovery("uncommitted work in the worktree cannot be recovered"),
+        .recovery("uncommitted work in the worktree cannot be recovered")
+        .about(match p.operands.first() {
+            Some((_, w)) if w.literal => about(GitSubject::WorktreeRemove {
+                path: w.text.clone(),
+            }),
+            _ => Subject::Nothing,
+        }),
     )
+}
+
+/// `git rebase [options] [upstream [branch]]`: rewrites the commits after upstream.
+fn rebase(inv: &Invocation) -> Option<Hit> {
+    let p = parse(inv, REBASE);
+    let control = [
+        "continue",
+        "abort",
+        "skip",
+        "quit",
+        "edit-todo",
+        "show-current-patch",
+    ];
+    if control.iter().any(|c| p.has(c)) {
+        return None;
+    }
+    let upstream = match (p.has("root"), p.operands.first()) {
+        (true, _) => Some("--root".to_string()),
+        (false, Some((_, w))) if !w.literal => return None,
+        (false, Some((_, w))) => Some(w.text.clone()),
+        (false, None) => None,
+    };
+    Some(rewrite_pushed(about(GitSubject::Rewrite {
+        amend: false,
+        upstream,
+    })))
+}
+
+/// `git commit --amend` replaces the last commit.
+fn amend(inv: &Invocation) -> Option<Hit> {
+    let p = parse(inv, COMMIT);
+    if !p.has("amend") {
+        return None;
+    }
+    Some(rewrite_pushed(about(GitSubject::Rewrite {
+        amend: true,
+        upstream: None,
+    })))
+}
+
+/// Rewriting commits only loses anything once they are published: context must confirm.
+fn rewrite_pushed(subject: Subject) -> Hit {
+    let mut hit = Hit::new(
+        &HISTORY_REWRITE,
+        Tier::Destructive,
+        "rewrites commits that are already on a remote",
+    )
+    .safer("leave published commits alone: add a new commit (`git commit`, `git revert`) instead")
+    .recovery("the old commits stay in the reflog: `git reflog`, then `git reset --keep <sha>`")
+    .about(subject);
+    hit.needs_confirmation = true;
+    hit
 }
 
 fn tag(inv: &Invocation) -> Option<Hit> {

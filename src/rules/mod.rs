@@ -14,7 +14,7 @@ mod shell;
 use std::ops::Range;
 
 use crate::settings::Profile;
-use crate::shell::{SimpleCommand, Via};
+use crate::shell::{SimpleCommand, Via, Word};
 
 /// How bad a finding is. Protected findings are never overridden or turned into a question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -71,6 +71,60 @@ pub struct Finding {
     pub uncertain: bool,
     /// The command carries the in-command override prefix `AGENT_GUARD_OFF=1`.
     pub inline_override: bool,
+    /// What the repository context should look at to tell whether anything would be lost.
+    pub subject: Subject,
+    /// Only a finding when the context confirms a loss (rewriting history is harmless
+    /// until the commits were pushed); dropped when the rules alone judge.
+    pub needs_confirmation: bool,
+    /// The `cd` arguments in effect where the command runs.
+    pub dirs: Vec<Word>,
+}
+
+/// What a finding is about, in terms the context layer can check against the world.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// Nothing in the repository can show the command harmless.
+    Nothing,
+    /// A git command; `globals` are its global options (`-C dir`, `--git-dir=...`), so
+    /// questions are asked of the same repository.
+    Git {
+        globals: Vec<String>,
+        what: GitSubject,
+    },
+    /// The paths a recursive delete removes (rm targets, find starting points).
+    Paths(Vec<Word>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GitSubject {
+    /// `reset --hard [target]`.
+    ResetHard {
+        target: Option<String>,
+    },
+    /// Working-tree paths overwritten; empty means the whole tree (`checkout -f`).
+    Discard {
+        paths: Vec<String>,
+    },
+    /// `git clean` with these arguments, minus the force, plus `--dry-run`, lists the loss.
+    Clean {
+        dry_run: Vec<String>,
+    },
+    BranchDelete {
+        names: Vec<String>,
+    },
+    /// `stash drop [entry]`, or `stash clear` when `entry` is `None`.
+    StashDrop {
+        entry: Option<String>,
+        clear: bool,
+    },
+    WorktreeRemove {
+        path: String,
+    },
+    /// `commit --amend` (no upstream) or `rebase [upstream]` (`None`: the branch's upstream).
+    Rewrite {
+        amend: bool,
+        upstream: Option<String>,
+    },
 }
 
 impl std::fmt::Debug for Rule {
@@ -86,6 +140,8 @@ pub(crate) struct Hit {
     pub loses: String,
     pub safer: Option<String>,
     pub recovery: Option<String>,
+    pub subject: Subject,
+    pub needs_confirmation: bool,
 }
 
 impl Hit {
@@ -96,7 +152,14 @@ impl Hit {
             loses: loses.into(),
             safer: None,
             recovery: None,
+            subject: Subject::Nothing,
+            needs_confirmation: false,
         }
+    }
+
+    pub fn about(mut self, subject: Subject) -> Self {
+        self.subject = subject;
+        self
     }
 
     pub fn safer(mut self, safer: impl Into<String>) -> Self {
@@ -135,6 +198,14 @@ pub fn by_id(id: &str) -> Option<&'static Rule> {
     ALL.iter().copied().find(|r| r.id == id)
 }
 
+pub use git::AliasCall;
+
+/// `git <name> ...` where `name` is no git command, so it may be an alias to look up.
+pub fn git_alias_call(cmd: &SimpleCommand) -> Option<AliasCall> {
+    (cmd.program()? == "git")
+        .then(|| git::alias_call(cmd.args()))
+        .flatten()
+}
 pub use shell::unanalyzable;
 
 /// How a rule family reads argv: exactly as the program would, or — when the program's name
@@ -163,6 +234,9 @@ pub fn check(cmd: &SimpleCommand, profile: Profile) -> Vec<Finding> {
             via: cmd.via,
             uncertain: cmd.uncertain || cmd.program().is_none(),
             inline_override: cmd.assigned("AGENT_GUARD_OFF") == Some("1"),
+            subject: hit.subject,
+            needs_confirmation: hit.needs_confirmation,
+            dirs: cmd.dirs.clone(),
         })
         .collect()
 }

@@ -85,5 +85,8 @@ pub fn unanalyzable(command: &str, why: Incomplete) -> Option<Finding> {
         via: Via::Direct,
         uncertain: false,
         inline_override: false,
+        subject: super::Subject::Nothing,
+        needs_confirmation: false,
+        dirs: Vec::new(),
     })
 }

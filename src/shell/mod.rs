@@ -70,6 +70,10 @@ pub struct SimpleCommand {
     /// Some arguments are only known at run time (`xargs` appends its input; a script
     /// built from variables was parsed from its unexpanded text).
     pub uncertain: bool,
+    /// The `cd`/`pushd` arguments in effect when it runs, in order, relative to where the
+    /// command line starts (`cd app && rm -rf build` gives `["app"]`). A non-literal word
+    /// means the directory is not known.
+    pub dirs: Vec<Word>,
 }
 
 impl SimpleCommand {

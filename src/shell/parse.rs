@@ -32,6 +32,8 @@ fn new_parser() -> Parser {
 struct Item<'t> {
     node: Node<'t>,
     via: Via,
+    /// Index into [`Walker::scopes`]: the shell (or subshell) this node runs in.
+    scope: usize,
     stdin: Option<String>,
     /// Words tree-sitter attached to a redirect that are really the command's arguments
     /// (`git checkout 2>/dev/null -- foo`).
@@ -39,10 +41,11 @@ struct Item<'t> {
 }
 
 impl<'t> Item<'t> {
-    fn new(node: Node<'t>, via: Via, stdin: Option<String>) -> Self {
+    fn new(node: Node<'t>, via: Via, scope: usize, stdin: Option<String>) -> Self {
         Item {
             node,
             via,
+            scope,
             stdin,
             extra: Vec::new(),
         }
@@ -55,6 +58,9 @@ pub(super) struct Walker {
     /// Where the top-level text lost bytes to [`join_lines`], to report spans in the
     /// command line as the host sent it.
     removed: Removed,
+    /// The `cd` arguments in effect in each shell and subshell seen so far. A subshell
+    /// starts from a copy of its parent's, and its own `cd`s never leak out.
+    scopes: Vec<Vec<Word>>,
 }
 
 /// Where a nested script's commands are reported in the top-level line.
@@ -63,6 +69,8 @@ pub(super) struct Origin {
     pub span: Option<Range<usize>>,
     pub uncertain: bool,
     pub depth: u8,
+    /// The directory changes in effect where the nested script runs.
+    pub dirs: Vec<Word>,
 }
 
 impl Walker {
@@ -71,7 +79,15 @@ impl Walker {
             deadline,
             out: Analysis::default(),
             removed: Removed::default(),
+            scopes: Vec::new(),
         }
+    }
+
+    /// A new (sub)shell that starts in the same directory as `parent`.
+    fn subshell(&mut self, parent: usize) -> usize {
+        let dirs = self.scopes[parent].clone();
+        self.scopes.push(dirs);
+        self.scopes.len() - 1
     }
 
     pub(super) fn run(mut self, command: &str) -> Analysis {
@@ -79,6 +95,7 @@ impl Walker {
             span: None,
             uncertain: false,
             depth: 0,
+            dirs: Vec::new(),
         };
         self.script(command, Via::Direct, &top);
         self.out
@@ -126,7 +143,9 @@ impl Walker {
         if root.has_error() {
             self.out.syntax_error = true;
         }
-        let mut stack = vec![Item::new(root, via, None)];
+        self.scopes.push(origin.dirs.clone());
+        let scope = self.scopes.len() - 1;
+        let mut stack = vec![Item::new(root, via, scope, None)];
         let mut visited = 0u32;
         while let Some(item) = stack.pop() {
             visited += 1;
@@ -142,6 +161,7 @@ impl Walker {
         let Item {
             node,
             via,
+            scope,
             stdin,
             extra,
         } = item;
@@ -150,32 +170,34 @@ impl Walker {
             | "heredoc_end" | "heredoc_content" | "string_content" | "variable_name"
             | "test_operator" | "file_descriptor" => {}
             "command" => {
-                self.command(node, src, via, stdin, extra, origin);
-                push_children(stack, node, via, src);
+                self.command(node, src, via, scope, stdin, extra, origin);
+                push_children(stack, node, via, scope, src);
             }
             "command_substitution" if src[node.byte_range()].starts_with('`') => {
-                self.backticks(node, src, origin, stack);
+                self.backticks(node, src, origin, scope, stack);
             }
             "list" if stdin.is_some() => {
                 // tree-sitter hangs the heredoc of `a && sh <<EOF` on the whole list; the
                 // shell gives it to the last command.
                 let start = stack.len();
-                push_children(stack, node, via, src);
+                push_children(stack, node, via, scope, src);
                 if let Some(last) = stack.get_mut(start) {
                     last.stdin = stdin;
                 }
             }
             "command_substitution" | "process_substitution" => {
-                push_children(stack, node, Via::Substitution, src);
+                let inner = self.subshell(scope);
+                push_children(stack, node, Via::Substitution, inner, src);
             }
-            "redirected_statement" => self.redirected(node, src, via, stdin, stack),
-            "pipeline" => self.pipeline(node, src, via, stdin, stack),
-            "heredoc_body" => {
-                // Text of a heredoc nobody executes is data, but an unquoted one still
-                // runs its `$( )` substitutions while the shell expands it.
-                push_children(stack, node, via, src);
+            "subshell" | "function_definition" => {
+                let inner = self.subshell(scope);
+                push_children(stack, node, via, inner, src);
             }
-            _ => push_children(stack, node, via, src),
+            "redirected_statement" => self.redirected(node, src, via, scope, stdin, stack),
+            "pipeline" => self.pipeline(node, src, via, scope, stdin, stack),
+            // Text of a heredoc nobody executes is data, but an unquoted one still runs its
+            // `$( )` substitutions while the shell expands it; those are found below it.
+            _ => push_children(stack, node, via, scope, src),
         }
     }
 
@@ -186,13 +208,15 @@ impl Walker {
         node: Node<'t>,
         src: &str,
         origin: &Origin,
+        scope: usize,
         stack: &mut Vec<Item<'t>>,
     ) {
         let raw = &src[node.byte_range()];
         let inner = raw.strip_prefix('`').unwrap_or(raw);
         let inner = inner.strip_suffix('`').unwrap_or(inner);
         if !inner.contains('\\') {
-            push_children(stack, node, Via::Substitution, src);
+            let inner = self.subshell(scope);
+            push_children(stack, node, Via::Substitution, inner, src);
             return;
         }
         let mut script = String::with_capacity(inner.len());
@@ -212,6 +236,7 @@ impl Walker {
             ),
             uncertain: origin.uncertain,
             depth: origin.depth + 1,
+            dirs: self.scopes[scope].clone(),
         };
         self.script(&script, Via::Substitution, &nested);
     }
@@ -222,6 +247,7 @@ impl Walker {
         node: Node<'t>,
         src: &str,
         via: Via,
+        scope: usize,
         stdin: Option<String>,
         stack: &mut Vec<Item<'t>>,
     ) {
@@ -260,12 +286,13 @@ impl Walker {
         let piped = body.and_then(|b| stdout_of(b, src, feed.as_deref()));
         for part in later.into_iter().rev() {
             let stdin = (part.kind() == "pipeline").then(|| piped.clone()).flatten();
-            stack.push(Item::new(part, via, stdin));
+            stack.push(Item::new(part, via, scope, stdin));
         }
         if let Some(body) = body {
             stack.push(Item {
                 node: body,
                 via,
+                scope,
                 stdin: feed,
                 extra,
             });
@@ -278,6 +305,7 @@ impl Walker {
         node: Node<'t>,
         src: &str,
         via: Via,
+        scope: usize,
         stdin: Option<String>,
         stack: &mut Vec<Item<'t>>,
     ) {
@@ -286,17 +314,21 @@ impl Walker {
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             let printed = stdout_of(child, src, feed.as_deref());
-            items.push(Item::new(child, via, feed.take()));
+            // Every stage of a pipeline runs in a subshell of its own.
+            let stage = self.subshell(scope);
+            items.push(Item::new(child, via, stage, feed.take()));
             feed = printed;
         }
         stack.extend(items.into_iter().rev());
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn command(
         &mut self,
         node: Node,
         src: &str,
         via: Via,
+        scope: usize,
         stdin: Option<String>,
         extra: Vec<Word>,
         origin: &Origin,
@@ -321,15 +353,21 @@ impl Walker {
             via,
             span,
             uncertain: origin.uncertain || cut,
+            dirs: self.scopes[scope].clone(),
         };
-        self.follow(cmd, stdin, origin);
+        self.follow(cmd, stdin, origin, scope);
     }
 
     /// Records `cmd`, following it into whatever it runs in turn.
-    fn follow(&mut self, cmd: SimpleCommand, stdin: Option<String>, origin: &Origin) {
+    fn follow(&mut self, cmd: SimpleCommand, stdin: Option<String>, origin: &Origin, scope: usize) {
         match unwrap::resolve(cmd) {
             Run::Nothing => {}
-            Run::Command(cmd) => self.out.commands.push(cmd),
+            Run::Command(cmd) => {
+                if let Some(dir) = unwrap::changes_directory(&cmd) {
+                    self.scopes[scope].push(dir);
+                }
+                self.out.commands.push(cmd);
+            }
             Run::Script {
                 cmd,
                 script,
@@ -340,6 +378,7 @@ impl Walker {
                     span: Some(cmd.span.clone()),
                     uncertain: cmd.uncertain || !literal,
                     depth: origin.depth + 1,
+                    dirs: cmd.dirs.clone(),
                 };
                 self.script(&script, via, &nested);
             }
@@ -349,6 +388,7 @@ impl Walker {
                         span: Some(cmd.span.clone()),
                         uncertain: cmd.uncertain,
                         depth: origin.depth + 1,
+                        dirs: cmd.dirs.clone(),
                     };
                     self.script(&script, Via::ShellStdin, &nested);
                 }
@@ -356,7 +396,7 @@ impl Walker {
             Run::Find { find, execs } => {
                 self.out.commands.push(find);
                 for cmd in execs {
-                    self.follow(cmd, None, origin);
+                    self.follow(cmd, None, origin, scope);
                 }
             }
         }
@@ -444,7 +484,7 @@ fn guard_brace_scanner(src: &str) -> Cow<'_, str> {
     out.map_or(Cow::Borrowed(src), Cow::Owned)
 }
 
-fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, src: &str) {
+fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, scope: usize, src: &str) {
     let start = stack.len();
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
@@ -454,7 +494,7 @@ fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, src: &
         {
             last.extra.extend(cut_short(last.node, child, src));
         }
-        stack.push(Item::new(child, via, None));
+        stack.push(Item::new(child, via, scope, None));
     }
     stack[start..].reverse();
 }
@@ -548,6 +588,7 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         via: Via::Direct,
         span: 0..0,
         uncertain: false,
+        dirs: Vec::new(),
     };
     if cmd.argv.is_empty() {
         return None;
@@ -596,6 +637,44 @@ mod tests {
         assert_eq!(removed.original(4..12), 4..14);
         assert_eq!(removed.original(14..17), 17..20);
         assert_eq!(removed.original(0..2), 0..2);
+    }
+
+    #[test]
+    fn directory_changes_follow_shell_scopes() {
+        let analysis = crate::shell::analyze(
+            "cd app && rm -rf build; (cd /tmp; ls); cd x | cat; bash -c 'cd y; pwd'; cd; rm z",
+        );
+        let dirs: Vec<(String, Vec<String>)> = analysis
+            .commands
+            .iter()
+            .map(|c| {
+                (
+                    c.argv[0].text.clone(),
+                    c.dirs.iter().map(|w| w.text.clone()).collect(),
+                )
+            })
+            .collect();
+        let expect = |name: &str, dirs: &[&str]| {
+            (
+                name.to_string(),
+                dirs.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(
+            dirs,
+            vec![
+                expect("cd", &[]),
+                expect("rm", &["app"]),
+                expect("cd", &["app"]),
+                expect("ls", &["app", "/tmp"]),
+                expect("cd", &["app"]),
+                expect("cat", &["app"]),
+                expect("cd", &["app"]),
+                expect("pwd", &["app", "y"]),
+                expect("cd", &["app"]),
+                expect("rm", &["app", "~"]),
+            ]
+        );
     }
 
     #[test]

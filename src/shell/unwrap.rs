@@ -605,8 +605,41 @@ fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 via: Via::FindExec,
                 span: find.span.clone(),
                 uncertain: true,
+                dirs: find.dirs.clone(),
             });
         }
     }
     execs
+}
+
+/// The directory a `cd` or `pushd` moves to, as written: `cd` alone is `~`, `cd -` is `-`.
+/// `popd` (and anything this cannot read) gives a non-literal word: directory unknown.
+pub(super) fn changes_directory(cmd: &SimpleCommand) -> Option<Word> {
+    let unknown = || Word {
+        text: "?".into(),
+        literal: false,
+    };
+    match cmd.program()? {
+        "cd" | "pushd" => {
+            let mut args = cmd
+                .args()
+                .iter()
+                .skip_while(|w| matches!(w.text.as_str(), "-P" | "-L" | "-e" | "-@"));
+            match args.next() {
+                Some(w) if w.text == "--" => {
+                    Some(args.next().cloned().unwrap_or_else(|| Word::literal("~")))
+                }
+                Some(w)
+                    if w.text.starts_with('+') || (w.text.starts_with('-') && w.text != "-") =>
+                {
+                    Some(unknown())
+                }
+                Some(w) => Some(w.clone()),
+                None if cmd.program() == Some("cd") => Some(Word::literal("~")),
+                None => Some(unknown()),
+            }
+        }
+        "popd" => Some(unknown()),
+        _ => None,
+    }
 }

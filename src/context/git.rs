@@ -1,0 +1,324 @@
+//! What git-rule findings would really lose, asked of the repository itself.
+
+use std::path::Path;
+
+use super::run::git;
+use super::{Assessment, Context, sample};
+use crate::rules::GitSubject;
+
+pub(super) fn assess(
+    ctx: &Context,
+    dir: &Path,
+    globals: &[String],
+    what: &GitSubject,
+) -> Assessment {
+    let ask = |args: &[&str]| git(ctx, dir, globals, args);
+    let answer = match what {
+        GitSubject::ResetHard { target } => reset_hard(&ask, target.as_deref()),
+        GitSubject::Discard { paths } => discard(&ask, paths),
+        GitSubject::Clean { dry_run } => clean(&ask, dry_run),
+        GitSubject::BranchDelete { names } => branch_delete(&ask, names),
+        GitSubject::StashDrop { entry, clear } => stash_drop(&ask, entry.as_deref(), *clear),
+        GitSubject::WorktreeRemove { path } => worktree_remove(ctx, dir, path),
+        GitSubject::Rewrite { amend, upstream } => rewrite(&ask, *amend, upstream.as_deref()),
+    };
+    answer.unwrap_or(Assessment::Unknown)
+}
+
+pub(super) fn alias(ctx: &Context, dir: &Path, globals: &[String], name: &str) -> Option<String> {
+    let key = format!("alias.{name}");
+    let value = git(ctx, dir, globals, &["config", "--get", &key])?;
+    let value = value.trim();
+    (!value.is_empty()).then(|| value.to_string())
+}
+
+/// Paths with uncommitted changes to tracked files (staged or not), limited to `paths`.
+fn changed(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<Vec<String>> {
+    let mut args = vec![
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=no",
+        "--",
+    ];
+    args.extend(paths.iter().map(String::as_str));
+    Some(
+        porcelain(&ask(&args)?)
+            .into_iter()
+            .map(|(_, path)| path)
+            .collect(),
+    )
+}
+
+/// `git status --porcelain=v1 -z` entries as (status code, path); renames name the new path.
+pub(super) fn porcelain(out: &str) -> Vec<(String, String)> {
+    let mut entries = Vec::new();
+    let mut fields = out.split('\0').filter(|f| f.len() > 3);
+    while let Some(entry) = fields.next() {
+        let (code, path) = entry.split_at(3);
+        if code.starts_with('R') || code.starts_with('C') {
+            fields.next(); // the path it was renamed or copied from
+        }
+        entries.push((code.trim().to_string(), path.to_string()));
+    }
+    entries
+}
+
+/// `sha subject` lines of commits in `revs`, at most 50.
+fn commits(ask: &dyn Fn(&[&str]) -> Option<String>, revs: &[&str]) -> Option<Vec<String>> {
+    let mut args = vec!["log", "--format=%h %s", "-n", "50"];
+    args.extend_from_slice(revs);
+    Some(ask(&args)?.lines().map(str::to_string).collect())
+}
+
+fn reflog_window(ask: &dyn Fn(&[&str]) -> Option<String>) -> String {
+    ask(&["config", "--get", "gc.reflogExpireUnreachable"])
+        .map(|v| {
+            v.trim()
+                .replace('.', " ")
+                .trim_end_matches(" ago")
+                .to_string()
+        })
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "30 days".into())
+}
+
+fn reset_hard(ask: &dyn Fn(&[&str]) -> Option<String>, target: Option<&str>) -> Option<Assessment> {
+    let lost_edits = changed(ask, &[])?;
+    let mut stranded = Vec::new();
+    if let Some(target) = target.filter(|t| *t != "HEAD") {
+        let commit = format!("{target}^{{commit}}");
+        if ask(&["rev-parse", "--verify", "-q", &commit]).is_none() {
+            return Some(Assessment::Clear(format!(
+                "`{target}` is not a commit here, so git would refuse"
+            )));
+        }
+        let branch = ask(&["symbolic-ref", "-q", "--short", "HEAD"]).map(|b| b.trim().to_string());
+        // `--exclude` patterns for `--branches` name branches without `refs/heads/`.
+        let exclude = branch.map(|b| format!("--exclude={b}"));
+        let mut revs = vec!["HEAD", "--not", target];
+        revs.extend(exclude.as_deref());
+        revs.extend(["--branches", "--remotes", "--tags"]);
+        stranded = commits(ask, &revs)?;
+    }
+    if lost_edits.is_empty() && stranded.is_empty() {
+        return Some(Assessment::Clear(
+            "the tree has no uncommitted changes and no commit would be left behind".into(),
+        ));
+    }
+    let mut loses = Vec::new();
+    if !lost_edits.is_empty() {
+        loses.push(format!(
+            "discards uncommitted changes to {}",
+            sample(&lost_edits, "file")
+        ));
+    }
+    let mut recovery = vec![];
+    if !stranded.is_empty() {
+        loses.push(format!(
+            "leaves {} reachable only from the reflog",
+            sample(&stranded, "commit")
+        ));
+        let head = ask(&["rev-parse", "--short", "HEAD"]).unwrap_or_default();
+        recovery.push(format!(
+            "`git reset --keep {}` brings the commits back (the reflog keeps them for {})",
+            head.trim(),
+            reflog_window(ask)
+        ));
+    }
+    if !lost_edits.is_empty() {
+        recovery.push("uncommitted changes cannot be recovered".into());
+    }
+    Some(Assessment::Loss {
+        loses: loses.join(" and "),
+        recovery: Some(recovery.join("; ")),
+    })
+}
+
+fn discard(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<Assessment> {
+    let lost = changed(ask, paths)?;
+    if lost.is_empty() {
+        return Some(Assessment::Clear(
+            "none of the files it overwrites has uncommitted changes".into(),
+        ));
+    }
+    Some(Assessment::Loss {
+        loses: format!("discards uncommitted changes to {}", sample(&lost, "file")),
+        recovery: Some("none: those changes were never saved by git".into()),
+    })
+}
+
+fn clean(ask: &dyn Fn(&[&str]) -> Option<String>, dry_run: &[String]) -> Option<Assessment> {
+    let mut args = vec!["clean"];
+    args.extend(dry_run.iter().map(String::as_str));
+    let out = ask(&args)?;
+    let doomed: Vec<String> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("Would remove "))
+        .map(str::to_string)
+        .collect();
+    if doomed.is_empty() {
+        return Some(Assessment::Clear(
+            "`git clean` with these options would delete nothing here".into(),
+        ));
+    }
+    Some(Assessment::Loss {
+        loses: format!("would delete {}", sample(&doomed, "untracked path")),
+        recovery: Some("none: untracked files were never in git".into()),
+    })
+}
+
+fn branch_delete(ask: &dyn Fn(&[&str]) -> Option<String>, names: &[String]) -> Option<Assessment> {
+    let mut lost = Vec::new();
+    let mut recovery = Vec::new();
+    for name in names {
+        let full = format!("refs/heads/{name}");
+        let Some(tip) = ask(&["rev-parse", "--verify", "-q", "--short", &full]) else {
+            continue; // no such branch: git refuses
+        };
+        let exclude = format!("--exclude={name}");
+        let only_here = commits(
+            ask,
+            &[
+                &full,
+                "--not",
+                "HEAD",
+                &exclude,
+                "--branches",
+                "--remotes",
+                "--tags",
+            ],
+        )?;
+        if !only_here.is_empty() {
+            lost.push(format!(
+                "`{name}` holds {} found on no other branch",
+                sample(&only_here, "commit")
+            ));
+            recovery.push(format!("`git branch {name} {}`", tip.trim()));
+        }
+    }
+    if lost.is_empty() {
+        return Some(Assessment::Clear(
+            "every commit on it is on HEAD, another branch, a tag or a remote".into(),
+        ));
+    }
+    Some(Assessment::Loss {
+        loses: format!(
+            "deletes branches whose commits exist nowhere else: {}",
+            lost.join("; ")
+        ),
+        recovery: Some(format!(
+            "{} (the reflog keeps the commits for {})",
+            recovery.join(", "),
+            reflog_window(ask)
+        )),
+    })
+}
+
+fn stash_drop(
+    ask: &dyn Fn(&[&str]) -> Option<String>,
+    entry: Option<&str>,
+    clear: bool,
+) -> Option<Assessment> {
+    let list = ask(&["stash", "list", "--format=%gd%x09%h%x09%gs"])?;
+    let entries: Vec<(&str, &str, &str)> = list
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(3, '\t');
+            Some((parts.next()?, parts.next()?, parts.next()?))
+        })
+        .collect();
+    if entries.is_empty() {
+        return Some(Assessment::Clear("there are no stash entries".into()));
+    }
+    let wanted = match entry {
+        Some(e) if e.chars().all(|c| c.is_ascii_digit()) => format!("stash@{{{e}}}"),
+        Some(e) => e.to_string(),
+        None => "stash@{0}".to_string(),
+    };
+    let dropped: Vec<&(&str, &str, &str)> = if clear {
+        entries.iter().collect()
+    } else {
+        entries
+            .iter()
+            .filter(|(name, _, _)| *name == wanted)
+            .collect()
+    };
+    if dropped.is_empty() {
+        return Some(Assessment::Clear(format!(
+            "there is no {wanted}, so git would refuse"
+        )));
+    }
+    let described: Vec<String> = dropped
+        .iter()
+        .map(|(name, _, msg)| format!("{name} \"{msg}\""))
+        .collect();
+    let shas: Vec<&str> = dropped.iter().map(|(_, sha, _)| *sha).collect();
+    Some(Assessment::Loss {
+        loses: format!(
+            "deletes {}",
+            sample(&described, "stash entry").replace("entrys", "entries")
+        ),
+        recovery: Some(format!(
+            "`git stash apply {}` until gc prunes it",
+            shas.join("` / `git stash apply ")
+        )),
+    })
+}
+
+fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> {
+    let tree = dir.join(path);
+    if !tree.is_dir() {
+        return None;
+    }
+    let out = git(
+        ctx,
+        &tree,
+        &[],
+        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+    )?;
+    let lost: Vec<String> = porcelain(&out).into_iter().map(|(_, p)| p).collect();
+    if lost.is_empty() {
+        return Some(Assessment::Clear(format!(
+            "the worktree `{path}` has no uncommitted or untracked work"
+        )));
+    }
+    Some(Assessment::Loss {
+        loses: format!(
+            "deletes the worktree `{path}` with {}",
+            sample(&lost, "changed or untracked file")
+        ),
+        recovery: Some("none for uncommitted work".into()),
+    })
+}
+
+fn rewrite(
+    ask: &dyn Fn(&[&str]) -> Option<String>,
+    amend: bool,
+    upstream: Option<&str>,
+) -> Option<Assessment> {
+    let range: Vec<String> = match (amend, upstream) {
+        (true, _) => vec!["-n".into(), "1".into(), "HEAD".into()],
+        (false, Some("--root")) => vec!["HEAD".into()],
+        (false, Some(up)) => vec![format!("{up}..HEAD")],
+        (false, None) => vec!["@{upstream}..HEAD".into()],
+    };
+    let range: Vec<&str> = range.iter().map(String::as_str).collect();
+    let all = commits(ask, &range)?;
+    let mut local_revs = range.clone();
+    local_revs.extend(["--not", "--remotes"]);
+    let local = commits(ask, &local_revs)?;
+    let pushed: Vec<String> = all.into_iter().filter(|c| !local.contains(c)).collect();
+    if pushed.is_empty() {
+        return Some(Assessment::Clear(
+            "the commits it rewrites are on no remote".into(),
+        ));
+    }
+    Some(Assessment::Loss {
+        loses: format!("rewrites {} already on a remote", sample(&pushed, "commit")),
+        recovery: Some(
+            "the old commits stay in the reflog: `git reflog`, then `git reset --keep <sha>`"
+                .into(),
+        ),
+    })
+}

@@ -1,0 +1,151 @@
+//! What a recursive delete would really remove: missing paths, temporary folders, files git
+//! can restore, and regenerable build output are nothing lost; anything else is.
+
+use std::path::{Path, PathBuf};
+
+use super::git::porcelain;
+use super::run::git;
+use super::{Assessment, Context, sample};
+use crate::shell::Word;
+
+/// Why one target is safe to delete, or what it holds that would be lost.
+enum Target {
+    Safe(String),
+    Loses(String),
+}
+
+pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment {
+    let mut safe = Vec::new();
+    let mut lost = Vec::new();
+    for word in targets {
+        // A glob or variable could match anything: only the rules' verdict can stand.
+        let Some(text) = word.value() else {
+            return Assessment::Unknown;
+        };
+        let path = match resolve(ctx, dir, text) {
+            Some(path) => path,
+            None => return Assessment::Unknown,
+        };
+        match target(ctx, &path, text) {
+            Some(Target::Safe(why)) => safe.push(format!("`{text}` {why}")),
+            Some(Target::Loses(what)) => lost.push(format!("`{text}` holds {what}")),
+            None => return Assessment::Unknown,
+        }
+    }
+    if lost.is_empty() {
+        return Assessment::Clear(if safe.is_empty() {
+            "it names no existing path".into()
+        } else {
+            safe.join("; ")
+        });
+    }
+    Assessment::Loss {
+        loses: format!("deletes what cannot be restored: {}", lost.join("; ")),
+        recovery: Some("none for untracked or ignored files".into()),
+    }
+}
+
+fn resolve(ctx: &Context, dir: &Path, text: &str) -> Option<PathBuf> {
+    Some(match text {
+        "~" => ctx.home.clone()?,
+        t if t.starts_with("~/") => ctx.home.as_ref()?.join(&t[2..]),
+        t => dir.join(t),
+    })
+}
+
+fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Some(Target::Safe("does not exist".into()));
+        }
+        Err(_) => return None,
+    };
+    // A trailing slash makes rm follow a link to its target; resolve nothing else.
+    if meta.file_type().is_symlink() && !text.ends_with('/') {
+        return Some(Target::Safe(
+            "is a symbolic link: only the link goes".into(),
+        ));
+    }
+    let real = path.canonicalize().ok()?;
+    if temp_roots()
+        .iter()
+        .any(|root| real.starts_with(root) && real != *root)
+    {
+        return Some(Target::Safe("is inside a temporary folder".into()));
+    }
+    let lookup_dir = if real.is_dir() {
+        real.clone()
+    } else {
+        real.parent()?.to_path_buf()
+    };
+    let top = git(ctx, &lookup_dir, &[], &["rev-parse", "--show-toplevel"])
+        .map(|t| PathBuf::from(t.trim()));
+    let Some(top) = top else {
+        return Some(Target::Loses("files outside any git repository".into()));
+    };
+    let rel = real.strip_prefix(&top).ok()?.to_string_lossy().into_owned();
+    if rel.is_empty() {
+        return Some(Target::Loses("the whole repository".into()));
+    }
+    let status = git(
+        ctx,
+        &top,
+        &[],
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--ignored=matching",
+            "--",
+            &rel,
+        ],
+    )?;
+    let mut changed = Vec::new();
+    let mut untracked = Vec::new();
+    let mut ignored = Vec::new();
+    for (code, file) in porcelain(&status) {
+        match code.as_str() {
+            "??" => untracked.push(file),
+            "!!" if regenerable(ctx, &file) => {}
+            "!!" => ignored.push(file),
+            _ => changed.push(file),
+        }
+    }
+    let mut what = Vec::new();
+    if !untracked.is_empty() {
+        what.push(sample(&untracked, "untracked file"));
+    }
+    if !ignored.is_empty() {
+        what.push(sample(&ignored, "ignored file that is not build output"));
+    }
+    if !changed.is_empty() {
+        what.push(format!(
+            "uncommitted changes to {}",
+            sample(&changed, "file")
+        ));
+    }
+    if what.is_empty() {
+        return Some(Target::Safe(
+            "holds only files git tracks, unmodified, and regenerable output: `git restore` brings them back".into(),
+        ));
+    }
+    Some(Target::Loses(what.join(", ")))
+}
+
+/// An ignored path under a folder named in the regenerable list (`node_modules`, `target`, ...).
+fn regenerable(ctx: &Context, path: &str) -> bool {
+    path.trim_end_matches('/')
+        .split('/')
+        .any(|part| ctx.is_regenerable(part))
+}
+
+fn temp_roots() -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = ["/tmp", "/var/tmp"].iter().map(PathBuf::from).collect();
+    roots.extend(std::env::var_os("TMPDIR").map(PathBuf::from));
+    roots
+        .into_iter()
+        .filter_map(|r| r.canonicalize().ok())
+        .collect()
+}

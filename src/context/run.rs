@@ -1,0 +1,54 @@
+//! Running git under the context deadline.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::Context;
+
+/// Runs `git <globals> <args>` in `dir` and returns its stdout when it exits 0 in time.
+/// Read-only: optional locks are off, pagers, prompts and hooks are never involved.
+pub(super) fn git(ctx: &Context, dir: &Path, globals: &[String], args: &[&str]) -> Option<String> {
+    let left = ctx.time_left()?;
+    let mut child = Command::new("git")
+        .arg("--no-optional-locks")
+        .args(globals)
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("LC_ALL", "C")
+        .env_remove("GIT_PAGER")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    // Read stdout on a thread so a large answer cannot block the child while we wait.
+    let mut stdout = child.stdout.take()?;
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).map(|_| out)
+    });
+    let until = Instant::now() + left;
+    let mut pause = Duration::from_micros(50);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() < until => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(2));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    };
+    let out = reader.join().ok()?.ok()?;
+    status
+        .success()
+        .then(|| String::from_utf8_lossy(&out).into_owned())
+}

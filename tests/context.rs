@@ -1,0 +1,397 @@
+//! Repository context, against real repositories built with the real `git` in scratch
+//! folders: for every rule that context can clear, the state in which the command destroys
+//! work (stopped, with the loss named) and the state in which it loses nothing (allowed).
+//!
+//! Scratch folders live under the build's own temporary folder, not /tmp: a recursive delete
+//! inside a temporary folder is cleared on purpose, which would hide what is being tested.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use agent_guard::policy::{Decision, Verdict};
+use agent_guard::settings::Settings;
+
+struct Repo {
+    _root: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+impl Repo {
+    /// A repository with one commit holding `README.md` and `src/lib.rs`.
+    fn new() -> Repo {
+        let root = tempfile::Builder::new()
+            .prefix("ctx")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .unwrap();
+        let dir = root.path().join("repo");
+        std::fs::create_dir(&dir).unwrap();
+        let repo = Repo { _root: root, dir };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.write("README.md", "hello\n");
+        repo.write("src/lib.rs", "pub fn f() {}\n");
+        repo.commit("initial");
+        repo
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&self.dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", self._root.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let path = self.dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn commit(&self, message: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+    }
+
+    /// Judges `command` as if the host ran it in the repository.
+    fn check(&self, command: &str) -> Verdict {
+        self.check_in(&self.dir, command)
+    }
+
+    fn check_in(&self, dir: &Path, command: &str) -> Verdict {
+        // The hook runs with the user's HOME; aliases and config come from the repository here.
+        agent_guard::evaluate_in(command, Some(dir), &Settings::default())
+    }
+
+    /// A bare repository next to this one, as `origin`, with `main` pushed.
+    fn with_remote(&self) {
+        let remote = self._root.path().join("remote.git");
+        Command::new("git")
+            .args(["init", "-q", "--bare"])
+            .arg(&remote)
+            .output()
+            .unwrap();
+        self.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
+        self.git(&["push", "-q", "-u", "origin", "main"]);
+    }
+}
+
+#[track_caller]
+fn stopped(verdict: &Verdict, rule: &str, loss: &str) {
+    assert_eq!(verdict.decision, Decision::Deny, "{verdict:#?}");
+    assert!(
+        verdict.findings.iter().any(|f| f.rule.id == rule),
+        "{verdict:#?}"
+    );
+    assert!(
+        verdict.reason.contains(loss),
+        "reason should name {loss:?}:\n{}",
+        verdict.reason
+    );
+}
+
+#[track_caller]
+fn cleared(verdict: &Verdict, rule: &str) {
+    assert_eq!(verdict.decision, Decision::Allow, "{}", verdict.reason);
+    assert!(
+        verdict.cleared.iter().any(|c| c.finding.rule.id == rule),
+        "{verdict:#?}"
+    );
+}
+
+#[test]
+fn reset_hard_clean_and_dirty() {
+    let repo = Repo::new();
+    cleared(&repo.check("git reset --hard"), "git.reset-hard");
+    repo.write("README.md", "edited\n");
+    stopped(
+        &repo.check("git reset --hard"),
+        "git.reset-hard",
+        "1 file (README.md)",
+    );
+}
+
+#[test]
+fn reset_hard_to_an_older_commit_strands_commits_only_on_this_branch() {
+    let repo = Repo::new();
+    repo.write("a.txt", "a\n");
+    repo.commit("unpushed work");
+    let verdict = repo.check("git reset --hard HEAD~1");
+    stopped(&verdict, "git.reset-hard", "unpushed work");
+    assert!(
+        verdict.reason.contains("git reset --keep"),
+        "{}",
+        verdict.reason
+    );
+    repo.git(&["branch", "keep"]);
+    cleared(&repo.check("git reset --hard HEAD~1"), "git.reset-hard");
+}
+
+#[test]
+fn checkout_restore_switch_of_clean_and_dirty_paths() {
+    let repo = Repo::new();
+    repo.git(&["branch", "other"]);
+    for command in [
+        "git checkout -- src/lib.rs",
+        "git restore .",
+        "git switch -f other",
+        "git checkout -f other",
+    ] {
+        cleared(&repo.check(command), "git.discard-worktree");
+    }
+    repo.write("src/lib.rs", "pub fn g() {}\n");
+    for command in [
+        "git checkout -- src/lib.rs",
+        "git restore .",
+        "git switch -f other",
+        "git checkout -f other",
+    ] {
+        stopped(&repo.check(command), "git.discard-worktree", "src/lib.rs");
+    }
+    // Only README.md is named, and it is clean.
+    cleared(
+        &repo.check("git checkout HEAD -- README.md"),
+        "git.discard-worktree",
+    );
+}
+
+#[test]
+fn clean_with_and_without_untracked_and_ignored_files() {
+    let repo = Repo::new();
+    repo.write(".gitignore", ".env\n");
+    repo.commit("ignore");
+    cleared(&repo.check("git clean -fd"), "git.clean-force");
+    repo.write("notes.txt", "draft\n");
+    stopped(&repo.check("git clean -fd"), "git.clean-force", "notes.txt");
+    std::fs::remove_file(repo.dir.join("notes.txt")).unwrap();
+    repo.write(".env", "SECRET=1\n");
+    // Without -x the ignored .env stays, so nothing is lost.
+    cleared(&repo.check("git clean -fd"), "git.clean-force");
+    // With -x it goes: protected, named, never cleared.
+    let verdict = repo.check("git clean -fdx");
+    stopped(&verdict, "git.clean-force", ".env");
+    assert_eq!(
+        verdict.findings[0].tier,
+        agent_guard::rules::Tier::Protected
+    );
+}
+
+#[test]
+fn branch_force_delete_merged_and_unmerged() {
+    let repo = Repo::new();
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("f.txt", "f\n");
+    repo.commit("feature work");
+    repo.git(&["checkout", "-q", "main"]);
+    stopped(
+        &repo.check("git branch -D feature"),
+        "git.branch-force-delete",
+        "feature work",
+    );
+    repo.git(&["merge", "-q", "feature"]);
+    cleared(
+        &repo.check("git branch -D feature"),
+        "git.branch-force-delete",
+    );
+}
+
+#[test]
+fn stash_drop_empty_and_not() {
+    let repo = Repo::new();
+    cleared(&repo.check("git stash drop"), "git.stash-drop");
+    cleared(&repo.check("git stash clear"), "git.stash-drop");
+    repo.write("README.md", "work in progress\n");
+    repo.git(&["stash", "push", "-q", "-m", "half done"]);
+    let sha = repo.git(&["rev-parse", "--short", "stash@{0}"]);
+    let verdict = repo.check("git stash drop");
+    stopped(&verdict, "git.stash-drop", "half done");
+    assert!(
+        verdict
+            .reason
+            .contains(&format!("git stash apply {}", sha.trim())),
+        "{}",
+        verdict.reason
+    );
+    cleared(&repo.check("git stash drop stash@{3}"), "git.stash-drop");
+}
+
+#[test]
+fn worktree_force_remove_clean_and_dirty() {
+    let repo = Repo::new();
+    repo.git(&["worktree", "add", "-q", "../wt", "-b", "wt"]);
+    cleared(
+        &repo.check("git worktree remove --force ../wt"),
+        "git.worktree-force-remove",
+    );
+    std::fs::write(repo.dir.join("../wt/scratch.txt"), "x").unwrap();
+    stopped(
+        &repo.check("git worktree remove --force ../wt"),
+        "git.worktree-force-remove",
+        "scratch.txt",
+    );
+}
+
+#[test]
+fn amend_and_rebase_of_local_and_pushed_commits() {
+    let repo = Repo::new();
+    repo.write("a.txt", "a\n");
+    repo.commit("second");
+    // Nothing pushed anywhere: rewriting is the agent's own business.
+    assert_eq!(
+        repo.check("git commit --amend -m better").decision,
+        Decision::Allow
+    );
+    assert_eq!(repo.check("git rebase -i HEAD~1").decision, Decision::Allow);
+    repo.with_remote();
+    stopped(
+        &repo.check("git commit --amend -m better"),
+        "git.history-rewrite",
+        "second",
+    );
+    stopped(
+        &repo.check("git rebase -i HEAD~1"),
+        "git.history-rewrite",
+        "second",
+    );
+    repo.write("b.txt", "b\n");
+    repo.commit("local only");
+    assert_eq!(
+        repo.check("git commit --amend --no-edit").decision,
+        Decision::Allow
+    );
+    assert_eq!(
+        repo.check("git rebase -i origin/main").decision,
+        Decision::Allow
+    );
+}
+
+#[test]
+fn git_aliases_are_judged_as_what_they_run() {
+    let repo = Repo::new();
+    repo.git(&["config", "alias.wipe", "reset --hard"]);
+    repo.git(&["config", "alias.scrub", "!git clean -fd"]);
+    cleared(&repo.check("git wipe"), "git.reset-hard");
+    repo.write("README.md", "edited\n");
+    stopped(&repo.check("git wipe"), "git.reset-hard", "README.md");
+    repo.write("new.txt", "new\n");
+    stopped(&repo.check("git scrub"), "git.clean-force", "new.txt");
+}
+
+#[test]
+fn recursive_deletes_by_what_the_target_holds() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "node_modules\n.env\n");
+    repo.write("node_modules/pkg/index.js", "x\n");
+    repo.commit("ignore");
+    repo.write("node_modules/pkg/index.js", "x\n");
+    repo.write(".env", "SECRET=1\n");
+    cleared(&repo.check("rm -rf does-not-exist"), "fs.rm-recursive");
+    cleared(&repo.check("rm -rf node_modules"), "fs.rm-recursive");
+    cleared(&repo.check("rm -rf src"), "fs.rm-recursive");
+    stopped(&repo.check("rm -rf .env"), "fs.rm-recursive", ".env");
+    repo.write("src/draft.rs", "// new\n");
+    stopped(&repo.check("rm -rf src"), "fs.rm-recursive", "src/draft.rs");
+    stopped(
+        &repo.check("find src -delete"),
+        "fs.find-delete",
+        "src/draft.rs",
+    );
+    // A glob or a variable cannot be resolved: the rules' verdict stands.
+    assert_eq!(repo.check("rm -rf sr*").decision, Decision::Deny);
+    let temp = tempfile::tempdir().unwrap();
+    let scratch = temp.path().join("scratch");
+    std::fs::create_dir(&scratch).unwrap();
+    cleared(
+        &repo.check(&format!("rm -rf {}", scratch.display())),
+        "fs.rm-recursive",
+    );
+}
+
+#[test]
+fn cd_chains_decide_where_a_delete_runs() {
+    let repo = Repo::new();
+    repo.write("app/src/main.c", "int main;\n");
+    repo.commit("app");
+    repo.write("app/build/out.o", "binary\n");
+    stopped(
+        &repo.check("cd app && rm -rf build"),
+        "fs.rm-recursive",
+        "out.o",
+    );
+    cleared(&repo.check("cd app && rm -rf src"), "fs.rm-recursive");
+    // `cd` into a folder that does not exist fails, and the delete runs here instead.
+    assert_eq!(
+        repo.check("cd missing; rm -rf src").decision,
+        Decision::Deny
+    );
+    // A subshell's cd does not leak out.
+    stopped(
+        &repo.check("(cd app && ls); rm -rf app"),
+        "fs.rm-recursive",
+        "out.o",
+    );
+    let sub = repo.dir.join("app");
+    cleared(&repo.check_in(&sub, "rm -rf src"), "fs.rm-recursive");
+    cleared(
+        &repo.check(&format!("git -C {} reset --hard", sub.display())),
+        "git.reset-hard",
+    );
+}
+
+#[test]
+fn context_reads_without_writing() {
+    let repo = Repo::new();
+    repo.write("README.md", "edited\n");
+    let index = std::fs::read(repo.dir.join(".git/index")).unwrap();
+    for command in [
+        "git reset --hard",
+        "git clean -fdx",
+        "rm -rf src",
+        "git stash drop",
+        "git checkout -f",
+    ] {
+        repo.check(command);
+    }
+    assert_eq!(std::fs::read(repo.dir.join(".git/index")).unwrap(), index);
+    assert!(!repo.dir.join(".git/index.lock").exists());
+}
+
+#[test]
+fn rules_alone_ignore_the_repository() {
+    let repo = Repo::new();
+    let off = Settings {
+        context: false,
+        ..Settings::default()
+    };
+    let verdict = agent_guard::evaluate_in("git reset --hard", Some(&repo.dir), &off);
+    assert_eq!(verdict.decision, Decision::Deny);
+    assert!(verdict.cleared.is_empty());
+    let verdict = agent_guard::evaluate_in("git commit --amend -m x", Some(&repo.dir), &off);
+    assert_eq!(verdict.decision, Decision::Allow);
+}
+
+#[test]
+fn a_large_repository_still_gets_a_verdict() {
+    let repo = Repo::new();
+    for i in 0..20_000 {
+        repo.write(&format!("data/{:03}/{i}.txt", i % 200), "x");
+    }
+    // 20k untracked files: either counted in time or unknown; never allowed.
+    let verdict = repo.check("rm -rf data");
+    assert_eq!(verdict.decision, Decision::Deny, "{}", verdict.reason);
+}
