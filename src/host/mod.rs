@@ -1,13 +1,25 @@
 //! Host adapters: the only code that knows what an agent host sends and expects back.
 //!
 //! `decode` turns the host's stdin into a [`ToolCall`] (or `None` when the call is not a
-//! shell command we judge); `encode` renders a [`Verdict`] in the host's exact dialect.
+//! shell command we judge); `encode` renders a [`Verdict`] in the host's exact dialect. One
+//! module per host; Claude Code's module also holds the payload shape that Codex, Droid, Kiro
+//! and Copilot's PascalCase dialect copy.
 
 mod claude;
+mod cline;
+mod codex;
+mod copilot;
+mod cursor;
+mod droid;
+mod gemini;
+mod kiro;
+mod windsurf;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::policy::Verdict;
+use serde_json::Value;
+
+use crate::policy::{Decision, Verdict};
 
 /// The agent hosts whose hook protocol the guard speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,19 +71,26 @@ impl Host {
 /// A shell command a host is about to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
+    /// The dialect to answer in.
     pub host: Host,
-    /// The host's name for the tool (`Bash`, `exec_command`, ...).
+    /// The host's name for the tool (`Bash`, `exec_command`, `run_shell_command`, ...).
     pub tool: String,
     pub command: String,
     /// The folder the command will run in, as the host reports it.
     pub cwd: Option<PathBuf>,
     pub session: Option<String>,
+    /// Whether the host's hook event can put a question to the user. Where it cannot, an ask
+    /// goes out as a deny that tells the agent to ask its user first: an ask the host does not
+    /// understand would let the command run.
+    pub can_ask: bool,
 }
 
 /// What the hook process prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
     pub stdout: Option<String>,
+    /// For hosts that take the reason of a block from stderr (exit code 2).
+    pub stderr: Option<String>,
     pub exit_code: i32,
 }
 
@@ -80,23 +99,274 @@ impl Reply {
     pub fn silent() -> Self {
         Reply {
             stdout: None,
+            stderr: None,
             exit_code: 0,
+        }
+    }
+
+    /// One JSON object on stdout, exit 0.
+    fn json(value: Value) -> Self {
+        Reply {
+            stdout: Some(value.to_string()),
+            stderr: None,
+            exit_code: 0,
+        }
+    }
+
+    /// The block that every exit-code host understands: exit 2, the reason on stderr.
+    fn exit_two(reason: &str) -> Self {
+        Reply {
+            stdout: None,
+            stderr: Some(reason.to_string()),
+            exit_code: 2,
         }
     }
 }
 
-/// Reads a hook payload, in `host`'s dialect when given. `None` for anything that is not a
-/// shell command to judge: other tools, malformed JSON, shapes we do not recognise.
-pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
-    match host {
-        None | Some(Host::ClaudeCode) => claude::decode(input),
-        Some(_) => None,
+/// A stopped call as an adapter renders it. `Ask` only reaches calls that can ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop<'a> {
+    Deny(&'a str),
+    Ask(&'a str),
+}
+
+impl<'a> Stop<'a> {
+    /// The decision word most hosts use (`deny`, `ask`).
+    fn word(self) -> &'static str {
+        match self {
+            Stop::Deny(_) => "deny",
+            Stop::Ask(_) => "ask",
+        }
+    }
+
+    fn reason(self) -> &'a str {
+        match self {
+            Stop::Deny(reason) | Stop::Ask(reason) => reason,
+        }
     }
 }
 
+/// Put before the reason of an ask sent as a deny, so that the agent asks in the host's stead.
+const ASK_FIRST: &str = "agent-guard: this command needs the user's confirmation, and this host \
+                         cannot ask for it from a hook. Ask your user for confirmation first: tell \
+                         them what it would do (below), and run it only if they say yes, with \
+                         `AGENT_GUARD_OFF=1` in front of it.";
+
+/// The reason of a stop whose verdict came without one: some hosts let a stop with an empty
+/// reason through.
+const NO_REASON: &str = "agent-guard stopped this command.";
+
+/// Reads a hook payload, in `host`'s dialect when given, else in the dialect its shape shows.
+/// `None` for anything that is not a shell command to judge: other tools, malformed JSON,
+/// shapes we do not recognise, an empty command.
+pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
+    let payload: Value = serde_json::from_slice(input).ok()?;
+    if !payload.is_object() {
+        return None;
+    }
+    let call = match host.unwrap_or_else(|| detect(&payload)) {
+        Host::ClaudeCode => claude::decode(&payload),
+        Host::Codex => codex::decode(&payload),
+        Host::Gemini => gemini::decode(&payload),
+        Host::Cursor => cursor::decode(&payload),
+        Host::Copilot => copilot::decode(&payload),
+        Host::Droid => droid::decode(&payload),
+        Host::Kiro => kiro::decode(&payload),
+        Host::Windsurf => windsurf::decode(&payload),
+        Host::Cline => cline::decode(&payload),
+    }?;
+    (!call.command.trim().is_empty()).then_some(call)
+}
+
+/// The host whose dialect a payload is in, from the keys and names only that host uses.
+/// Claude Code's dialect, which several hosts copy, when nothing sets it apart.
+fn detect(payload: &Value) -> Host {
+    let event = text(payload, "hook_event_name");
+    let tool = text(payload, "tool_name");
+    match (event, tool) {
+        (Some("BeforeTool"), _) => Host::Gemini,
+        (Some("beforeShellExecution"), _) | (Some("preToolUse"), Some("Shell")) => Host::Cursor,
+        (Some("preToolUse"), Some("shell")) | (_, Some("execute_bash")) => Host::Kiro,
+        _ if payload.get("toolName").is_some() || payload.get("toolArgs").is_some() => {
+            Host::Copilot
+        }
+        _ if payload.get("tool_info").is_some() => Host::Windsurf,
+        _ if payload.get("preToolUse").is_some() => Host::Cline,
+        (_, Some("Execute")) => Host::Droid,
+        _ if payload.get("turn_id").is_some() => Host::Codex,
+        _ => Host::ClaudeCode,
+    }
+}
+
+/// The host's answer to `verdict` on `call`: silent when allowed.
 pub fn encode(call: &ToolCall, verdict: &Verdict) -> Reply {
+    let reason = if verdict.reason.trim().is_empty() {
+        NO_REASON
+    } else {
+        verdict.reason.as_str()
+    };
+    let asked_as_deny;
+    let stop = match verdict.decision {
+        Decision::Allow => return Reply::silent(),
+        Decision::Deny => Stop::Deny(reason),
+        Decision::Ask if call.can_ask => Stop::Ask(reason),
+        Decision::Ask => {
+            asked_as_deny = format!("{ASK_FIRST}\n{reason}");
+            Stop::Deny(&asked_as_deny)
+        }
+    };
     match call.host {
-        Host::ClaudeCode => claude::encode(verdict),
-        _ => Reply::silent(),
+        Host::ClaudeCode | Host::Codex | Host::Droid => claude::encode(stop),
+        Host::Gemini => gemini::encode(stop),
+        Host::Cursor => cursor::encode(stop),
+        Host::Copilot => copilot::encode(stop),
+        Host::Kiro | Host::Windsurf => Reply::exit_two(stop.reason()),
+        Host::Cline => cline::encode(stop),
+    }
+}
+
+/// A payload as `host` would send it before running `command` in `cwd`: what `doctor` feeds
+/// the installed hook to check it end to end. Each one is also recognised without `--host`.
+pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
+    let payload = match host {
+        Host::ClaudeCode => claude::probe(command, cwd),
+        Host::Codex => codex::probe(command, cwd),
+        Host::Gemini => gemini::probe(command, cwd),
+        Host::Cursor => cursor::probe(command, cwd),
+        Host::Copilot => copilot::probe(command, cwd),
+        Host::Droid => droid::probe(command, cwd),
+        Host::Kiro => kiro::probe(command, cwd),
+        Host::Windsurf => windsurf::probe(command, cwd),
+        Host::Cline => cline::probe(command, cwd),
+    };
+    payload.to_string().into_bytes()
+}
+
+/// Whether a hook process that printed `stdout` and exited with `exit_code` stops the command
+/// in `host`'s protocol.
+pub fn is_stop(host: Host, stdout: &[u8], exit_code: i32) -> bool {
+    let reply = serde_json::from_slice::<Value>(stdout).ok();
+    match host {
+        Host::ClaudeCode | Host::Droid => claude::is_stop(reply.as_ref(), exit_code),
+        Host::Codex => codex::is_stop(reply.as_ref(), exit_code),
+        Host::Gemini => gemini::is_stop(reply.as_ref(), exit_code),
+        Host::Cursor => cursor::is_stop(reply.as_ref(), exit_code),
+        Host::Copilot => copilot::is_stop(reply.as_ref(), exit_code),
+        Host::Kiro | Host::Windsurf => exit_code == 2,
+        Host::Cline => cline::is_stop(reply.as_ref()),
+    }
+}
+
+/// A non-empty string field of a JSON object: hosts send `""` for what they do not know.
+fn text<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+/// The string at a JSON pointer, when it is one: for reading a host's reply.
+fn text_at<'a>(value: Option<&'a Value>, pointer: &str) -> Option<&'a str> {
+    value?.pointer(pointer)?.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(decision: Decision, reason: &str) -> Verdict {
+        Verdict {
+            decision,
+            reason: reason.to_string(),
+            ..Verdict::allow()
+        }
+    }
+
+    fn call(host: Host, can_ask: bool) -> ToolCall {
+        ToolCall {
+            host,
+            tool: "Bash".into(),
+            command: "rm -rf build".into(),
+            cwd: None,
+            session: None,
+            can_ask,
+        }
+    }
+
+    #[test]
+    fn every_probe_is_recognised_without_a_host() {
+        for host in Host::ALL {
+            let payload = probe(host, "git status", Path::new("/home/dev/app"));
+            let call = decode(&payload, None).unwrap_or_else(|| panic!("{host:?}"));
+            assert_eq!(call.host, host);
+            assert_eq!(call.command, "git status", "{host:?}");
+            assert_eq!(
+                call.cwd.as_deref(),
+                Some(Path::new("/home/dev/app")),
+                "{host:?}"
+            );
+            assert_eq!(decode(&payload, Some(host)), Some(call), "{host:?}");
+        }
+    }
+
+    #[test]
+    fn ambiguous_shapes_are_read_as_claude_code() {
+        let cases = [
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+            r#"{"hook_event_name":"PreToolUse","tool_name":"bash","tool_input":{"command":"ls"}}"#,
+            r#"{"tool_name":"shell","tool_input":{"command":["ls"]}}"#,
+        ];
+        for case in cases {
+            let call = decode(case.as_bytes(), None);
+            assert_eq!(call.map(|c| c.host), Some(Host::ClaudeCode), "{case}");
+        }
+    }
+
+    #[test]
+    fn an_explicit_host_reads_only_its_own_dialect() {
+        let claude = br#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+        for host in [
+            Host::Gemini,
+            Host::Cursor,
+            Host::Droid,
+            Host::Kiro,
+            Host::Windsurf,
+        ] {
+            assert_eq!(decode(claude, Some(host)), None, "{host:?}");
+        }
+        assert_eq!(
+            decode(claude, Some(Host::Codex)).map(|c| c.host),
+            Some(Host::Codex)
+        );
+    }
+
+    #[test]
+    fn an_ask_the_host_cannot_put_becomes_a_deny_that_says_to_ask() {
+        let reply = encode(&call(Host::Kiro, false), &verdict(Decision::Ask, "why"));
+        assert_eq!(reply.exit_code, 2);
+        assert_eq!(reply.stderr, Some(format!("{ASK_FIRST}\nwhy")));
+        assert!(ASK_FIRST.contains("Ask your user for confirmation first"));
+
+        let reply = encode(&call(Host::Kiro, true), &verdict(Decision::Ask, "why"));
+        assert_eq!(reply.stderr.as_deref(), Some("why"));
+    }
+
+    #[test]
+    fn a_stop_never_goes_out_without_a_reason() {
+        let reply = encode(&call(Host::Codex, false), &verdict(Decision::Deny, " "));
+        let out: Value = serde_json::from_str(&reply.stdout.unwrap()).unwrap();
+        assert_eq!(
+            text_at(Some(&out), "/hookSpecificOutput/permissionDecisionReason"),
+            Some(NO_REASON)
+        );
+    }
+
+    #[test]
+    fn allow_is_silent_for_every_host() {
+        for host in Host::ALL {
+            let reply = encode(&call(host, true), &Verdict::allow());
+            assert_eq!(reply, Reply::silent(), "{host:?}");
+            assert!(!is_stop(host, b"", 0), "{host:?}");
+        }
     }
 }

@@ -215,10 +215,12 @@ pub static REF_DELETE: Rule = Rule {
 
 pub static HISTORY_REWRITE: Rule = Rule {
     id: "git.history-rewrite",
-    catches: "`git filter-branch`, `git filter-repo` (and, once repository context is on, \
-              `rebase`/`commit --amend` of commits already on a remote)",
+    catches: "`git filter-branch`, `git filter-repo`; and `git rebase` / `git commit --amend` \
+              when repository context shows the commits they rewrite are already on a remote",
     why: "Rewriting history replaces every commit it touches; once pushed, others' clones \
-          diverge, and filter tools rewrite every branch at once.",
+          diverge, and filter tools rewrite every branch at once. Rewriting commits nobody \
+          else has is the agent's own business, so rebase and amend are only stopped when \
+          the repository shows them published (with the rules alone they pass).",
     instead: "Make a backup ref first (`git branch backup/before-rewrite`) and ask the user; \
               rewrite only local, unpushed commits.",
     protected_when: None,
@@ -231,6 +233,7 @@ pub static HISTORY_REWRITE: Rule = Rule {
         "git rebase --continue",
         "git rebase --abort",
         "git log --oneline",
+        "git commit --amend --no-edit",
     ],
 };
 

@@ -1,0 +1,80 @@
+//! OpenAI Codex CLI's PreToolUse hook: Claude Code's dialect plus `turn_id` and `model`.
+//!
+//! In: `tool_name` `"Bash"` with `tool_input` `{"command": "<script>"}`; older builds send the
+//! legacy `exec_command`/`shell_command`/`functions.*` shapes that Claude's module reads.
+//! `apply_patch` and MCP tools (`mcp__server__tool`) are not shell commands.
+//! Out: Claude's `hookSpecificOutput` deny, whose reason must not be empty. Codex has no ask:
+//! it marks the hook failed and runs the command, so an ask goes out as a deny.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{Host, ToolCall, claude, text_at};
+
+pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
+    let call = claude::decode_as(payload, Host::Codex, claude::is_shell_tool)?;
+    Some(ToolCall {
+        can_ask: false,
+        ..call
+    })
+}
+
+pub(super) fn probe(command: &str, cwd: &Path) -> Value {
+    let mut payload = claude::probe(command, cwd);
+    payload["turn_id"] = "agent-guard-doctor".into();
+    payload["model"] = "gpt-5-codex".into();
+    payload
+}
+
+/// Only a deny with a reason, or exit 2: an ask, or a deny without a reason, fails open.
+pub(super) fn is_stop(reply: Option<&Value>, exit_code: i32) -> bool {
+    let decision = text_at(reply, "/hookSpecificOutput/permissionDecision");
+    let reason = text_at(reply, "/hookSpecificOutput/permissionDecisionReason");
+    exit_code == 2
+        || (exit_code == 0
+            && decision == Some("deny")
+            && reason.is_some_and(|r| !r.trim().is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::decode;
+
+    #[test]
+    fn bash_and_the_legacy_tools_are_shell_commands() {
+        let cases = [
+            r#"{"turn_id":"t","tool_name":"Bash","tool_input":{"command":"bash -lc 'ls'"}}"#,
+            r#"{"turn_id":"t","tool_name":"exec_command","tool_input":"{\"cmd\":\"bash -lc 'ls'\"}"}"#,
+            r#"{"turn_id":"t","tool_name":"functions.shell_command","tool_input":{"command":"bash -lc 'ls'"}}"#,
+        ];
+        for case in cases {
+            let call = decode(case.as_bytes(), None).expect(case);
+            assert_eq!(
+                (call.host, call.command.as_str()),
+                (Host::Codex, "bash -lc 'ls'")
+            );
+            assert!(!call.can_ask);
+        }
+    }
+
+    #[test]
+    fn patches_and_mcp_tools_pass() {
+        let cases = [
+            r#"{"turn_id":"t","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch"}}"#,
+            r#"{"turn_id":"t","tool_name":"mcp__fs__delete","tool_input":{"command":"rm -rf /"}}"#,
+        ];
+        for case in cases {
+            assert_eq!(decode(case.as_bytes(), Some(Host::Codex)), None, "{case}");
+        }
+    }
+
+    #[test]
+    fn an_ask_is_not_a_stop_in_codex() {
+        let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"r"}}"#;
+        assert!(!crate::host::is_stop(Host::Codex, ask.as_bytes(), 0));
+        let empty = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":""}}"#;
+        assert!(!crate::host::is_stop(Host::Codex, empty.as_bytes(), 0));
+    }
+}

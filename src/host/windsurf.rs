@@ -1,0 +1,68 @@
+//! Windsurf's Cascade hooks (`.windsurf/hooks.json`), event `pre_run_command`.
+//!
+//! In: `{"agent_action_name": "pre_run_command", "trajectory_id", "tool_info": {"command_line",
+//! "cwd"}}`. Out: exit 2 with the reason on stderr. There is no ask, so an ask goes out as a
+//! deny.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{Host, ToolCall, text};
+
+pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
+    if text(payload, "agent_action_name").is_some_and(|event| event != "pre_run_command") {
+        return None;
+    }
+    let info = payload.get("tool_info")?;
+    Some(ToolCall {
+        host: Host::Windsurf,
+        tool: "run_command".to_string(),
+        command: info.get("command_line")?.as_str()?.to_string(),
+        cwd: text(info, "cwd").map(Into::into),
+        session: text(payload, "trajectory_id").map(str::to_string),
+        can_ask: false,
+    })
+}
+
+pub(super) fn probe(command: &str, cwd: &Path) -> Value {
+    json!({
+        "agent_action_name": "pre_run_command",
+        "trajectory_id": "agent-guard-doctor",
+        "execution_id": "agent-guard-doctor",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "tool_info": { "command_line": command, "cwd": cwd },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::host::{Host, decode};
+
+    #[test]
+    fn the_command_line_and_its_folder() {
+        let payload = br#"{"agent_action_name":"pre_run_command","trajectory_id":"t","tool_info":{"command_line":"ls","cwd":"/w"}}"#;
+        let call = decode(payload, None).unwrap();
+        assert_eq!(call.host, Host::Windsurf);
+        assert_eq!(call.cwd.as_deref(), Some(Path::new("/w")));
+        assert_eq!(call.session.as_deref(), Some("t"));
+    }
+
+    #[test]
+    fn other_actions_and_shapes_pass() {
+        let cases = [
+            r#"{"agent_action_name":"post_run_command","tool_info":{"command_line":"rm -rf /"}}"#,
+            r#"{"agent_action_name":"pre_write_code","tool_info":{"file_path":"a","edits":[]}}"#,
+            r#"{"agent_action_name":"pre_run_command","tool_info":{"command_line":null}}"#,
+        ];
+        for case in cases {
+            assert_eq!(
+                decode(case.as_bytes(), Some(Host::Windsurf)),
+                None,
+                "{case}"
+            );
+        }
+    }
+}

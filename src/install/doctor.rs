@@ -1,0 +1,169 @@
+//! Checks the wiring the way the host will use it: find our entry in each settings file, run its
+//! command exactly as configured with a synthetic payload in the host's own format, and read
+//! the answer with the host's own rules. A destructive command must come back stopped, a
+//! harmless one must not.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::hosts::{self, Kind};
+use super::{Locations, Problem, Scope};
+use crate::host::{self, Host};
+
+/// What the wired command must stop.
+pub const DESTRUCTIVE: &str = "git reset --hard HEAD~3";
+/// What it must let through.
+pub const SAFE: &str = "git status";
+/// How long one run of the hook may take; hosts give up well before a hung hook gets this far.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One entry of ours in a host's settings.
+#[derive(Debug, Clone)]
+pub struct Wired {
+    pub scope: Scope,
+    pub path: PathBuf,
+    /// The command line as written in the file (for Cline, the command its script runs).
+    pub command: String,
+    run: Run,
+}
+
+/// How the host starts the command.
+#[derive(Debug, Clone)]
+enum Run {
+    /// A command line, through this shell.
+    Shell(&'static str),
+    /// The file itself, as Cline runs its hook scripts.
+    File(PathBuf),
+}
+
+/// Every entry of ours in `host`'s project and user settings.
+pub fn wired(host: Host, loc: &Locations) -> Result<Vec<Wired>, Problem> {
+    let mut found = Vec::new();
+    for scope in [Scope::Project, Scope::User] {
+        for target in hosts::targets(host, scope, loc)? {
+            let Some(text) = hosts::read(&target.path)? else {
+                continue;
+            };
+            for command in super::commands_in(&target, &text, host)? {
+                let run = match target.kind {
+                    Kind::ClineScript => Run::File(target.path.clone()),
+                    // Copilot's field for the command is `bash`, and bash runs it.
+                    _ if host == Host::Copilot => Run::Shell("bash"),
+                    _ => Run::Shell("sh"),
+                };
+                found.push(Wired {
+                    scope,
+                    path: target.path.clone(),
+                    command,
+                    run,
+                });
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// How one wired command did.
+#[derive(Debug, Clone)]
+pub struct Health {
+    /// Whether the command ran to the end both times; why not, when it did not.
+    pub runs: Result<(), String>,
+    /// The destructive command came back as the host's stop.
+    pub stops: bool,
+    /// The harmless command came back as no stop.
+    pub passes: bool,
+    /// What the hook printed for the destructive command, for the report when it did not stop.
+    pub destructive_output: String,
+}
+
+impl Health {
+    pub fn healthy(&self) -> bool {
+        self.runs.is_ok() && self.stops && self.passes
+    }
+}
+
+/// Runs the wired command twice in `cwd`, with a destructive and a harmless payload.
+pub fn examine(host: Host, wired: &Wired, cwd: &Path) -> Health {
+    let destructive = run(wired, &host::probe(host, DESTRUCTIVE, cwd), cwd);
+    let safe = run(wired, &host::probe(host, SAFE, cwd), cwd);
+    let stops = matches!(&destructive, Ok((out, code)) if host::is_stop(host, out, *code));
+    let passes = matches!(&safe, Ok((out, code)) if !host::is_stop(host, out, *code));
+    let destructive_output = match &destructive {
+        Ok((out, code)) => format!("exit {code}, stdout {:?}", String::from_utf8_lossy(out)),
+        Err(_) => String::new(),
+    };
+    let runs = match (destructive, safe) {
+        (Err(why), _) | (_, Err(why)) => Err(why),
+        _ => Ok(()),
+    };
+    Health {
+        runs,
+        stops,
+        passes,
+        destructive_output,
+    }
+}
+
+/// Stdout and exit code of one run, or why it did not run to the end.
+fn run(wired: &Wired, stdin: &[u8], cwd: &Path) -> Result<(Vec<u8>, i32), String> {
+    let mut command = match &wired.run {
+        Run::Shell(shell) => {
+            let mut c = Command::new(shell);
+            c.arg("-c").arg(&wired.command);
+            c
+        }
+        Run::File(path) => Command::new(path),
+    };
+    // The check is of the wiring, not of the repository: with the git context off, the
+    // destructive probe is judged by the rules alone, the same in every folder.
+    let mut child = command
+        .env("AGENT_GUARD_CONTEXT", "off")
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start it: {e}"))?;
+    // Separate threads for the pipes, so that a hook that writes before it reads cannot
+    // deadlock against us.
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let payload = stdin.to_vec();
+    std::thread::spawn(move || input.write_all(&payload));
+    let collect = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = collect(Box::new(child.stdout.take().expect("stdout is piped")));
+    let stderr = collect(Box::new(child.stderr.take().expect("stderr is piped")));
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() < TIMEOUT => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("it did not finish within {} s", TIMEOUT.as_secs()));
+            }
+            Err(e) => return Err(format!("cannot wait for it: {e}")),
+        }
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&stderr.join().unwrap_or_default())
+        .trim()
+        .to_string();
+    match status.code() {
+        // The shell's "cannot execute" and "not found".
+        Some(code @ (126 | 127)) => Err(match stderr.lines().last() {
+            Some(line) => line.to_string(),
+            None => format!("the shell could not run it (exit {code})"),
+        }),
+        Some(code) => Ok((stdout, code)),
+        None => Err("it was killed by a signal".into()),
+    }
+}

@@ -1,0 +1,328 @@
+//! What each host reads: its folders in a project and in the home folder, the settings file
+//! that holds its hooks, the entry we add there, and what is left to do by hand.
+//!
+//! From the hosts' own documentation: Claude Code's hooks reference; Codex's
+//! developers.openai.com/codex/hooks; Gemini CLI's docs/hooks (and its settings schema, where
+//! hooks are on by default); Cursor's hooks docs; GitHub's Copilot hooks reference (repository
+//! `.github/hooks/*.json`, user `~/.copilot/hooks/*.json`); Factory's docs.factory.ai hooks
+//! pages; kiro.dev's CLI v3 hooks page and 2.13 changelog (global `~/.kiro/hooks/`);
+//! docs.windsurf.com's Cascade hooks; docs.cline.bot's hooks page.
+
+use std::path::{Path, PathBuf};
+
+use super::json::{J, Layout};
+use super::toml::Group;
+use super::{Locations, Problem, Scope};
+use crate::host::Host;
+
+/// The file we name after ourselves in hosts that read every `*.json` of a hooks folder.
+const OWN_FILE: &str = "agent-guard.json";
+
+/// How a settings file holds hooks.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    Json(Layout),
+    /// Codex's `config.toml` with inline `[[hooks.<Event>]]` tables.
+    CodexToml(Group),
+    /// Cline's executable `PreToolUse` file.
+    ClineScript,
+}
+
+/// One settings file a host reads hooks from.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub path: PathBuf,
+    pub kind: Kind,
+}
+
+/// The event and matcher our entry uses, for messages.
+pub fn event(host: Host) -> (&'static str, Option<&'static str>) {
+    match host {
+        Host::ClaudeCode | Host::Codex => ("PreToolUse", Some("Bash")),
+        Host::Gemini => ("BeforeTool", Some("run_shell_command")),
+        Host::Cursor => ("beforeShellExecution", None),
+        Host::Copilot => ("preToolUse", None),
+        Host::Droid => ("PreToolUse", Some("Execute")),
+        Host::Kiro => ("PreToolUse", Some("execute_bash|shell")),
+        Host::Windsurf => ("pre_run_command", None),
+        Host::Cline => ("PreToolUse", None),
+    }
+}
+
+const CODEX: Group = Group {
+    event: "PreToolUse",
+    matcher: "Bash",
+    timeout: 30,
+};
+
+/// Claude Code's shape, which Codex and Factory Droid share: `{matcher, hooks: [handler]}`
+/// groups under `path`, handlers `{type: "command", command, timeout}` (seconds).
+fn claude_like(path: Vec<&'static str>, matcher: &'static str) -> Layout {
+    Layout {
+        preamble: Vec::new(),
+        path,
+        group: Some(matcher),
+        command_key: &["command"],
+        handler: |c| {
+            J::Obj(vec![
+                ("type", J::str("command")),
+                ("command", J::str(c)),
+                ("timeout", J::Int(30)),
+            ])
+        },
+    }
+}
+
+fn layout(host: Host) -> Layout {
+    match host {
+        Host::ClaudeCode | Host::Codex => claude_like(vec!["hooks", "PreToolUse"], "Bash"),
+        Host::Droid => claude_like(vec!["hooks", "PreToolUse"], "Execute"),
+        // `name` lets `/hooks disable agent-guard` find it; the timeout is in milliseconds.
+        Host::Gemini => Layout {
+            preamble: Vec::new(),
+            path: vec!["hooks", "BeforeTool"],
+            group: Some("run_shell_command"),
+            command_key: &["command"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("name", J::str("agent-guard")),
+                    ("type", J::str("command")),
+                    ("command", J::str(c)),
+                    ("timeout", J::Int(60_000)),
+                ])
+            },
+        },
+        Host::Cursor => Layout {
+            preamble: vec![("version", J::Int(1))],
+            path: vec!["hooks", "beforeShellExecution"],
+            group: None,
+            command_key: &["command"],
+            handler: |c| J::Obj(vec![("command", J::str(c))]),
+        },
+        // The command goes under `bash`; `powershell` would be the Windows twin.
+        Host::Copilot => Layout {
+            preamble: vec![("version", J::Int(1))],
+            path: vec!["hooks", "preToolUse"],
+            group: None,
+            command_key: &["bash"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("type", J::str("command")),
+                    ("bash", J::str(c)),
+                    ("timeoutSec", J::Int(30)),
+                ])
+            },
+        },
+        // Kiro CLI 3's standalone hook files: a flat list of named hooks with triggers.
+        Host::Kiro => Layout {
+            preamble: vec![("version", J::str("v1"))],
+            path: vec!["hooks"],
+            group: None,
+            command_key: &["action", "command"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("name", J::str("agent-guard")),
+                    ("trigger", J::str("PreToolUse")),
+                    ("matcher", J::str("execute_bash|shell")),
+                    (
+                        "action",
+                        J::Obj(vec![("type", J::str("command")), ("command", J::str(c))]),
+                    ),
+                    ("timeout", J::Int(30)),
+                    ("enabled", J::Bool(true)),
+                ])
+            },
+        },
+        // `show_output` puts the reason for a stop in Cascade's panel.
+        Host::Windsurf => Layout {
+            preamble: Vec::new(),
+            path: vec!["hooks", "pre_run_command"],
+            group: None,
+            command_key: &["command"],
+            handler: |c| J::Obj(vec![("command", J::str(c)), ("show_output", J::Bool(true))]),
+        },
+        Host::Cline => unreachable!("Cline's hook is a script, not JSON"),
+    }
+}
+
+/// The folder of `host`'s settings in a project, whose presence says the project uses it.
+pub fn project_marker(host: Host) -> &'static str {
+    match host {
+        Host::ClaudeCode => ".claude",
+        Host::Codex => ".codex",
+        Host::Gemini => ".gemini",
+        Host::Cursor => ".cursor",
+        Host::Copilot => ".github/hooks",
+        Host::Droid => ".factory",
+        Host::Kiro => ".kiro",
+        Host::Windsurf => ".windsurf",
+        Host::Cline => ".clinerules",
+    }
+}
+
+/// Whether `host` keeps settings in this project. For Copilot that needs `.github/hooks/`: a
+/// `.github/` folder alone is every GitHub repository.
+pub fn in_project(host: Host, root: &Path) -> bool {
+    root.join(project_marker(host)).is_dir()
+}
+
+/// Whether the project can take `host`'s project-scope settings: the folder it reads exists.
+/// Copilot reads `.github/hooks/`, which can be created in any repository with `.github/`.
+pub fn project_scope_fits(host: Host, root: &Path) -> bool {
+    match host {
+        Host::Copilot => root.join(".github").is_dir(),
+        _ => in_project(host, root),
+    }
+}
+
+/// `host`'s folder in the home folder (or where its environment variable moved it).
+pub fn user_dir(host: Host, loc: &Locations) -> PathBuf {
+    let home = &loc.home;
+    match host {
+        Host::ClaudeCode => home.join(".claude"),
+        Host::Codex => loc
+            .codex_home
+            .clone()
+            .unwrap_or_else(|| home.join(".codex")),
+        Host::Gemini => home.join(".gemini"),
+        Host::Cursor => home.join(".cursor"),
+        Host::Copilot => loc
+            .copilot_home
+            .clone()
+            .unwrap_or_else(|| home.join(".copilot")),
+        Host::Droid => home.join(".factory"),
+        Host::Kiro => home.join(".kiro"),
+        Host::Windsurf => home.join(".codeium").join("windsurf"),
+        Host::Cline => home.join("Documents").join("Cline"),
+    }
+}
+
+/// The folder the scope's settings files live in.
+fn settings_dir(host: Host, scope: Scope, loc: &Locations) -> Option<PathBuf> {
+    Some(match scope {
+        Scope::Project => {
+            let dir = loc.project.as_ref()?.join(project_marker(host));
+            match host {
+                Host::Kiro | Host::Cline => dir.join("hooks"),
+                _ => dir,
+            }
+        }
+        Scope::User => match host {
+            Host::Kiro | Host::Copilot => user_dir(host, loc).join("hooks"),
+            Host::Cline => user_dir(host, loc).join("Hooks"),
+            _ => user_dir(host, loc),
+        },
+    })
+}
+
+/// The files `host` reads hooks from in `scope`, the one install writes to first. Uninstall and
+/// doctor look in all of them. Reads the files that decide the choice.
+pub fn targets(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<Target>, Problem> {
+    let Some(dir) = settings_dir(host, scope, loc) else {
+        return Ok(Vec::new());
+    };
+    let json = |name: &str, layout: Layout| Target {
+        path: dir.join(name),
+        kind: Kind::Json(layout),
+    };
+    Ok(match host {
+        Host::ClaudeCode | Host::Gemini => vec![json("settings.json", layout(host))],
+        Host::Cursor | Host::Windsurf => vec![json("hooks.json", layout(host))],
+        Host::Copilot | Host::Kiro => vec![json(OWN_FILE, layout(host))],
+        Host::Cline => vec![Target {
+            path: dir.join("PreToolUse"),
+            kind: Kind::ClineScript,
+        }],
+        // Inline `[hooks]` tables when config.toml already keeps its hooks there (a folder
+        // with both is merged by Codex, with a warning), else hooks.json.
+        Host::Codex => {
+            let toml = Target {
+                path: dir.join("config.toml"),
+                kind: Kind::CodexToml(CODEX),
+            };
+            let inline = match read(&toml.path)? {
+                Some(text) => {
+                    super::toml::keeps_hooks(&text).map_err(|e| Problem::at(&toml.path, e))?
+                }
+                None => false,
+            };
+            let hooks_json = json("hooks.json", layout(host));
+            match inline {
+                true => vec![toml, hooks_json],
+                false => vec![hooks_json, toml],
+            }
+        }
+        // Droid reads hooks.json, keyed directly by event name, and only when that file is
+        // absent the `hooks` key of settings.json. An existing hooks.json is followed as it is
+        // written (some carry a `hooks` wrapper); otherwise settings.json takes the hook.
+        Host::Droid => {
+            let hooks_path = dir.join("hooks.json");
+            let settings = json("settings.json", layout(host));
+            match read(&hooks_path)? {
+                Some(text) => {
+                    let mut own = layout(host);
+                    if !super::json::has_object(&text, "hooks") {
+                        own.path = vec!["PreToolUse"];
+                    }
+                    vec![json("hooks.json", own), settings]
+                }
+                None => vec![settings],
+            }
+        }
+    })
+}
+
+/// The file's text, `None` when there is no file.
+pub fn read(path: &Path) -> Result<Option<String>, Problem> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| Problem {
+            path: path.to_path_buf(),
+            line: None,
+            message: "is not UTF-8 text".into(),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Problem {
+            path: path.to_path_buf(),
+            line: None,
+            message: format!("cannot be read: {e}"),
+        }),
+    }
+}
+
+/// What is left for the user to do after install, in `scope`.
+pub fn manual_steps(host: Host, scope: Scope) -> &'static [&'static str] {
+    match (host, scope) {
+        (Host::ClaudeCode, _) => {
+            &["Claude Code reads hooks when a session starts: start a new one (or open /hooks)."]
+        }
+        (Host::Codex, Scope::Project) => &[
+            "Codex runs a hook only once you trust it: open /hooks and trust agent-guard (again after any change to the entry).",
+            "Codex loads a project's hooks only when the project's .codex folder is trusted.",
+        ],
+        (Host::Codex, Scope::User) => &[
+            "Codex runs a hook only once you trust it: open /hooks and trust agent-guard (again after any change to the entry).",
+        ],
+        (Host::Gemini, Scope::Project) => &[
+            "Gemini CLI runs project hooks only in a trusted folder, and warns once about a new one: start a new session and accept it.",
+        ],
+        (Host::Gemini, Scope::User) => {
+            &["Gemini CLI: start a new session; /hooks panel lists the hook."]
+        }
+        (Host::Cursor, _) => &[
+            "Cursor: check that the hook is listed in Cursor Settings > Hooks; restart Cursor if it is not.",
+        ],
+        (Host::Copilot, Scope::Project) => &[
+            "Copilot CLI loads .github/hooks from the folder it starts in: start it from the repository's top level.",
+            "Copilot's cloud agent also reads .github/hooks on the default branch, on a machine without this binary: keep agent-guard.json out of commits.",
+        ],
+        (Host::Copilot, Scope::User) => &["Copilot CLI: start a new session."],
+        (Host::Droid, _) => &["Factory Droid reads hooks when a session starts: start a new one."],
+        (Host::Kiro, _) => &[
+            "Kiro CLI runs hook files from .kiro/hooks on its v3 engine (kiro-cli --v3 before 3.0); agents on the 2.x engine keep hooks in .kiro/agents/*.json, which this does not change.",
+        ],
+        (Host::Windsurf, _) => &["Windsurf reads hooks.json at startup: restart Windsurf."],
+        (Host::Cline, _) => &[
+            "Cline runs hooks only when they are on: Settings > Features > Enable Hooks (macOS and Linux).",
+        ],
+    }
+}

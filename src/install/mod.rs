@@ -1,0 +1,488 @@
+//! Wiring the guard into each agent host's settings (`agent-guard install`), taking it out
+//! again (`uninstall`), and checking the wiring end to end (`doctor`).
+//!
+//! The rules, in the order a run applies them:
+//!
+//! - **Which hosts.** The ones named with `--host`; otherwise, for install and doctor, every
+//!   host whose folder exists in the project or in the home folder ([`detect`]), and for
+//!   uninstall every host.
+//! - **Which project.** The top level of the git repository around the working folder, else the
+//!   working folder itself; none when that is the home folder, whose host folders are the
+//!   user's settings.
+//! - **Which scope.** A host's project settings when the project has that host's folder
+//!   (Copilot: `.github/`), else its user settings; `--project` and `--user` force one.
+//! - **Which file.** Each host's own settings file for the scope, listed in `hosts`. Codex's
+//!   hooks go to `hooks.json` unless `config.toml` already keeps its hooks inline; Droid's go to
+//!   an existing `hooks.json`, else to the `hooks` key of `settings.json`.
+//! - **Our entry** is the one whose command names `agent-guard` and ends in
+//!   ` hook --host NAME`. Install adds it when it is missing, rewrites only the command when the
+//!   binary moved, and otherwise changes nothing, so running it twice is running it once. It is
+//!   appended after whatever hooks the event already has.
+//! - **Everything else stays** byte for byte: JSON is spliced as text in the file's own
+//!   indentation and line endings, TOML is edited with a format-preserving parser.
+//! - **Backups.** Before the first change to a file that existed, its bytes are copied to
+//!   `<file>.agent-guard.bak`. An existing backup is never overwritten, so it always holds the
+//!   file as it was before agent-guard first touched it.
+//! - **Uninstall** removes our entries only. An event list or hooks object that is left empty
+//!   goes too (one that was empty before install goes with it), and a file that is exactly what
+//!   install writes from nothing is deleted.
+//! - **A file that does not parse** is left untouched, with an error naming the file and line;
+//!   the other hosts carry on.
+
+mod doctor;
+mod hosts;
+mod json;
+mod script;
+mod toml;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::host::Host;
+
+pub use doctor::{DESTRUCTIVE, Health, SAFE, Wired, examine, wired};
+pub use hosts::manual_steps;
+
+/// The two folders settings live in.
+#[derive(Debug, Clone)]
+pub struct Locations {
+    /// The project's top level; `None` outside a project.
+    pub project: Option<PathBuf>,
+    pub home: PathBuf,
+    /// Where `CODEX_HOME` moved Codex's user folder.
+    pub codex_home: Option<PathBuf>,
+    /// Where `COPILOT_HOME` moved Copilot's user folder.
+    pub copilot_home: Option<PathBuf>,
+}
+
+impl Locations {
+    /// The project around `cwd` and the home folder, from the environment.
+    pub fn discover(cwd: &Path) -> Result<Locations, String> {
+        let home = std::env::home_dir()
+            .filter(|h| !h.as_os_str().is_empty())
+            .ok_or("cannot tell the home folder: set HOME")?;
+        let root = cwd
+            .ancestors()
+            .find(|dir| dir.join(".git").exists())
+            .unwrap_or(cwd);
+        let var = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        Ok(Locations {
+            project: (!same_dir(root, &home)).then(|| root.to_path_buf()),
+            home,
+            codex_home: var("CODEX_HOME"),
+            copilot_home: var("COPILOT_HOME"),
+        })
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Project settings (shared with everyone who works in the repository) or the user's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Project,
+    User,
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::User => "user",
+        }
+    }
+}
+
+/// The hosts in use: their folder exists in the project or in the home folder.
+pub fn detect(loc: &Locations) -> Vec<Host> {
+    Host::ALL
+        .into_iter()
+        .filter(|&host| {
+            loc.project
+                .as_deref()
+                .is_some_and(|root| hosts::in_project(host, root))
+                || hosts::user_dir(host, loc).is_dir()
+        })
+        .collect()
+}
+
+/// Whether the project or the home folder has opencode's settings. opencode has no hook in a
+/// settings file; it loads a plugin, which ships in `integrations/opencode/`.
+pub fn opencode_in_use(loc: &Locations) -> bool {
+    let in_project = loc.project.as_deref().is_some_and(|root| {
+        root.join(".opencode").is_dir()
+            || root.join("opencode.json").is_file()
+            || root.join("opencode.jsonc").is_file()
+    });
+    in_project || loc.home.join(".config").join("opencode").is_dir()
+}
+
+/// The scope for `host`: `forced` when given, else project when the project has the host's
+/// folder, else user.
+pub fn scope_for(host: Host, loc: &Locations, forced: Option<Scope>) -> Result<Scope, String> {
+    match (forced, loc.project.as_deref()) {
+        (Some(Scope::Project), None) => Err(
+            "not inside a project (the working folder is the home folder): run it from the project, or use --user"
+                .into(),
+        ),
+        (Some(scope), _) => Ok(scope),
+        (None, Some(root)) if hosts::project_scope_fits(host, root) => Ok(Scope::Project),
+        (None, _) => Ok(Scope::User),
+    }
+}
+
+/// The command line a host runs: the binary's absolute path and `hook --host NAME`.
+pub fn hook_command(binary: &Path, host: Host) -> String {
+    format!(
+        "{} hook --host {}",
+        shell_quote(&binary.to_string_lossy()),
+        host.name()
+    )
+}
+
+/// Quotes a path for the shell the host runs the command with. Stricter than the analyser's
+/// quoting: `~`, `{` and `,` stay quoted, so no tilde or brace expansion can touch the path.
+fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:@%+=".contains(&b));
+    match plain {
+        true => s.to_string(),
+        false => format!("'{}'", s.replace('\'', r"'\''")),
+    }
+}
+
+/// Whether `command` is our hook for `host`, wherever the binary lives.
+pub fn is_ours(command: &str, host: Host) -> bool {
+    let tail = format!(" hook --host {}", host.name());
+    command.contains("agent-guard")
+        && command.match_indices(&tail).any(|(at, _)| {
+            command[at + tail.len()..]
+                .chars()
+                .next()
+                .is_none_or(char::is_whitespace)
+        })
+}
+
+/// What install or uninstall does to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The file did not exist; it now holds our hook.
+    Created,
+    /// Our hook was added to the file.
+    Added,
+    /// Our hook was there with another binary path; the path was updated.
+    Updated,
+    /// Our hook was there as it should be.
+    AlreadyThere,
+    /// Our hook was taken out of the file.
+    Removed,
+    /// The file held nothing but what install writes; it was deleted.
+    Deleted,
+}
+
+/// A planned change to one settings file, applied with [`Change::apply`].
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub host: Host,
+    pub scope: Scope,
+    pub path: PathBuf,
+    pub outcome: Outcome,
+    before: Option<String>,
+    after: Option<String>,
+    executable: bool,
+}
+
+impl Change {
+    /// Where the file's original bytes are kept.
+    pub fn backup_path(&self) -> PathBuf {
+        let mut name = self.path.as_os_str().to_owned();
+        name.push(".agent-guard.bak");
+        PathBuf::from(name)
+    }
+
+    /// The change as a unified diff (`/dev/null` for a file created or deleted); empty when
+    /// nothing changes.
+    pub fn diff(&self) -> String {
+        if self.before == self.after {
+            return String::new();
+        }
+        let name = self.path.display().to_string();
+        let old = self
+            .before
+            .as_deref()
+            .map_or("/dev/null", |_| name.as_str());
+        let new = self.after.as_deref().map_or("/dev/null", |_| name.as_str());
+        similar::udiff::unified_diff(
+            similar::Algorithm::Myers,
+            self.before.as_deref().unwrap_or(""),
+            self.after.as_deref().unwrap_or(""),
+            3,
+            Some((old, new)),
+        )
+    }
+
+    /// Writes the change: the backup first (when the file existed and has none yet), then the
+    /// file. A file deleted because it held only our hook needs no backup; a backup that the
+    /// restored file now matches byte for byte has done its job and is removed.
+    pub fn apply(&self) -> std::io::Result<Backup> {
+        if self.before == self.after {
+            return Ok(Backup::Untouched);
+        }
+        let path = self.backup_path();
+        let mut backup = Backup::Untouched;
+        if let Some(before) = &self.before
+            && self.outcome != Outcome::Deleted
+            && !path.exists()
+        {
+            std::fs::write(&path, before)?;
+            backup = Backup::Written(path.clone());
+        }
+        match &self.after {
+            Some(text) => {
+                if let Some(dir) = self.path.parent() {
+                    std::fs::create_dir_all(dir)?;
+                }
+                // Written in place, not renamed over: a settings file that is a symlink into a
+                // dotfiles repository stays one.
+                std::fs::write(&self.path, text)?;
+                if self.executable && self.before.is_none() {
+                    make_executable(&self.path)?;
+                }
+                if self.outcome == Outcome::Removed
+                    && std::fs::read(&path).ok().as_deref() == Some(text.as_bytes())
+                {
+                    std::fs::remove_file(&path)?;
+                    backup = Backup::Restored(path);
+                }
+            }
+            None => std::fs::remove_file(&self.path)?,
+        }
+        Ok(backup)
+    }
+
+    /// What was (or, in a dry run, would be) done, for the line printed per host.
+    pub fn describe(&self, dry_run: bool) -> String {
+        let (event, matcher) = hosts::event(self.host);
+        let hook = match matcher {
+            Some(m) => format!("{event} hook (matcher {m})"),
+            None => format!("{event} hook"),
+        };
+        let (done, would) = match self.outcome {
+            Outcome::Created => (
+                format!("created with the {hook}"),
+                format!("would create it with the {hook}"),
+            ),
+            Outcome::Added => (format!("added the {hook}"), format!("would add the {hook}")),
+            Outcome::Updated => (
+                "updated the hook's path to this binary".into(),
+                "would update the hook's path to this binary".into(),
+            ),
+            Outcome::AlreadyThere => (
+                "already wired; nothing to change".into(),
+                "already wired; nothing to change".into(),
+            ),
+            Outcome::Removed => (
+                format!("removed the {hook}"),
+                format!("would remove the {hook}"),
+            ),
+            Outcome::Deleted => (
+                "deleted the file, which held only the hook".into(),
+                "would delete the file, which holds only the hook".into(),
+            ),
+        };
+        if dry_run { would } else { done }
+    }
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+}
+
+#[cfg(not(unix))]
+fn make_executable(_: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// What [`Change::apply`] did with the file's backup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Backup {
+    /// Nothing: there was no file, it is deleted, or its backup from an earlier run stays.
+    Untouched,
+    /// The file's bytes before this change were copied here.
+    Written(PathBuf),
+    /// The file is back to the bytes this backup held, so the backup was removed.
+    Restored(PathBuf),
+}
+
+/// A settings file the installer cannot change as asked, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: PathBuf,
+    /// Line and column, from 1, when the problem is at a place in the file.
+    pub line: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl Problem {
+    fn at(path: &Path, located: Located) -> Problem {
+        Problem {
+            path: path.to_path_buf(),
+            line: Some((located.line, located.column)),
+            message: located.message,
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some((line, column)) => write!(
+                f,
+                "{}:{line}:{column}: {}",
+                self.path.display(),
+                self.message
+            ),
+            None => write!(f, "{}: {}", self.path.display(), self.message),
+        }
+    }
+}
+
+/// A problem at a place in a file's text, before the file is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Located {
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+/// What uninstall makes of a file's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Removal {
+    NotThere,
+    Text(String),
+    DeleteFile,
+}
+
+/// The commands of our entries in a settings file's text.
+fn commands_in(target: &hosts::Target, text: &str, host: Host) -> Result<Vec<String>, Problem> {
+    let ours = |c: &str| is_ours(c, host);
+    let found = match &target.kind {
+        hosts::Kind::Json(layout) => json::commands(text, layout, &ours),
+        hosts::Kind::CodexToml(group) => toml::commands(text, group, &ours),
+        hosts::Kind::ClineScript => Ok(script::command(text, &ours).into_iter().collect()),
+    };
+    found.map_err(|e| Problem::at(&target.path, e))
+}
+
+/// The change that wires `host` into its `scope` settings, running `binary`. An entry of ours
+/// already in one of the scope's files is updated where it is; otherwise the entry goes to the
+/// host's preferred file.
+pub fn plan_install(
+    host: Host,
+    scope: Scope,
+    loc: &Locations,
+    binary: &Path,
+) -> Result<Change, Problem> {
+    let command = hook_command(binary, host);
+    let ours = |c: &str| is_ours(c, host);
+    let targets = hosts::targets(host, scope, loc)?;
+    let mut chosen = None;
+    for target in &targets {
+        if let Some(text) = hosts::read(&target.path)?
+            && !commands_in(target, &text, host)?.is_empty()
+        {
+            chosen = Some((target, Some(text)));
+            break;
+        }
+    }
+    let (target, before) = match chosen {
+        Some(found) => found,
+        None => {
+            let target = targets.first().ok_or_else(|| Problem {
+                path: loc.home.clone(),
+                line: None,
+                message: format!(
+                    "there is no project to hold {}'s project settings",
+                    host.name()
+                ),
+            })?;
+            (target, hosts::read(&target.path)?)
+        }
+    };
+    let planned = match &target.kind {
+        hosts::Kind::Json(layout) => json::install(before.as_deref(), layout, &command, &ours),
+        hosts::Kind::CodexToml(group) => {
+            toml::install(before.as_deref().unwrap_or(""), group, &command, &ours)
+        }
+        hosts::Kind::ClineScript => script::install(before.as_deref(), &command, &ours),
+    };
+    let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
+    Ok(Change {
+        host,
+        scope,
+        path: target.path.clone(),
+        outcome,
+        before,
+        after: Some(after),
+        executable: matches!(target.kind, hosts::Kind::ClineScript),
+    })
+}
+
+/// The changes that take our entries out of `host`'s `scope` settings, one per file that has
+/// any.
+pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<Change>, Problem> {
+    let ours = |c: &str| is_ours(c, host);
+    let mut changes = Vec::new();
+    for target in hosts::targets(host, scope, loc)? {
+        let Some(text) = hosts::read(&target.path)? else {
+            continue;
+        };
+        let removal = match &target.kind {
+            hosts::Kind::Json(layout) => json::uninstall(&text, layout, &ours),
+            hosts::Kind::CodexToml(group) => toml::uninstall(&text, group, &ours),
+            hosts::Kind::ClineScript => Ok(script::uninstall(&text, &ours)),
+        }
+        .map_err(|e| Problem::at(&target.path, e))?;
+        let (after, outcome) = match removal {
+            Removal::NotThere => continue,
+            Removal::Text(after) => (Some(after), Outcome::Removed),
+            Removal::DeleteFile => (None, Outcome::Deleted),
+        };
+        changes.push(Change {
+            host,
+            scope,
+            path: target.path,
+            outcome,
+            before: Some(text),
+            after,
+            executable: false,
+        });
+    }
+    Ok(changes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_command_is_told_by_name_and_host() {
+        let bin = Path::new("/opt/my tools/agent-guard");
+        let command = hook_command(bin, Host::Codex);
+        assert_eq!(command, "'/opt/my tools/agent-guard' hook --host codex");
+        assert!(is_ours(&command, Host::Codex));
+        assert!(!is_ours(&command, Host::ClaudeCode));
+        assert!(!is_ours("/opt/agent-guard hook --host codexx", Host::Codex));
+        assert!(!is_ours("/opt/other hook --host codex", Host::Codex));
+        assert_eq!(shell_quote("/a/{b,c}"), "'/a/{b,c}'");
+    }
+}

@@ -1,0 +1,421 @@
+//! Every host's hook dialect through the real binary: payloads shaped as each host sends them
+//! (tests/fixtures/<host>/) go in, with `--host NAME` and with the dialect left to the payload's
+//! shape, and the exact bytes, stream and exit code the host reads come out (golden files under
+//! tests/golden/). Then each host's `probe` payload, answered by the binary, must read as a
+//! stop (or not) under that host's `is_stop`: the round trip `doctor` relies on.
+//!
+//! Regenerate the golden files with `AGENT_GUARD_BLESS=1 cargo test --test hosts`.
+
+mod common;
+
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
+
+use agent_guard::host::{self, Host};
+use common::{Sandbox, fail_if_any, par_map, test_file};
+
+/// What the hook must answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    /// Exit 0, nothing on stdout or stderr: the host's "no opinion".
+    Silent,
+    /// Exit 0, stdout exactly tests/golden/<name>, nothing on stderr.
+    Stdout(&'static str),
+    /// Exit 2, nothing on stdout, stderr exactly tests/golden/<name>.
+    Stderr(&'static str),
+}
+
+use Want::{Silent, Stderr, Stdout};
+
+/// One payload, and what it gets with `--host` and when the dialect is detected.
+struct Case {
+    host: Host,
+    fixture: &'static str,
+    /// `AGENT_GUARD_ON_DESTRUCTIVE=ask`.
+    ask: bool,
+    named: Want,
+    detected: Want,
+}
+
+fn case(host: Host, fixture: &'static str, ask: bool, want: Want) -> Case {
+    Case {
+        host,
+        fixture,
+        ask,
+        named: want,
+        detected: want,
+    }
+}
+
+const DENY: bool = false;
+const ASK: bool = true;
+
+fn cases() -> Vec<Case> {
+    use Host::*;
+    vec![
+        // Codex: no ask, so an ask is a deny that says to ask; a protected command stays a
+        // plain deny; the `bash -lc` form and the legacy argv shape are read through.
+        case(
+            Codex,
+            "bash-reset-hard.json",
+            DENY,
+            Stdout("codex-reset-hard-deny.json"),
+        ),
+        case(
+            Codex,
+            "bash-reset-hard.json",
+            ASK,
+            Stdout("codex-reset-hard-ask.json"),
+        ),
+        case(
+            Codex,
+            "bash-lc-clean.json",
+            ASK,
+            Stdout("codex-lc-clean-protected.json"),
+        ),
+        case(
+            Codex,
+            "exec-command-legacy.json",
+            DENY,
+            Stdout("codex-legacy-deny.json"),
+        ),
+        case(Codex, "bash-status.json", DENY, Silent),
+        case(Codex, "bash-status.json", ASK, Silent),
+        case(Codex, "apply-patch.json", DENY, Silent),
+        case(Codex, "mcp-tool.json", DENY, Silent),
+        case(Codex, "malformed.json", DENY, Silent),
+        case(
+            Gemini,
+            "shell-reset-hard.json",
+            DENY,
+            Stdout("gemini-reset-hard-deny.json"),
+        ),
+        case(
+            Gemini,
+            "shell-reset-hard.json",
+            ASK,
+            Stdout("gemini-reset-hard-ask.json"),
+        ),
+        case(Gemini, "shell-status.json", DENY, Silent),
+        case(Gemini, "write-file.json", DENY, Silent),
+        case(Gemini, "malformed.json", DENY, Silent),
+        // Cursor: beforeShellExecution can ask; preToolUse cannot.
+        case(
+            Cursor,
+            "before-shell-reset-hard.json",
+            DENY,
+            Stdout("cursor-before-shell-deny.json"),
+        ),
+        case(
+            Cursor,
+            "before-shell-reset-hard.json",
+            ASK,
+            Stdout("cursor-before-shell-ask.json"),
+        ),
+        case(
+            Cursor,
+            "pre-tool-use-reset-hard.json",
+            DENY,
+            Stdout("cursor-pre-tool-use-deny.json"),
+        ),
+        case(
+            Cursor,
+            "pre-tool-use-reset-hard.json",
+            ASK,
+            Stdout("cursor-pre-tool-use-ask.json"),
+        ),
+        case(Cursor, "before-shell-status.json", DENY, Silent),
+        case(Cursor, "pre-tool-use-read.json", DENY, Silent),
+        case(Cursor, "malformed.json", DENY, Silent),
+        case(
+            Copilot,
+            "bash-reset-hard.json",
+            DENY,
+            Stdout("copilot-reset-hard-deny.json"),
+        ),
+        case(
+            Copilot,
+            "bash-reset-hard.json",
+            ASK,
+            Stdout("copilot-reset-hard-ask.json"),
+        ),
+        // The PascalCase dialect is Claude Code's shape: only `--host copilot` tells them apart.
+        Case {
+            host: Copilot,
+            fixture: "pascal-reset-hard.json",
+            ask: DENY,
+            named: Stdout("copilot-pascal-deny.json"),
+            detected: Stdout("copilot-pascal-detected-deny.json"),
+        },
+        case(Copilot, "bash-status-object.json", DENY, Silent),
+        case(Copilot, "edit-file.json", DENY, Silent),
+        case(Copilot, "malformed.json", DENY, Silent),
+        case(
+            Droid,
+            "execute-reset-hard.json",
+            DENY,
+            Stdout("droid-reset-hard-deny.json"),
+        ),
+        case(
+            Droid,
+            "execute-reset-hard.json",
+            ASK,
+            Stdout("droid-reset-hard-ask.json"),
+        ),
+        case(Droid, "execute-status.json", DENY, Silent),
+        case(Droid, "create-file.json", DENY, Silent),
+        case(Droid, "malformed.json", DENY, Silent),
+        // Kiro and Windsurf: exit 2 and the reason on stderr; no ask.
+        case(
+            Kiro,
+            "execute-bash-reset-hard.json",
+            DENY,
+            Stderr("kiro-reset-hard-deny.txt"),
+        ),
+        case(
+            Kiro,
+            "execute-bash-reset-hard.json",
+            ASK,
+            Stderr("kiro-reset-hard-ask.txt"),
+        ),
+        case(Kiro, "shell-status.json", DENY, Silent),
+        case(Kiro, "fs-write.json", DENY, Silent),
+        case(Kiro, "malformed.json", DENY, Silent),
+        case(
+            Windsurf,
+            "run-command-reset-hard.json",
+            DENY,
+            Stderr("windsurf-reset-hard-deny.txt"),
+        ),
+        case(
+            Windsurf,
+            "run-command-reset-hard.json",
+            ASK,
+            Stderr("windsurf-reset-hard-ask.txt"),
+        ),
+        case(Windsurf, "run-command-status.json", DENY, Silent),
+        case(Windsurf, "write-code.json", DENY, Silent),
+        case(Windsurf, "malformed.json", DENY, Silent),
+        case(
+            Cline,
+            "execute-command-reset-hard.json",
+            DENY,
+            Stdout("cline-execute-command-deny.json"),
+        ),
+        case(
+            Cline,
+            "execute-command-reset-hard.json",
+            ASK,
+            Stdout("cline-execute-command-ask.json"),
+        ),
+        case(
+            Cline,
+            "run-commands-reset-hard.json",
+            DENY,
+            Stdout("cline-run-commands-deny.json"),
+        ),
+        case(Cline, "run-commands-status.json", DENY, Silent),
+        case(Cline, "write-file.json", DENY, Silent),
+        case(Cline, "malformed.json", DENY, Silent),
+    ]
+}
+
+/// Exit code, stdout and stderr of `agent-guard hook [--host NAME]` fed `input`.
+fn hook(host: Option<Host>, input: &[u8], ask: bool) -> (i32, Vec<u8>, Vec<u8>) {
+    let sandbox = Sandbox::new();
+    let mut cmd = sandbox.command();
+    cmd.arg("hook");
+    if let Some(host) = host {
+        cmd.args(["--host", host.name()]);
+    }
+    if ask {
+        cmd.env("AGENT_GUARD_ON_DESTRUCTIVE", "ask");
+    }
+    let out = cmd
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("the hook runs");
+    (out.status.code().unwrap_or(-1), out.stdout, out.stderr)
+}
+
+/// Golden files written in this run, so that a second use of one is compared, not rewritten.
+static BLESSED: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Mutex::default);
+
+/// `actual` against tests/golden/<name>, which it first rewrites when blessing.
+fn golden(name: &'static str, actual: &[u8]) -> Result<(), String> {
+    let path = test_file(&format!("golden/{name}"));
+    if std::env::var_os("AGENT_GUARD_BLESS").is_some() && BLESSED.lock().unwrap().insert(name) {
+        std::fs::write(&path, actual).map_err(|e| format!("{name}: {e}"))?;
+    }
+    let expected = std::fs::read(&path).unwrap_or_default();
+    if actual == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "differs from tests/golden/{name} (rerun with AGENT_GUARD_BLESS=1 if intended): {:?}",
+            String::from_utf8_lossy(actual)
+        ))
+    }
+}
+
+/// Checks one answer against `want`; with `protocol`, also that the host reads it as a stop
+/// exactly when one is wanted.
+fn check(
+    want: Want,
+    (code, stdout, stderr): &(i32, Vec<u8>, Vec<u8>),
+    protocol: Option<Host>,
+) -> Result<(), String> {
+    let (want_code, golden_stream, empty_stream) = match want {
+        Silent => (0, None, None),
+        Stdout(name) => (0, Some((name, stdout)), Some(stderr)),
+        Stderr(name) => (2, Some((name, stderr)), Some(stdout)),
+    };
+    if *code != want_code {
+        return Err(format!("exit {code}, want {want_code}"));
+    }
+    match (golden_stream, empty_stream) {
+        (Some((name, bytes)), Some(other)) => {
+            golden(name, bytes)?;
+            if !other.is_empty() {
+                return Err(format!(
+                    "unexpected output {:?}",
+                    String::from_utf8_lossy(other)
+                ));
+            }
+        }
+        _ => {
+            if !stdout.is_empty() || !stderr.is_empty() {
+                return Err(format!(
+                    "not silent: stdout {:?}, stderr {:?}",
+                    String::from_utf8_lossy(stdout),
+                    String::from_utf8_lossy(stderr)
+                ));
+            }
+        }
+    }
+    if let Some(host) = protocol
+        && host::is_stop(host, stdout, *code) != (want != Silent)
+    {
+        return Err(format!("is_stop({host:?}) disagrees with {want:?}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn every_host_gets_its_exact_answer() {
+    let cases = cases();
+    let failures: Vec<String> = par_map(&cases, |c| {
+        let dir = c.host.name();
+        let path = test_file(&format!("fixtures/{dir}/{}", c.fixture));
+        let input = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mode = if c.ask { "ask" } else { "deny" };
+        let named = check(c.named, &hook(Some(c.host), &input, c.ask), Some(c.host));
+        let detected = check(c.detected, &hook(None, &input, c.ask), None);
+        [("--host", named), ("detected", detected)]
+            .into_iter()
+            .filter_map(|(how, result)| {
+                result
+                    .err()
+                    .map(|e| format!("{dir}/{} ({mode}, {how}): {e}", c.fixture))
+            })
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    fail_if_any("host answers", &failures);
+}
+
+#[test]
+fn every_fixture_folder_names_its_source() {
+    for host in Host::ALL.into_iter().filter(|h| *h != Host::ClaudeCode) {
+        let readme = test_file(&format!("fixtures/{}/README.md", host.name()));
+        let text = std::fs::read_to_string(&readme).unwrap_or_default();
+        assert!(text.starts_with("# "), "{} is missing", readme.display());
+    }
+}
+
+/// Garbage, and another host's payload, get no opinion from a named host.
+#[test]
+fn a_named_host_lets_what_it_cannot_read_pass() {
+    let claude = std::fs::read(test_file("fixtures/claude-code/bash-reset-hard.json")).unwrap();
+    let gemini = std::fs::read(test_file("fixtures/gemini/shell-reset-hard.json")).unwrap();
+    let mut runs: Vec<(Host, Vec<u8>)> = Vec::new();
+    for host in Host::ALL {
+        for input in [
+            &b""[..],
+            b"rm -rf /",
+            b"[]",
+            b"null",
+            b"{}",
+            b"{\"command\":\"rm -rf /\"}",
+        ] {
+            runs.push((host, input.to_vec()));
+        }
+    }
+    for host in [
+        Host::Gemini,
+        Host::Cursor,
+        Host::Droid,
+        Host::Kiro,
+        Host::Windsurf,
+        Host::Cline,
+    ] {
+        runs.push((host, claude.clone()));
+    }
+    for host in [
+        Host::ClaudeCode,
+        Host::Codex,
+        Host::Cursor,
+        Host::Droid,
+        Host::Kiro,
+    ] {
+        runs.push((host, gemini.clone()));
+    }
+    let failures: Vec<String> = par_map(&runs, |(host, input)| {
+        check(Silent, &hook(Some(*host), input, false), Some(*host))
+            .err()
+            .map(|e| {
+                format!(
+                    "--host {} on {:?}: {e}",
+                    host.name(),
+                    String::from_utf8_lossy(input)
+                )
+            })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    fail_if_any("named host on a foreign payload", &failures);
+}
+
+/// What `doctor` does: the host's probe payload through the hook, read back by `is_stop`.
+#[test]
+fn probe_hook_is_stop_round_trip() {
+    let mut runs = Vec::new();
+    for host in Host::ALL {
+        for named in [true, false] {
+            for ask in [false, true] {
+                for (command, stops) in [("git reset --hard HEAD~3", true), ("git status", false)] {
+                    runs.push((host, named, ask, command, stops));
+                }
+            }
+        }
+    }
+    let failures: Vec<String> = par_map(&runs, |&(host, named, ask, command, stops)| {
+        let sandbox = Sandbox::new();
+        let payload = host::probe(host, command, &sandbox.cwd());
+        let (code, stdout, _) = hook(named.then_some(host), &payload, ask);
+        (host::is_stop(host, &stdout, code) != stops).then(|| {
+            format!(
+                "{} (named: {named}, ask: {ask}) `{command}`: exit {code}, stdout {:?}",
+                host.name(),
+                String::from_utf8_lossy(&stdout)
+            )
+        })
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    fail_if_any("probe round trip", &failures);
+}

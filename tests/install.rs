@@ -1,0 +1,548 @@
+//! `agent-guard install`, `uninstall` and `doctor` against throw-away project and home folders:
+//! the exact file written for each host (golden files), merging into existing settings without
+//! disturbing them, idempotence, an exact undo, dry runs, unreadable files, and the doctor's
+//! end-to-end check with the real binary.
+//!
+//! Regenerate the golden files with `AGENT_GUARD_BLESS=1 cargo test --test install`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use agent_guard::host::Host;
+use agent_guard::install::{self, Backup, Locations, Outcome, Scope};
+use common::{Sandbox, test_file};
+use tempfile::TempDir;
+
+/// The binary named in golden files: any absolute path does, and it must not be this machine's.
+const BIN: &str = "/opt/agent-guard/bin/agent-guard";
+
+/// A project folder and a home folder, both empty.
+struct Folders {
+    root: TempDir,
+}
+
+impl Folders {
+    fn new() -> Self {
+        let root = tempfile::tempdir().expect("a temp dir");
+        for sub in ["project", "home"] {
+            std::fs::create_dir(root.path().join(sub)).unwrap();
+        }
+        Folders { root }
+    }
+
+    fn project(&self) -> PathBuf {
+        self.root.path().join("project")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.path().join("home")
+    }
+
+    fn locations(&self) -> Locations {
+        Locations {
+            project: Some(self.project()),
+            home: self.home(),
+            codex_home: None,
+            copilot_home: None,
+        }
+    }
+
+    /// Writes `text` at `relative` under the project.
+    fn put(&self, relative: &str, text: &str) -> PathBuf {
+        let path = self.project().join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+/// Compares `actual` with tests/fixtures/install/golden/<name>, or rewrites it when blessing.
+fn golden(name: &str, actual: &str) {
+    let path = test_file(&format!("fixtures/install/golden/{name}"));
+    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        actual, expected,
+        "{name} differs from the golden file; if the change is intended, rerun with AGENT_GUARD_BLESS=1"
+    );
+}
+
+fn existing(name: &str) -> String {
+    std::fs::read_to_string(test_file(&format!("fixtures/install/existing/{name}")))
+        .expect("fixture exists")
+}
+
+fn install(host: Host, scope: Scope, loc: &Locations, bin: &str) -> install::Change {
+    install::plan_install(host, scope, loc, Path::new(bin))
+        .unwrap_or_else(|p| panic!("{}: {p}", host.name()))
+}
+
+fn uninstall(host: Host, scope: Scope, loc: &Locations) -> Vec<install::Change> {
+    install::plan_uninstall(host, scope, loc).unwrap_or_else(|p| panic!("{}: {p}", host.name()))
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Where each host's hooks go in each scope, relative to the project and the home folder.
+const FILES: [(Host, &str, &str); 9] = [
+    (
+        Host::ClaudeCode,
+        ".claude/settings.json",
+        ".claude/settings.json",
+    ),
+    (Host::Codex, ".codex/hooks.json", ".codex/hooks.json"),
+    (
+        Host::Gemini,
+        ".gemini/settings.json",
+        ".gemini/settings.json",
+    ),
+    (Host::Cursor, ".cursor/hooks.json", ".cursor/hooks.json"),
+    (
+        Host::Copilot,
+        ".github/hooks/agent-guard.json",
+        ".copilot/hooks/agent-guard.json",
+    ),
+    (
+        Host::Droid,
+        ".factory/settings.json",
+        ".factory/settings.json",
+    ),
+    (
+        Host::Kiro,
+        ".kiro/hooks/agent-guard.json",
+        ".kiro/hooks/agent-guard.json",
+    ),
+    (
+        Host::Windsurf,
+        ".windsurf/hooks.json",
+        ".codeium/windsurf/hooks.json",
+    ),
+    (
+        Host::Cline,
+        ".clinerules/hooks/PreToolUse",
+        "Documents/Cline/Hooks/PreToolUse",
+    ),
+];
+
+fn golden_name(host: Host, path: &Path) -> String {
+    format!(
+        "{}-{}",
+        host.name(),
+        path.file_name().unwrap().to_string_lossy()
+    )
+}
+
+/// From nothing: the exact file per host, in both scopes; twice is once; uninstall deletes the
+/// file again and leaves no backup behind.
+#[test]
+fn each_hosts_file_is_created_from_nothing() {
+    for (host, in_project, in_home) in FILES {
+        for (scope, relative) in [(Scope::Project, in_project), (Scope::User, in_home)] {
+            let folders = Folders::new();
+            let loc = folders.locations();
+            let change = install(host, scope, &loc, BIN);
+            let base = match scope {
+                Scope::Project => folders.project(),
+                Scope::User => folders.home(),
+            };
+            assert_eq!(change.path, base.join(relative), "{}", host.name());
+            assert_eq!(change.outcome, Outcome::Created);
+            assert_eq!(change.apply().unwrap(), Backup::Untouched);
+            let written = read(&change.path);
+            golden(&golden_name(host, &change.path), &written);
+
+            let again = install(host, scope, &loc, BIN);
+            assert_eq!(again.outcome, Outcome::AlreadyThere, "{}", host.name());
+            again.apply().unwrap();
+            assert_eq!(
+                read(&change.path),
+                written,
+                "{}: a second install changed the file",
+                host.name()
+            );
+
+            let removed = uninstall(host, scope, &loc);
+            assert_eq!(removed.len(), 1, "{}", host.name());
+            assert_eq!(removed[0].outcome, Outcome::Deleted, "{}", host.name());
+            assert_eq!(removed[0].apply().unwrap(), Backup::Untouched);
+            assert!(
+                !change.path.exists(),
+                "{}: the file install created is still there",
+                host.name()
+            );
+            assert!(!removed[0].backup_path().exists());
+            assert!(uninstall(host, scope, &loc).is_empty());
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn clines_hook_file_is_executable() {
+    use std::os::unix::fs::PermissionsExt;
+    let folders = Folders::new();
+    let change = install(Host::Cline, Scope::Project, &folders.locations(), BIN);
+    change.apply().unwrap();
+    let mode = std::fs::metadata(&change.path)
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "mode {mode:o}");
+}
+
+/// Existing settings with other hooks (some on the same event) and other keys: our entry is
+/// appended (golden file), the original is backed up, twice is once, and uninstall gives back
+/// the original bytes and drops the backup, which it no longer needs.
+#[test]
+fn merges_into_existing_settings_and_undoes_exactly() {
+    let cases = [
+        ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
+        ("codex.json", Host::Codex, ".codex/hooks.json"),
+        ("codex-toml.toml", Host::Codex, ".codex/config.toml"),
+        ("gemini.json", Host::Gemini, ".gemini/settings.json"),
+        ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
+        (
+            "copilot.json",
+            Host::Copilot,
+            ".github/hooks/agent-guard.json",
+        ),
+        ("droid.json", Host::Droid, ".factory/hooks.json"),
+        ("droid-settings.json", Host::Droid, ".factory/settings.json"),
+        ("kiro.json", Host::Kiro, ".kiro/hooks/agent-guard.json"),
+        ("windsurf.json", Host::Windsurf, ".windsurf/hooks.json"),
+    ];
+    for (fixture, host, relative) in cases {
+        let folders = Folders::new();
+        let loc = folders.locations();
+        let original = existing(fixture);
+        let path = folders.put(relative, &original);
+
+        let change = install(host, Scope::Project, &loc, BIN);
+        assert_eq!(change.path, path, "{fixture}: wrote to another file");
+        assert_eq!(change.outcome, Outcome::Added, "{fixture}");
+        assert_eq!(
+            change.apply().unwrap(),
+            Backup::Written(change.backup_path())
+        );
+        assert_eq!(
+            read(&change.backup_path()),
+            original,
+            "{fixture}: the backup is not the original"
+        );
+        let merged = read(&path);
+        let (stem, ext) = fixture.rsplit_once('.').unwrap();
+        golden(&format!("{stem}-merged.{ext}"), &merged);
+
+        let again = install(host, Scope::Project, &loc, BIN);
+        assert_eq!(again.outcome, Outcome::AlreadyThere, "{fixture}");
+        again.apply().unwrap();
+        assert_eq!(
+            read(&path),
+            merged,
+            "{fixture}: a second install changed the file"
+        );
+
+        let removed = uninstall(host, Scope::Project, &loc);
+        assert_eq!(removed.len(), 1, "{fixture}");
+        assert_eq!(removed[0].outcome, Outcome::Removed, "{fixture}");
+        assert_eq!(
+            removed[0].apply().unwrap(),
+            Backup::Restored(change.backup_path())
+        );
+        assert_eq!(
+            read(&path),
+            original,
+            "{fixture}: uninstall did not restore the original bytes"
+        );
+        assert!(!change.backup_path().exists(), "{fixture}");
+    }
+}
+
+/// A binary that moved: the entry's command is rewritten in place, nothing else changes.
+#[test]
+fn a_moved_binary_updates_the_path() {
+    for (host, _, _) in FILES {
+        let folders = Folders::new();
+        let loc = folders.locations();
+        let first = install(host, Scope::Project, &loc, BIN);
+        first.apply().unwrap();
+        let before = read(&first.path);
+        let moved = install(host, Scope::Project, &loc, "/usr/local/bin/agent-guard");
+        assert_eq!(moved.outcome, Outcome::Updated, "{}", host.name());
+        moved.apply().unwrap();
+        assert_eq!(
+            read(&moved.path),
+            before.replace(BIN, "/usr/local/bin/agent-guard"),
+            "{}",
+            host.name()
+        );
+        // The file existed, so it was backed up before the rewrite.
+        assert_eq!(read(&moved.backup_path()), before);
+    }
+}
+
+/// Codex keeps its hooks in config.toml when the file already does, and in hooks.json
+/// otherwise; an entry of ours in either is found by uninstall.
+#[test]
+fn codex_follows_where_hooks_already_are() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    folders.put(
+        ".codex/config.toml",
+        "model = \"gpt-5.5-codex\"\n\n[hooks.state]\nx = 1\n",
+    );
+    let change = install(Host::Codex, Scope::Project, &loc, BIN);
+    assert_eq!(
+        change.path,
+        folders.project().join(".codex/hooks.json"),
+        "[hooks.state] is not a hook"
+    );
+    change.apply().unwrap();
+    let found = install::wired(Host::Codex, &loc).unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].command, format!("{BIN} hook --host codex"));
+}
+
+/// Droid's hooks.json is followed as written: keyed by event, or wrapped in `hooks`.
+#[test]
+fn droid_follows_the_layout_of_its_hooks_file() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let path = folders.put(".factory/hooks.json", "{\n  \"hooks\": {}\n}\n");
+    install(Host::Droid, Scope::Project, &loc, BIN)
+        .apply()
+        .unwrap();
+    let text = read(&path);
+    assert!(
+        text.contains("\"hooks\": {\n    \"PreToolUse\": ["),
+        "{text}"
+    );
+    assert!(!folders.project().join(".factory/settings.json").exists());
+}
+
+/// A PreToolUse file of Cline's that is someone else's script is never rewritten.
+#[test]
+fn another_cline_hook_is_left_alone() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let script = "#!/bin/sh\necho '{\"cancel\": false}'\n";
+    let path = folders.put(".clinerules/hooks/PreToolUse", script);
+    let problem =
+        install::plan_install(Host::Cline, Scope::Project, &loc, Path::new(BIN)).unwrap_err();
+    assert_eq!(problem.path, path);
+    assert!(
+        problem.to_string().contains("another PreToolUse hook"),
+        "{problem}"
+    );
+    assert!(uninstall(Host::Cline, Scope::Project, &loc).is_empty());
+    assert_eq!(read(&path), script);
+}
+
+/// A host's project settings are used when the project has its folder, the user's otherwise;
+/// without `--host`, the hosts are the ones whose folder exists.
+#[test]
+fn hosts_and_scopes_follow_the_folders() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    std::fs::create_dir_all(folders.project().join(".claude")).unwrap();
+    std::fs::create_dir_all(folders.project().join(".github/workflows")).unwrap();
+    std::fs::create_dir_all(folders.home().join(".gemini")).unwrap();
+    std::fs::create_dir_all(folders.home().join(".codeium/windsurf")).unwrap();
+    assert_eq!(
+        install::detect(&loc),
+        [Host::ClaudeCode, Host::Gemini, Host::Windsurf]
+    );
+    let scope = |host| install::scope_for(host, &loc, None).unwrap();
+    assert_eq!(scope(Host::ClaudeCode), Scope::Project);
+    assert_eq!(scope(Host::Gemini), Scope::User);
+    // `.github/` alone does not mean Copilot is in use, but it can take Copilot's hooks.
+    assert_eq!(scope(Host::Copilot), Scope::Project);
+    assert_eq!(
+        install::scope_for(Host::ClaudeCode, &loc, Some(Scope::User)).unwrap(),
+        Scope::User
+    );
+    let outside = Locations {
+        project: None,
+        ..loc.clone()
+    };
+    assert!(install::scope_for(Host::ClaudeCode, &outside, Some(Scope::Project)).is_err());
+}
+
+// --- through the binary -------------------------------------------------------------------
+
+/// The sandbox's home folder (a sibling of its working folder).
+fn home_of(sandbox: &Sandbox) -> PathBuf {
+    sandbox.cwd().parent().unwrap().join("home")
+}
+
+fn run(sandbox: &Sandbox, args: &[&str]) -> (String, String, i32) {
+    let mut cmd = sandbox.command();
+    cmd.env_remove("CODEX_HOME")
+        .env_remove("COPILOT_HOME")
+        .args(args);
+    let out = cmd.output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn dry_run_prints_a_diff_and_changes_nothing() {
+    let sandbox = Sandbox::new();
+    let settings = sandbox.cwd().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, existing("claude.json")).unwrap();
+    let (stdout, stderr, code) = run(
+        &sandbox,
+        &["install", "--dry-run", "--host", "claude,cursor"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let shown = settings.display().to_string();
+    assert!(
+        stdout.contains(&format!("--- {shown}\n+++ {shown}\n@@ ")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("+                \"matcher\": \"Bash\",\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("--- /dev/null\n+++ "), "{stdout}");
+    assert!(
+        stdout.contains("would add the PreToolUse hook (matcher Bash)"),
+        "{stdout}"
+    );
+    assert_eq!(read(&settings), existing("claude.json"));
+    let files: Vec<_> = walk(sandbox.cwd().parent().unwrap());
+    assert_eq!(files, [settings], "a dry run wrote files");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn an_unparseable_file_is_left_untouched_and_named_with_its_line() {
+    let sandbox = Sandbox::new();
+    // Line 2 lacks its comma, which the parser misses at its end.
+    let broken = "{\n  \"model\": \"opus\"\n  \"hooks\": {}\n}\n";
+    let settings = sandbox.cwd().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, broken).unwrap();
+    std::fs::create_dir_all(sandbox.cwd().join(".cursor")).unwrap();
+    let (stdout, stderr, code) = run(&sandbox, &["install"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!("{}:2:18: not valid JSON", settings.display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains("left the file untouched"), "{stderr}");
+    assert_eq!(read(&settings), broken);
+    assert!(
+        !sandbox
+            .cwd()
+            .join(".claude/settings.json.agent-guard.bak")
+            .exists()
+    );
+    // The other host was still wired.
+    assert!(stdout.contains("cursor"), "{stdout}");
+    assert!(sandbox.cwd().join(".cursor/hooks.json").exists());
+}
+
+#[test]
+fn finding_no_host_says_how_to_name_one() {
+    let sandbox = Sandbox::new();
+    let (_, stderr, code) = run(&sandbox, &["install"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("--host NAME"), "{stderr}");
+}
+
+#[test]
+fn install_then_uninstall_through_the_binary() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.cwd().join(".git")).unwrap();
+    std::fs::create_dir_all(sandbox.cwd().join(".claude")).unwrap();
+    std::fs::create_dir_all(home_of(&sandbox).join(".codex")).unwrap();
+    let (stdout, stderr, code) = run(&sandbox, &["install"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("claude    project  "), "{stdout}");
+    assert!(stdout.contains("codex     user     "), "{stdout}");
+    assert!(stdout.contains("trust agent-guard"), "{stdout}");
+    let written = read(&sandbox.cwd().join(".claude/settings.json"));
+    let binary = assert_cmd::cargo::cargo_bin("agent-guard");
+    assert!(
+        written.contains(&format!("{} hook --host claude", binary.display())),
+        "{written}"
+    );
+
+    let (stdout, _, code) = run(&sandbox, &["uninstall"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("deleted the file"), "{stdout}");
+    assert!(walk(sandbox.cwd().parent().unwrap()).is_empty());
+}
+
+#[test]
+fn doctor_passes_every_host_wired_with_the_real_binary() {
+    let sandbox = Sandbox::new();
+    let hosts: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
+    let (_, stderr, code) = run(&sandbox, &["install", "--user", "--host", &hosts.join(",")]);
+    assert_eq!(code, 0, "{stderr}");
+    let (stdout, stderr, code) = run(&sandbox, &["doctor"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    for host in hosts {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{host} ")))
+            .unwrap_or_else(|| panic!("no row for {host}:\n{stdout}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 3..], ["ok", "ok", "ok"], "{row}");
+    }
+}
+
+#[test]
+fn doctor_reports_a_command_that_does_not_run() {
+    let sandbox = Sandbox::new();
+    let settings = home_of(&sandbox).join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let missing = sandbox.cwd().join("gone/agent-guard");
+    std::fs::write(
+        &settings,
+        format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "{} hook --host claude"}}]}}]}}}}"#,
+            missing.display()
+        ),
+    )
+    .unwrap();
+    let (stdout, stderr, code) = run(&sandbox, &["doctor"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("does not run"), "{stdout}");
+    assert!(stdout.contains("gone/agent-guard"), "{stdout}");
+}
+
+#[test]
+fn doctor_reports_a_host_in_use_but_not_wired() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(home_of(&sandbox).join(".gemini")).unwrap();
+    let (stdout, _, code) = run(&sandbox, &["doctor"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("gemini: not wired; run `agent-guard install --host gemini`"),
+        "{stdout}"
+    );
+}
