@@ -205,6 +205,29 @@ fn branch_force_delete_merged_and_unmerged() {
 }
 
 #[test]
+fn ref_delete_of_the_only_and_a_redundant_ref() {
+    let repo = Repo::new();
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.write("s.txt", "s\n");
+    repo.commit("side work");
+    repo.git(&["checkout", "-q", "main"]);
+    stopped(
+        &repo.check("git update-ref -d refs/heads/side"),
+        "git.ref-delete",
+        "side work",
+    );
+    repo.git(&["tag", "keep", "side"]);
+    cleared(
+        &repo.check("git update-ref -d refs/heads/side"),
+        "git.ref-delete",
+    );
+    cleared(
+        &repo.check("git update-ref -d refs/heads/nope"),
+        "git.ref-delete",
+    );
+}
+
+#[test]
 fn stash_drop_empty_and_not() {
     let repo = Repo::new();
     cleared(&repo.check("git stash drop"), "git.stash-drop");

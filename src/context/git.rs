@@ -18,6 +18,7 @@ pub(super) fn assess(
         GitSubject::Discard { paths } => discard(&ask, paths),
         GitSubject::Clean { dry_run } => clean(&ask, dry_run),
         GitSubject::BranchDelete { names } => branch_delete(&ask, names),
+        GitSubject::RefDelete { name } => ref_delete(&ask, name),
         GitSubject::StashDrop { entry, clear } => stash_drop(&ask, entry.as_deref(), *clear),
         GitSubject::WorktreeRemove { path } => worktree_remove(ctx, dir, path),
         GitSubject::Rewrite { amend, upstream } => rewrite(&ask, *amend, upstream.as_deref()),
@@ -210,6 +211,39 @@ fn branch_delete(ask: &dyn Fn(&[&str]) -> Option<String>, names: &[String]) -> O
         recovery: Some(format!(
             "{} (the reflog keeps the commits for {})",
             recovery.join(", "),
+            reflog_window(ask)
+        )),
+    })
+}
+
+fn ref_delete(ask: &dyn Fn(&[&str]) -> Option<String>, name: &str) -> Option<Assessment> {
+    let full = ask(&["rev-parse", "--symbolic-full-name", name]).map(|f| f.trim().to_string());
+    let Some(full) = full.filter(|f| !f.is_empty()) else {
+        return Some(Assessment::Clear(format!(
+            "`{name}` is not a ref here, so git would refuse"
+        )));
+    };
+    let Some(tip) = ask(&["rev-parse", "--verify", "-q", "--short", &full]) else {
+        return Some(Assessment::Clear(format!(
+            "`{name}` is not a ref here, so git would refuse"
+        )));
+    };
+    // `--exclude` before `--all` takes full ref names.
+    let exclude = format!("--exclude={full}");
+    let only_here = commits(ask, &[&full, "--not", "HEAD", &exclude, "--all"])?;
+    if only_here.is_empty() {
+        return Some(Assessment::Clear(
+            "every commit it points to is reachable from another ref".into(),
+        ));
+    }
+    Some(Assessment::Loss {
+        loses: format!(
+            "deletes `{full}`, the only ref to {}",
+            sample(&only_here, "commit")
+        ),
+        recovery: Some(format!(
+            "`git update-ref {full} {}` (the reflog keeps the commits for {})",
+            tip.trim(),
             reflog_window(ask)
         )),
     })

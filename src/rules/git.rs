@@ -1365,7 +1365,13 @@ fn update_ref(inv: &Invocation) -> Option<Hit> {
             ),
         )
         .safer("`git branch -d <branch>` for a branch (refuses unmerged work)")
-        .recovery("`git update-ref <ref> <sha>` with the sha from `git reflog`"),
+        .recovery("`git update-ref <ref> <sha>` with the sha from `git reflog`")
+        .about(match p.operands.first() {
+            Some((_, w)) if w.literal => about(GitSubject::RefDelete {
+                name: w.text.clone(),
+            }),
+            _ => Subject::Nothing,
+        }),
     )
 }
 

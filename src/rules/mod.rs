@@ -112,6 +112,10 @@ pub enum GitSubject {
     BranchDelete {
         names: Vec<String>,
     },
+    /// `update-ref -d <ref>`.
+    RefDelete {
+        name: String,
+    },
     /// `stash drop [entry]`, or `stash clear` when `entry` is `None`.
     StashDrop {
         entry: Option<String>,
