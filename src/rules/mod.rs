@@ -8,6 +8,7 @@
 mod find;
 mod fs;
 mod git;
+mod guard;
 mod opts;
 mod shell;
 
@@ -196,6 +197,7 @@ pub static ALL: &[&Rule] = &[
     &fs::RM_ANY,
     &shell::DYNAMIC_COMMAND,
     &shell::UNANALYZABLE,
+    &guard::TAMPER,
 ];
 
 pub fn by_id(id: &str) -> Option<&'static Rule> {
@@ -222,10 +224,12 @@ pub(crate) enum Reading {
 
 /// All findings for one command.
 pub fn check(cmd: &SimpleCommand, profile: Profile) -> Vec<Finding> {
-    let hits = match cmd.program() {
+    let mut hits = match cmd.program() {
         Some(name) => by_program(name, cmd.args(), profile, Reading::Known),
         None => shell::dynamic(cmd, profile),
     };
+    // Whatever the program, it must not write the guard's own files.
+    hits.extend(guard::check(cmd));
     hits.into_iter()
         .map(|hit| Finding {
             rule: hit.rule,

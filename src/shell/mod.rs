@@ -74,6 +74,27 @@ pub struct SimpleCommand {
     /// command line starts (`cd app && rm -rf build` gives `["app"]`). A non-literal word
     /// means the directory is not known.
     pub dirs: Vec<Word>,
+    /// Files redirected to or from (`> out.txt`, `2>> log`, `< in`), in order.
+    pub redirects: Vec<Redirect>,
+    /// What it reads on stdin, when the command line shows it (a heredoc, a here-string,
+    /// the output of an `echo` piped in).
+    pub input: Option<String>,
+}
+
+/// One redirection of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The operator as written: `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `>&`, ...
+    pub op: String,
+    pub target: Word,
+}
+
+impl Redirect {
+    /// Output to a file (not to a numbered descriptor, as in `2>&1`).
+    pub fn writes(&self) -> bool {
+        self.op.contains('>')
+            && !(self.op.ends_with('&') && self.target.text.parse::<u32>().is_ok())
+    }
 }
 
 impl SimpleCommand {

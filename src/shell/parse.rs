@@ -14,7 +14,7 @@ use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
 use super::unwrap::{self, Run};
 use super::word::{self, Word};
-use super::{Analysis, Incomplete, MAX_NESTING, SimpleCommand, Via};
+use super::{Analysis, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Via};
 
 thread_local! {
     /// Building a parser allocates; the hook parses once, benchmarks parse millions of times.
@@ -34,10 +34,26 @@ struct Item<'t> {
     via: Via,
     /// Index into [`Walker::scopes`]: the shell (or subshell) this node runs in.
     scope: usize,
+    /// What a redirect around this node gives the command it belongs to.
+    attached: Attached,
+}
+
+/// What tree-sitter hangs on a node around a command rather than on the command itself.
+#[derive(Default)]
+struct Attached {
+    /// What the command reads on stdin, when known (heredoc, here-string, `echo ... |`).
     stdin: Option<String>,
     /// Words tree-sitter attached to a redirect that are really the command's arguments
-    /// (`git checkout 2>/dev/null -- foo`).
+    /// (`git checkout 2>/dev/null -- foo`), or that error recovery cut off.
     extra: Vec<Word>,
+    /// Files the command's output is redirected to or read from.
+    redirects: Vec<Redirect>,
+}
+
+impl Attached {
+    fn is_empty(&self) -> bool {
+        self.stdin.is_none() && self.extra.is_empty() && self.redirects.is_empty()
+    }
 }
 
 impl<'t> Item<'t> {
@@ -46,8 +62,10 @@ impl<'t> Item<'t> {
             node,
             via,
             scope,
-            stdin,
-            extra: Vec::new(),
+            attached: Attached {
+                stdin,
+                ..Attached::default()
+            },
         }
     }
 }
@@ -162,27 +180,26 @@ impl Walker {
             node,
             via,
             scope,
-            stdin,
-            extra,
+            attached,
         } = item;
         match node.kind() {
             "comment" | "raw_string" | "ansi_c_string" | "word" | "number" | "heredoc_start"
             | "heredoc_end" | "heredoc_content" | "string_content" | "variable_name"
             | "test_operator" | "file_descriptor" => {}
             "command" => {
-                self.command(node, src, via, scope, stdin, extra, origin);
+                self.command(node, src, via, scope, attached, origin);
                 push_children(stack, node, via, scope, src);
             }
             "command_substitution" if src[node.byte_range()].starts_with('`') => {
                 self.backticks(node, src, origin, scope, stack);
             }
-            "list" if stdin.is_some() => {
-                // tree-sitter hangs the heredoc of `a && sh <<EOF` on the whole list; the
-                // shell gives it to the last command.
+            "list" if !attached.is_empty() => {
+                // tree-sitter hangs the heredoc or redirect of `a && sh <<EOF` on the whole
+                // list; the shell gives it to the last command.
                 let start = stack.len();
                 push_children(stack, node, via, scope, src);
                 if let Some(last) = stack.get_mut(start) {
-                    last.stdin = stdin;
+                    last.attached = attached;
                 }
             }
             "command_substitution" | "process_substitution" => {
@@ -193,8 +210,8 @@ impl Walker {
                 let inner = self.subshell(scope);
                 push_children(stack, node, via, inner, src);
             }
-            "redirected_statement" => self.redirected(node, src, via, scope, stdin, stack),
-            "pipeline" => self.pipeline(node, src, via, scope, stdin, stack),
+            "redirected_statement" => self.redirected(node, src, via, scope, attached.stdin, stack),
+            "pipeline" => self.pipeline(node, src, via, scope, attached.stdin, stack),
             // Text of a heredoc nobody executes is data, but an unquoted one still runs its
             // `$( )` substitutions while the shell expands it; those are found below it.
             _ => push_children(stack, node, via, scope, src),
@@ -254,12 +271,19 @@ impl Walker {
         let mut feed = stdin;
         let mut later = Vec::new();
         let mut extra = Vec::new();
+        let mut redirects = Vec::new();
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             if child.kind() == "file_redirect" {
                 let mut inner = child.walk();
-                let targets = child.children_by_field_name("destination", &mut inner);
-                extra.extend(targets.skip(1).map(|w| word::from_node(w, src)));
+                let mut targets = child.children_by_field_name("destination", &mut inner);
+                if let Some(target) = targets.next() {
+                    redirects.push(Redirect {
+                        op: redirect_operator(child, src),
+                        target: word::from_node(target, src),
+                    });
+                }
+                extra.extend(targets.map(|w| word::from_node(w, src)));
             }
             if child.kind() == "heredoc_redirect" {
                 let mut inner = child.walk();
@@ -293,8 +317,11 @@ impl Walker {
                 node: body,
                 via,
                 scope,
-                stdin: feed,
-                extra,
+                attached: Attached {
+                    stdin: feed,
+                    extra,
+                    redirects,
+                },
             });
         }
     }
@@ -322,21 +349,19 @@ impl Walker {
         stack.extend(items.into_iter().rev());
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn command(
         &mut self,
         node: Node,
         src: &str,
         via: Via,
         scope: usize,
-        stdin: Option<String>,
-        extra: Vec<Word>,
+        attached: Attached,
         origin: &Origin,
     ) {
         let mut parts = command_parts(node, src);
-        let cut = !extra.is_empty();
-        parts.argv.extend(extra);
-        let mut stdin = stdin;
+        let cut = !attached.extra.is_empty();
+        parts.argv.extend(attached.extra);
+        let mut stdin = attached.stdin;
         if parts.herestring.is_some() {
             stdin = parts.herestring;
         }
@@ -354,6 +379,8 @@ impl Walker {
             span,
             uncertain: origin.uncertain || cut,
             dirs: self.scopes[scope].clone(),
+            redirects: attached.redirects,
+            input: stdin.clone(),
         };
         self.follow(cmd, stdin, origin, scope);
     }
@@ -492,7 +519,7 @@ fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, scope:
             && let Some(last) = stack[start..].last_mut()
             && last.node.kind() == "command"
         {
-            last.extra.extend(cut_short(last.node, child, src));
+            last.attached.extra.extend(cut_short(last.node, child, src));
         }
         stack.push(Item::new(child, via, scope, None));
     }
@@ -565,6 +592,13 @@ fn assignment(node: Node, src: &str) -> Option<(String, Word)> {
     Some((src[name.byte_range()].to_string(), value))
 }
 
+/// `>`, `>>`, `&>`, `<`, ... as written, without the file descriptor.
+fn redirect_operator(redirect: Node, src: &str) -> String {
+    let mut cursor = redirect.walk();
+    let op = redirect.children(&mut cursor).find(|c| !c.is_named());
+    op.map_or_else(String::new, |op| src[op.byte_range()].to_string())
+}
+
 fn heredoc_text(body: Node, src: &str) -> String {
     src[body.byte_range()].to_string()
 }
@@ -589,6 +623,8 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         span: 0..0,
         uncertain: false,
         dirs: Vec::new(),
+        redirects: Vec::new(),
+        input: None,
     };
     if cmd.argv.is_empty() {
         return None;

@@ -606,6 +606,8 @@ fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 span: find.span.clone(),
                 uncertain: true,
                 dirs: find.dirs.clone(),
+                redirects: Vec::new(),
+                input: None,
             });
         }
     }

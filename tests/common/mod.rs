@@ -33,6 +33,7 @@ pub const RULE_IDS: &[&str] = &[
     "fs.rm-any",
     "shell.dynamic-command",
     "shell.unanalyzable",
+    "guard.tamper",
 ];
 
 /// Variables of the developer's environment that could change a verdict. Every other

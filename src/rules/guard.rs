@@ -1,0 +1,208 @@
+//! The guard itself: an agent must not be able to switch it off through its own shell.
+
+use super::opts::{self, flag};
+use super::{Hit, Rule, Tier};
+use crate::shell::{SimpleCommand, Word};
+
+pub static TAMPER: Rule = Rule {
+    id: "guard.tamper",
+    catches: "commands that would switch the guard off from inside the agent: `agent-guard \
+              uninstall`, writing, moving or deleting its config (`.agent-guard.toml`, \
+              `~/.config/agent-guard/`) or the agent hosts' settings files that hold its hook, \
+              and putting `AGENT_GUARD_OFF` into a shell profile",
+    why: "A guard the agent can remove is no guard: one blocked command later it would simply \
+          be gone. Only the person at the keyboard may change it, from their own terminal, \
+          where the hook does not run.",
+    instead: "Ask the user to change the guard's settings themselves.",
+    protected_when: Some("always"),
+    strict_only: false,
+    stops: &[
+        "agent-guard uninstall",
+        "echo 'profile = \"standard\"' > .agent-guard.toml",
+        "sed -i 's/deny/ask/' ~/.config/agent-guard/config.toml",
+        "rm .claude/settings.json",
+        "echo 'export AGENT_GUARD_OFF=1' >> ~/.bashrc",
+        "mv .codex/hooks.json /tmp/",
+        "tee .gemini/settings.json < new.json",
+    ],
+    passes: &[
+        "cat .agent-guard.toml",
+        "grep -n hooks .claude/settings.json",
+        "agent-guard uninstall --dry-run",
+        "agent-guard check -- 'git status'",
+        "cp .claude/settings.json /tmp/settings-copy.json",
+        "echo 'alias ll=\"ls -l\"' >> ~/.bashrc",
+    ],
+};
+
+/// Files whose content decides whether and how the guard runs.
+const GUARD_FILES: &[&str] = &[
+    ".agent-guard.toml",
+    "agent-guard/config.toml",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+    ".cursor/hooks.json",
+    ".factory/hooks.json",
+    ".factory/settings.json",
+    ".windsurf/hooks.json",
+    "windsurf/hooks.json",
+    ".kiro/hooks/agent-guard.json",
+    ".github/hooks/agent-guard.json",
+    ".copilot/hooks/agent-guard.json",
+    ".clinerules/hooks/PreToolUse",
+    "Cline/Hooks/PreToolUse",
+    "plugin/agent-guard.ts",
+];
+
+/// Folders that hold guard files: moving or deleting one removes the hook with it.
+const GUARD_FOLDERS: &[&str] = &[
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".cursor",
+    ".factory",
+    ".windsurf",
+    ".kiro",
+    ".kiro/hooks",
+    ".github/hooks",
+    ".copilot",
+    ".copilot/hooks",
+    ".clinerules",
+    ".clinerules/hooks",
+    ".config/agent-guard",
+    "agent-guard",
+];
+
+/// Shell start-up files, where an `export AGENT_GUARD_OFF=1` would outlive the command.
+const PROFILES: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    "config.fish",
+    ".envrc",
+    "/etc/environment",
+    "/etc/profile",
+];
+
+fn is_guard_file(path: &str) -> bool {
+    GUARD_FILES
+        .iter()
+        .any(|f| path == *f || path.ends_with(&format!("/{f}")))
+}
+
+fn is_guard_folder(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    GUARD_FOLDERS
+        .iter()
+        .any(|f| path == *f || path.ends_with(&format!("/{f}")))
+}
+
+fn is_profile(path: &str) -> bool {
+    PROFILES
+        .iter()
+        .any(|p| path == *p || path.ends_with(&format!("/{p}")))
+}
+
+/// What `cmd` would do to the guard, if anything.
+pub(super) fn check(cmd: &SimpleCommand) -> Option<Hit> {
+    if cmd.program() == Some("agent-guard") {
+        return uninstall(cmd.args());
+    }
+    let written = written_paths(cmd);
+    if let Some(path) = written.iter().find(|p| is_guard_file(p)) {
+        return Some(tamper(format!(
+            "rewrites `{path}`, which decides whether the guard runs"
+        )));
+    }
+    if let Some(path) = removed_paths(cmd)
+        .iter()
+        .find(|p| is_guard_file(p) || is_guard_folder(p))
+    {
+        return Some(tamper(format!(
+            "moves or deletes `{path}`, and the guard's hook with it"
+        )));
+    }
+    let mentions_off = cmd.args().iter().any(|w| w.text.contains("AGENT_GUARD"))
+        || cmd
+            .input
+            .as_deref()
+            .is_some_and(|i| i.contains("AGENT_GUARD"));
+    if mentions_off && let Some(path) = written.iter().find(|p| is_profile(p)) {
+        return Some(tamper(format!(
+            "puts an AGENT_GUARD setting into `{path}`, for every later shell"
+        )));
+    }
+    None
+}
+
+fn tamper(loses: String) -> Hit {
+    Hit::new(&TAMPER, Tier::Protected, loses)
+        .safer("ask the user to change the guard themselves; only they can")
+}
+
+fn uninstall(args: &[Word]) -> Option<Hit> {
+    let first = args.first()?.text.as_str();
+    let dry_run = args.iter().any(|w| w.text == "--dry-run");
+    (first == "uninstall" && !dry_run)
+        .then(|| tamper("removes the guard's hooks from the agent hosts".into()))
+}
+
+/// Files the command writes: output redirections, `tee`, `sed -i`, and copy destinations.
+fn written_paths(cmd: &SimpleCommand) -> Vec<String> {
+    let mut paths: Vec<String> = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.writes())
+        .map(|r| r.target.text.clone())
+        .collect();
+    let operands = || {
+        cmd.args()
+            .iter()
+            .filter(|w| !w.text.starts_with('-'))
+            .map(|w| w.text.clone())
+    };
+    match cmd.program() {
+        Some("tee") => paths.extend(operands()),
+        Some("sed" | "perl")
+            if cmd.args().iter().any(|w| {
+                w.text.starts_with("--in-place")
+                    || (w.text.starts_with('-')
+                        && !w.text.starts_with("--")
+                        && w.text.contains('i'))
+            }) =>
+        {
+            paths.extend(operands())
+        }
+        Some("cp" | "install" | "ln" | "rsync") => paths.extend(operands().last()),
+        Some("dd") => paths.extend(
+            cmd.args()
+                .iter()
+                .filter_map(|w| w.text.strip_prefix("of="))
+                .map(str::to_string),
+        ),
+        Some("truncate" | "chmod" | "chown") => paths.extend(operands()),
+        _ => {}
+    }
+    paths
+}
+
+/// Paths the command deletes or moves away.
+fn removed_paths(cmd: &SimpleCommand) -> Vec<String> {
+    const RM: &[opts::Opt] = &[flag("recursive", Some('r')), flag("force", Some('f'))];
+    match cmd.program() {
+        Some("rm" | "unlink" | "shred" | "mv") => opts::parse(cmd.args(), RM)
+            .operands
+            .iter()
+            .map(|(_, w)| w.text.clone())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
