@@ -181,7 +181,7 @@ fn written_paths(cmd: &SimpleCommand) -> Vec<String> {
         {
             paths.extend(operands())
         }
-        Some("cp" | "install" | "ln" | "rsync") => paths.extend(operands().last()),
+        Some("cp" | "install" | "ln" | "rsync") => paths.extend(operands().next_back()),
         Some("dd") => paths.extend(
             cmd.args()
                 .iter()
