@@ -157,6 +157,17 @@ fn checkout_restore_switch_of_clean_and_dirty_paths() {
     ] {
         stopped(&repo.check(command), "git.discard-worktree", "src/lib.rs");
     }
+    // A bare name is a branch to switch to, or a file to overwrite.
+    cleared(&repo.check("git checkout other"), "git.discard-worktree");
+    stopped(
+        &repo.check("git checkout src/lib.rs"),
+        "git.discard-worktree",
+        "src/lib.rs",
+    );
+    assert_eq!(
+        repo.check("git checkout README.md").decision,
+        Decision::Allow
+    );
     // Only README.md is named, and it is clean.
     cleared(
         &repo.check("git checkout HEAD -- README.md"),

@@ -16,6 +16,7 @@ pub(super) fn assess(
     let answer = match what {
         GitSubject::ResetHard { target } => reset_hard(&ask, target.as_deref()),
         GitSubject::Discard { paths } => discard(&ask, paths),
+        GitSubject::CheckoutOperand { name } => checkout_operand(&ask, name),
         GitSubject::Clean { dry_run } => clean(&ask, dry_run),
         GitSubject::BranchDelete { names } => branch_delete(&ask, names),
         GitSubject::RefDelete { name } => ref_delete(&ask, name),
@@ -147,6 +148,16 @@ fn discard(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<
         loses: format!("discards uncommitted changes to {}", sample(&lost, "file")),
         recovery: Some("none: those changes were never saved by git".into()),
     })
+}
+
+fn checkout_operand(ask: &dyn Fn(&[&str]) -> Option<String>, name: &str) -> Option<Assessment> {
+    let commit = format!("{name}^{{commit}}");
+    if ask(&["rev-parse", "--verify", "-q", &commit]).is_some() {
+        return Some(Assessment::Clear(format!(
+            "`{name}` is a branch or commit: git switches to it and refuses to drop changes"
+        )));
+    }
+    discard(ask, &[name.to_string()])
 }
 
 fn clean(ask: &dyn Fn(&[&str]) -> Option<String>, dry_run: &[String]) -> Option<Assessment> {

@@ -963,7 +963,19 @@ fn checkout(inv: &Invocation) -> Option<Hit> {
         None => Vec::new(),
     };
     if paths.is_empty() && !from_file {
-        return None;
+        // `git checkout name`: a branch to switch to, or a file to overwrite. Only the
+        // repository can tell, so this stands only if context shows lost edits.
+        return match operands.as_slice() {
+            [only] if p.after_dashdash.is_none() && only.literal && only.text != "-" => {
+                let mut hit = discard(&[*only], "overwrites");
+                hit.subject = about(GitSubject::CheckoutOperand {
+                    name: only.text.clone(),
+                });
+                hit.needs_confirmation = true;
+                Some(hit)
+            }
+            _ => None,
+        };
     }
     Some(discard(&paths, "overwrites"))
 }

@@ -113,6 +113,10 @@ pub enum GitSubject {
     BranchDelete {
         names: Vec<String>,
     },
+    /// `checkout <name>`: a branch or commit to switch to, or else a path to overwrite.
+    CheckoutOperand {
+        name: String,
+    },
     /// `update-ref -d <ref>`.
     RefDelete {
         name: String,
