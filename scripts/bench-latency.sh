@@ -45,7 +45,10 @@ TMP="$(mktemp -d "${TMPDIR:-/tmp}/bench-latency.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 
 # The hook's defaults, whatever the caller's environment says.
-unset AGENT_GUARD_OFF AGENT_GUARD_PROFILE AGENT_GUARD_ON_DESTRUCTIVE AGENT_GUARD_CONTEXT
+unset AGENT_GUARD_OFF AGENT_GUARD_PROFILE AGENT_GUARD_ON_DESTRUCTIVE AGENT_GUARD_CONTEXT \
+    AGENT_GUARD_MODE AGENT_GUARD_CONFIG AGENT_GUARD_REGENERABLE
+# Each deny is audited: keep those records out of the caller's own log.
+export XDG_STATE_HOME="$TMP/state"
 
 payload() { # command → hook payload; cwd is this repository, as for an agent working in it
     python3 -c 'import json, sys; print(json.dumps({"session_id": "bench",

@@ -4,21 +4,27 @@
 //! stdin → [`host`] decode → [`shell`] analysis → [`rules`] → [`context`] → [`policy`] →
 //! [`host`] encode.
 
+pub mod audit;
+pub mod claims;
 pub mod cli;
+pub mod config;
 pub mod context;
 pub mod docs;
 pub mod host;
 pub mod install;
 pub mod policy;
 pub mod rules;
+pub mod saferm;
 pub mod settings;
 pub mod shell;
+pub mod snapshot;
+pub mod trash;
 
 use std::path::Path;
 
 use context::{Assessment, Context};
-use policy::{Cleared, Verdict};
-use rules::Finding;
+use policy::{Channel, Cleared, Judged, Verdict};
+use rules::{Finding, Tier};
 use settings::Settings;
 use shell::SimpleCommand;
 
@@ -27,13 +33,28 @@ pub fn evaluate(command: &str, settings: &Settings) -> Verdict {
     evaluate_in(command, None, settings)
 }
 
-/// Judges one command line that runs in `cwd` (the host's working directory).
+/// Judges one command line that runs in `cwd` (the host's working directory), for a host
+/// that can ask and rewrite.
 pub fn evaluate_in(command: &str, cwd: Option<&Path>, settings: &Settings) -> Verdict {
-    if settings.off {
-        return Verdict::allow();
+    evaluate_call(command, cwd, settings, Channel::default())
+}
+
+/// Judges one command line that `channel`'s host will run in `cwd`.
+pub fn evaluate_call(
+    command: &str,
+    cwd: Option<&Path>,
+    settings: &Settings,
+    channel: Channel,
+) -> Verdict {
+    let mut analysis = shell::analyze(command);
+    // `--yes-i-know` is the agent's word to the guard, not part of the command: the command
+    // is judged without it.
+    let confirmed = policy::confirmation(command, &analysis);
+    if let Some(stripped) = &confirmed {
+        analysis = shell::analyze(stripped);
     }
-    let analysis = shell::analyze(command);
-    let found = rules_findings(command, &analysis, settings);
+    let line = confirmed.as_deref().unwrap_or(command);
+    let found = rules_findings(line, &analysis, settings);
     let aliases: Vec<&SimpleCommand> = analysis
         .commands
         .iter()
@@ -41,11 +62,17 @@ pub fn evaluate_in(command: &str, cwd: Option<&Path>, settings: &Settings) -> Ve
         .collect();
     // Only a finding, or a possible git alias, costs a look at the repository.
     if !settings.context || found.is_empty() && aliases.is_empty() {
-        let standing = found
+        let found = found
             .into_iter()
             .filter(|f| !f.needs_confirmation)
             .collect();
-        return policy::decide(standing, Vec::new(), settings);
+        let (standing, exempted) = policy::exempt(found, line, settings);
+        let judged = Judged {
+            standing,
+            exempted,
+            ..Judged::default()
+        };
+        return policy::decide(judged, settings, channel, confirmed);
     }
     let ctx = Context::new(cwd, settings);
     let mut found = found;
@@ -60,11 +87,24 @@ pub fn evaluate_in(command: &str, cwd: Option<&Path>, settings: &Settings) -> Ve
                 finding.recovery = recovery.or(finding.recovery);
                 standing.push(finding);
             }
+            Assessment::Protected(why) => {
+                finding.tier = Tier::Protected;
+                finding.loses = format!("{} ({why})", finding.loses);
+                standing.push(finding);
+            }
             Assessment::Unknown if finding.needs_confirmation => {}
             Assessment::Unknown => standing.push(finding),
         }
     }
-    policy::decide(standing, cleared, settings)
+    // After the repository is consulted: it may show a finding protected (a push to the
+    // remote's default branch), which no exception lifts.
+    let (standing, exempted) = policy::exempt(standing, line, settings);
+    let judged = Judged {
+        standing,
+        cleared,
+        exempted,
+    };
+    policy::decide(judged, settings, channel, confirmed)
 }
 
 /// Every finding in a command line by the rules alone, before context and policy.
@@ -75,7 +115,7 @@ pub fn findings(command: &str, settings: &Settings) -> Vec<Finding> {
 fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
     let mut found: Vec<Finding> = Vec::new();
     for cmd in &analysis.commands {
-        add_unique(&mut found, rules::check(cmd, settings.profile));
+        add_unique(&mut found, rules::check(cmd, settings));
     }
     if found.is_empty()
         && let Some(incomplete) = analysis.incomplete
@@ -128,7 +168,7 @@ fn alias_findings(calls: Vec<&SimpleCommand>, ctx: &Context, settings: &Settings
                 expanded.span = cmd.span.clone();
                 expanded.dirs = [cmd.dirs.clone(), expanded.dirs].concat();
                 expanded.assigns.extend(cmd.assigns.iter().cloned());
-                let mut hits = rules::check(&expanded, settings.profile);
+                let mut hits = rules::check(&expanded, settings);
                 for hit in &mut hits {
                     hit.command = cmd.display();
                     hit.loses = format!("runs `{value}` (a git alias), which {}", hit.loses);

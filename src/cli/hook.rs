@@ -2,28 +2,33 @@
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
+use std::sync::OnceLock;
+use std::time::Instant;
 
-use crate::host::{self, Host, Reply};
+use crate::audit::{self, Record};
+use crate::host::{self, Host, Reply, ToolCall};
 use crate::settings::Settings;
 
+/// The message of a panic, for the audit record of the internal error.
+static PANIC: OnceLock<String> = OnceLock::new();
+
 pub fn run(host: Option<Host>) -> ExitCode {
-    let (settings, bad) = Settings::from_env();
-    for problem in &bad {
-        eprintln!("{problem}");
-    }
-    if settings.off {
-        return ExitCode::SUCCESS;
-    }
+    let started = Instant::now();
     let mut input = Vec::new();
     if std::io::stdin().read_to_end(&mut input).is_err() {
         return ExitCode::SUCCESS;
     }
-    // An internal error must never break the agent's workflow: allow, exit 0, say so on stderr.
+    // An internal error must never break the agent's workflow: allow, exit 0, say so on stderr
+    // and in the audit log.
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("agent-guard: internal error ({info}); allowing the command");
+        let message = info.to_string();
+        eprintln!("agent-guard: internal error ({message}); allowing the command");
+        let _ = PANIC.set(message);
     }));
-    let reply = std::panic::catch_unwind(|| respond(&input, host, &settings))
-        .unwrap_or_else(|_| Reply::silent());
+    let reply = std::panic::catch_unwind(|| respond(&input, host, started)).unwrap_or_else(|_| {
+        let _ = std::panic::catch_unwind(|| log_error(&input, host, started));
+        Reply::silent()
+    });
     if let Some(out) = &reply.stdout {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{out}");
@@ -35,11 +40,81 @@ pub fn run(host: Option<Host>) -> ExitCode {
     ExitCode::from(reply.exit_code.clamp(0, 255) as u8)
 }
 
-/// The whole hook: payload bytes in, the host's reply out.
-pub fn respond(input: &[u8], host: Option<Host>, settings: &Settings) -> Reply {
+/// The whole hook: payload bytes in, the host's reply out; before it, the snapshot and the
+/// audit record the verdict calls for. A command with no finding costs no git process and
+/// no write.
+pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
     let Some(call) = host::decode(input, host) else {
         return Reply::silent();
     };
-    let verdict = crate::evaluate_in(&call.command, call.cwd.as_deref(), settings);
+    let loaded = crate::config::load(call.cwd.as_deref());
+    for problem in &loaded.problems {
+        eprintln!("{problem}");
+    }
+    let settings = &loaded.settings;
+    let cwd = call.cwd.as_deref();
+    let mut verdict = crate::evaluate_call(&call.command, cwd, settings, call.channel());
+    let mut taken = Vec::new();
+    let mut missed = Vec::new();
+    if verdict.may_destroy() {
+        for outcome in crate::snapshot::before(&call.command, cwd, &verdict, settings) {
+            match outcome {
+                Ok(snapshot) => {
+                    verdict.note(&format!("{}.", snapshot.describe()));
+                    taken.push(snapshot.reference);
+                }
+                Err(why) => {
+                    verdict.note(&format!("No snapshot was taken: {why}."));
+                    missed.push(why);
+                }
+            }
+        }
+    }
+    let origin = origin(&call, loaded.repository);
+    let record = Record::of_verdict(
+        &origin,
+        &call.command,
+        &verdict,
+        settings.log_allowed,
+        started.elapsed(),
+    );
+    if let Some(mut record) = record {
+        record.snapshot = (!taken.is_empty()).then(|| taken.join(", "));
+        record.no_snapshot = (!missed.is_empty()).then(|| missed.join("; "));
+        write(&record, settings);
+    }
     host::encode(&call, &verdict)
+}
+
+fn origin(call: &ToolCall, repository: Option<std::path::PathBuf>) -> audit::Origin {
+    audit::Origin {
+        host: Some(call.host.name().to_string()),
+        session: call.session.clone(),
+        cwd: call.cwd.clone(),
+        repository,
+    }
+}
+
+/// The audit record of a panic, with what is known of the call.
+fn log_error(input: &[u8], host: Option<Host>, started: Instant) {
+    let call = host::decode(input, host);
+    let origin = call.as_ref().map(|c| origin(c, None)).unwrap_or_default();
+    let command = call.as_ref().map_or("", |c| c.command.as_str());
+    let error = PANIC.get().map_or("a panic", String::as_str);
+    let record = Record::of_error(&origin, command, error, started.elapsed());
+    write(&record, &Settings::default());
+}
+
+/// Appends to the audit log; a failure is reported on stderr and never changes the answer.
+fn write(record: &Record, settings: &Settings) {
+    let Some(path) = audit::log_path() else {
+        eprintln!("agent-guard: no audit log: neither XDG_STATE_HOME nor HOME is set");
+        return;
+    };
+    if let Err(e) = audit::append(&path, record, settings.audit_max_size) {
+        eprintln!(
+            "agent-guard: could not write the audit log {}: {e}",
+            path.display()
+        );
+    }
 }

@@ -1,10 +1,18 @@
 //! Command-line interface: argument parsing, then a call into the library. Thin on purpose.
 
 mod check;
+mod claim;
+mod config;
 mod doctor;
 mod explain;
 mod hook;
 mod install;
+mod log;
+mod rm;
+mod snapshots;
+mod stats;
+mod trash;
+mod undo;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -32,11 +40,15 @@ fn host_name(name: &str) -> Result<Host, String> {
                   kin, wherever they stand in the command line. The safe twins pass, and every \
                   stop names the safer command to run instead.\n\n\
                   Run with no subcommand and a payload on stdin, it answers as a hook.",
-    after_help = "Settings (environment):\n  \
-                  AGENT_GUARD_OFF=1                  disable the guard entirely\n  \
+    after_help = "Settings: `.agent-guard.toml` at the repository root, then \
+                  ~/.config/agent-guard/config.toml (or the file AGENT_GUARD_CONFIG names); \
+                  `agent-guard config` shows the effective ones. The environment wins over both:\n  \
+                  AGENT_GUARD_OFF=1                  let everything through (still audited)\n  \
+                  AGENT_GUARD_MODE=enforce|observe   observe: stop nothing, log every would-be stop\n  \
                   AGENT_GUARD_PROFILE=standard|strict  strict also stops every shell rm and commands named at run time\n  \
                   AGENT_GUARD_ON_DESTRUCTIVE=deny|ask  ask the user instead of denying (protected commands are always denied)\n  \
-                  AGENT_GUARD_CONTEXT=on|off         consult the repository before judging (off: the rules alone)"
+                  AGENT_GUARD_CONTEXT=on|off         consult the repository before judging (off: the rules alone)\n  \
+                  AGENT_GUARD_REGENERABLE=a,b        output folders whose ignored contents a build recreates"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -59,7 +71,8 @@ enum Command {
     ///
     /// Exit status: 0 allowed, 1 stopped (deny or ask), 2 usage error.
     Check {
-        /// Print one JSON object: {"decision", "findings": [{"rule", "tier", "reason", "safer"}]}.
+        /// Print one JSON object: {"decision", "findings": [{"rule", "tier", "reason", "safer"}],
+        /// "overridden", "override", "cleared", "exempted", "rewrite", "observed"}.
         #[arg(long)]
         json: bool,
         /// The folder the command would run in (default: the current one).
@@ -95,6 +108,79 @@ enum Command {
     ///
     /// Exit status: 0 when every host found is healthy, 1 otherwise.
     Doctor,
+    /// Remove untracked local outputs inside a root, into a trash `restore` brings back from.
+    ///
+    /// The guarded delete for agents: each PATH must be strictly inside --root once symbolic
+    /// links are resolved, hold nothing git tracks and no uncommitted change, stay on the
+    /// root's filesystem, hold no repository store, and not be claimed by another session.
+    /// Never the root itself, `/`, a system folder, the home folder, the current directory or
+    /// `.git`. Tracked files go with `git rm` instead. One refused target refuses them all.
+    ///
+    /// Without --yes it only shows what would go, each target with its entry count and size.
+    /// With --yes it checks again, then moves the targets into the trash: the repository's
+    /// (`.git/agent-guard/trash`, shared by its worktrees) when the root is in one, else
+    /// `$XDG_DATA_HOME/agent-guard/trash` (default `~/.local/share/agent-guard/trash`).
+    ///
+    /// Exit status: 0 removed or previewed, 1 refused or failed, 2 usage error.
+    Rm(rm::Args),
+    /// Bring back what `agent-guard rm` moved to the trash: the latest removal, or one by id.
+    ///
+    /// Every path goes back where it was, byte for byte, with its permissions and symbolic
+    /// links. Nothing is overwritten: when a path exists again, nothing is restored.
+    ///
+    /// Exit status: 0 restored, 1 refused or failed.
+    Restore(trash::RestoreArgs),
+    /// List the removals in the trash, or empty it with --purge (--older-than to keep recent ones).
+    ///
+    /// The trash is the current repository's (or, with -C, the one of DIR's repository), or
+    /// the user's outside any repository.
+    Trash(trash::TrashArgs),
+    /// Claim paths for this session, so that other agents' `agent-guard rm` leaves them alone.
+    ///
+    /// A claim lasts while its process runs (by default the agent process that started this
+    /// command) and at most --ttl. The session is AGENT_GUARD_SESSION when set; otherwise one
+    /// is named after that process. Claims are kept in the repository's git folder and shared
+    /// by its worktrees. A path another live session holds (or one above or inside it) is
+    /// refused, and the session holding it is named.
+    ///
+    /// Exit status: 0 claimed, 1 refused or failed.
+    Claim(claim::ClaimArgs),
+    /// Release this session's claims: on the paths given, or all of them in this repository.
+    ///
+    /// Exit status: 0 released, 1 when a path given holds no claim of this session.
+    Release(claim::ReleaseArgs),
+    /// List the live claims in this repository: path, session, process, age and expiry.
+    Claims(claim::ClaimsArgs),
+    /// Show the effective settings for a folder and where each came from.
+    ///
+    /// Defaults, then the user's ~/.config/agent-guard/config.toml (or the file
+    /// AGENT_GUARD_CONFIG names), then the repository's .agent-guard.toml, then the
+    /// environment. Problems in the files are listed with file, line and key.
+    ///
+    /// Exit status: 0 when the configuration has no problem, 1 otherwise, 2 usage error.
+    Config(config::Args),
+    /// Show the audit log: every stop, ask, override, observed stop and internal error.
+    ///
+    /// One line a record (time, decision, rules, command, host, folder, snapshot), or with
+    /// --json the records as stored. The log is $XDG_STATE_HOME/agent-guard/audit.jsonl
+    /// (default ~/.local/state/agent-guard/audit.jsonl).
+    Log(log::Args),
+    /// Count the audit log's records by decision, rule and repository.
+    Stats(stats::Args),
+    /// List the snapshots taken in this repository before destructive commands ran.
+    ///
+    /// Newest first: id, time, the size of what it saved, and the command it was taken for.
+    Snapshots(snapshots::Args),
+    /// Restore the newest snapshot (or the one named) into the working tree.
+    ///
+    /// A file comes back when it is missing or still holds what git has for it; a file that
+    /// changed after the snapshot is kept unless --force (which snapshots it first). The
+    /// index and the branches are left alone; moved or deleted refs are named with the
+    /// command that puts them back.
+    ///
+    /// Exit status: 0 restored (or nothing to do), 1 some files were kept, 2 no snapshot or
+    /// usage error.
+    Undo(undo::Args),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -132,5 +218,16 @@ pub fn main() -> ExitCode {
         Some(Command::Install(args)) => install::run_install(&args),
         Some(Command::Uninstall(args)) => install::run_uninstall(&args),
         Some(Command::Doctor) => doctor::run(),
+        Some(Command::Rm(args)) => rm::run(&args),
+        Some(Command::Restore(args)) => trash::run_restore(&args),
+        Some(Command::Trash(args)) => trash::run_trash(&args),
+        Some(Command::Claim(args)) => claim::run_claim(&args),
+        Some(Command::Release(args)) => claim::run_release(&args),
+        Some(Command::Claims(args)) => claim::run_claims(&args),
+        Some(Command::Config(args)) => config::run(&args),
+        Some(Command::Log(args)) => log::run(&args),
+        Some(Command::Stats(args)) => stats::run(&args),
+        Some(Command::Snapshots(args)) => snapshots::run(&args),
+        Some(Command::Undo(args)) => undo::run(&args),
     }
 }

@@ -23,6 +23,9 @@ pub(super) fn assess(
         GitSubject::StashDrop { entry, clear } => stash_drop(&ask, entry.as_deref(), *clear),
         GitSubject::WorktreeRemove { path } => worktree_remove(ctx, dir, path),
         GitSubject::Rewrite { amend, upstream } => rewrite(&ask, *amend, upstream.as_deref()),
+        GitSubject::Push { remote, branches } => {
+            push(&ask, remote.as_deref(), branches, &ctx.protected_branches)
+        }
     };
     answer.unwrap_or(Assessment::Unknown)
 }
@@ -335,6 +338,45 @@ fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> 
         ),
         recovery: Some("none for uncommitted work".into()),
     })
+}
+
+/// A push to the remote's default branch (what `origin/HEAD` names), or, with no branch named,
+/// from a current branch that is protected, is protected like a push to `main`.
+fn push(
+    ask: &dyn Fn(&[&str]) -> Option<String>,
+    remote: Option<&str>,
+    branches: &[String],
+    protected: &[String],
+) -> Option<Assessment> {
+    let remote = remote.unwrap_or("origin");
+    let current = || ask(&["symbolic-ref", "-q", "--short", "HEAD"]).map(|b| b.trim().to_string());
+    let targets: Vec<String> = if branches.is_empty() {
+        vec![current()?]
+    } else {
+        let mut targets = Vec::new();
+        for branch in branches {
+            targets.push(if branch == "HEAD" {
+                current()?
+            } else {
+                branch.clone()
+            });
+        }
+        targets
+    };
+    if let Some(named) = targets.iter().find(|t| protected.contains(t)) {
+        return Some(Assessment::Protected(format!(
+            "`{named}` is the branch it pushes, and it is protected"
+        )));
+    }
+    let head = format!("refs/remotes/{remote}/HEAD");
+    let default = ask(&["symbolic-ref", "-q", "--short", &head])?;
+    let default = default
+        .trim()
+        .strip_prefix(&format!("{remote}/"))?
+        .to_string();
+    targets
+        .contains(&default)
+        .then(|| Assessment::Protected(format!("`{default}` is the default branch of `{remote}`")))
 }
 
 fn rewrite(

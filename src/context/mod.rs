@@ -30,6 +30,9 @@ pub enum Assessment {
         loses: String,
         recovery: Option<String>,
     },
+    /// The command touches something protected that only the repository shows (the
+    /// remote's default branch): the finding becomes protected, for the reason given.
+    Protected(String),
     /// The context could not tell.
     Unknown,
 }
@@ -40,6 +43,7 @@ pub struct Context {
     home: Option<PathBuf>,
     deadline: Instant,
     regenerable: Vec<String>,
+    protected_branches: Vec<String>,
 }
 
 impl Context {
@@ -52,7 +56,14 @@ impl Context {
             home: std::env::var_os("HOME").map(PathBuf::from),
             deadline: Instant::now() + DEADLINE,
             regenerable: settings.regenerable.clone(),
+            protected_branches: settings.protected_branches.clone(),
         }
+    }
+
+    /// The folder `finding`'s command runs in, following its `cd`s from where the command
+    /// line starts: where a snapshot of what it could destroy is taken.
+    pub fn run_directory(&self, finding: &Finding) -> Option<PathBuf> {
+        self.directory(&finding.dirs)
     }
 
     /// Looks at what `finding` would destroy. Protected findings are never cleared.

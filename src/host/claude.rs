@@ -4,13 +4,14 @@
 //! Codex and older adapters send `exec_command`/`shell_command`/`functions.*` with
 //! `tool_input` as an object or a JSON-encoded string and the key `command` or `cmd`.
 //! Out: deny or ask as `hookSpecificOutput`; allow as empty stdout (never `"allow"`, which
-//! would skip the user's own permission prompt).
+//! would skip the user's own permission prompt); a rewrite as `updatedInput`, the whole tool
+//! input with only the command changed, and no decision.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Stop, ToolCall, text, text_at};
+use super::{Host, Reply, Rewrite, Stop, ToolCall, text, text_at};
 
 /// Tool names that carry a shell command.
 pub(super) fn is_shell_tool(name: &str) -> bool {
@@ -22,11 +23,16 @@ pub(super) fn is_shell_tool(name: &str) -> bool {
 }
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
-    decode_as(payload, Host::ClaudeCode, is_shell_tool)
+    let call = decode_as(payload, Host::ClaudeCode, is_shell_tool)?;
+    Some(ToolCall {
+        rewrite: Rewrite::of(payload.get("tool_input")?),
+        ..call
+    })
 }
 
 /// Claude Code's payload shape for `host`: a `tool_name` that `is_shell` accepts, the command
-/// in `tool_input` (see [`command_of`]), `cwd` and `session_id`.
+/// in `tool_input` (see [`command_of`]), `cwd` and `session_id`. No rewrite: the hosts that
+/// can rewrite add it.
 pub(super) fn decode_as(
     payload: &Value,
     host: Host,
@@ -43,6 +49,7 @@ pub(super) fn decode_as(
         cwd: text(payload, "cwd").map(Into::into),
         session: text(payload, "session_id").map(str::to_string),
         can_ask: true,
+        rewrite: None,
     })
 }
 
@@ -81,6 +88,17 @@ pub(super) fn encode(stop: Stop) -> Reply {
             "hookEventName": "PreToolUse",
             "permissionDecision": stop.word(),
             "permissionDecisionReason": stop.reason(),
+        }
+    }))
+}
+
+/// Runs the call with `input` as its tool input. No `permissionDecision`: `"allow"` would
+/// skip the user's own permission prompt.
+pub(super) fn rewrite(input: Value) -> Reply {
+    Reply::json(json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "updatedInput": input,
         }
     }))
 }

@@ -34,6 +34,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
             .map(Into::into),
         session: text(payload, "taskId").map(str::to_string),
         can_ask: false,
+        rewrite: None,
     })
 }
 

@@ -4,20 +4,32 @@
 //! legacy `exec_command`/`shell_command`/`functions.*` shapes that Claude's module reads.
 //! `apply_patch` and MCP tools (`mcp__server__tool`) are not shell commands.
 //! Out: Claude's `hookSpecificOutput` deny, whose reason must not be empty. Codex has no ask:
-//! it marks the hook failed and runs the command, so an ask goes out as a deny.
+//! it marks the hook failed and runs the command, so an ask goes out as a deny. A rewrite is
+//! `updatedInput` with `permissionDecision: "allow"`: Codex drops an `updatedInput` without it.
 
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{Host, ToolCall, claude, text_at};
+use super::{Host, Reply, Rewrite, ToolCall, claude, text_at};
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Codex, claude::is_shell_tool)?;
     Some(ToolCall {
         can_ask: false,
+        rewrite: Rewrite::of(payload.get("tool_input")?),
         ..call
     })
+}
+
+pub(super) fn rewrite(input: Value) -> Reply {
+    Reply::json(json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "updatedInput": input,
+        }
+    }))
 }
 
 pub(super) fn probe(command: &str, cwd: &Path) -> Value {

@@ -4,13 +4,14 @@
 //! `toolArgs` a JSON-encoded string or an object; or, for hooks configured under PascalCase
 //! event names, Claude Code's snake_case shape (`hook_event_name`, `tool_name`, `tool_input`).
 //! Out, for both: a flat `{"permissionDecision": "deny"|"ask", "permissionDecisionReason"}` on
-//! exit 0.
+//! exit 0; a rewrite as `{"modifiedArgs"}`, the tool's arguments as an object with only the
+//! command changed.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Stop, ToolCall, claude, text, text_at};
+use super::{Host, Reply, Rewrite, Stop, ToolCall, claude, text, text_at};
 
 fn is_shell_tool(name: &str) -> bool {
     matches!(name, "bash" | "Bash")
@@ -18,7 +19,11 @@ fn is_shell_tool(name: &str) -> bool {
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let Some(tool) = payload.get("toolName") else {
-        return claude::decode_as(payload, Host::Copilot, is_shell_tool);
+        let call = claude::decode_as(payload, Host::Copilot, is_shell_tool)?;
+        return Some(ToolCall {
+            rewrite: Rewrite::of(payload.get("tool_input")?),
+            ..call
+        });
     };
     let tool = tool.as_str().filter(|t| is_shell_tool(t))?;
     Some(ToolCall {
@@ -28,6 +33,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
         cwd: text(payload, "cwd").map(Into::into),
         session: text(payload, "sessionId").map(str::to_string),
         can_ask: true,
+        rewrite: Rewrite::of(payload.get("toolArgs")?),
     })
 }
 
@@ -36,6 +42,10 @@ pub(super) fn encode(stop: Stop) -> Reply {
         "permissionDecision": stop.word(),
         "permissionDecisionReason": stop.reason(),
     }))
+}
+
+pub(super) fn rewrite(input: Value) -> Reply {
+    Reply::json(json!({ "modifiedArgs": input }))
 }
 
 pub(super) fn probe(command: &str, cwd: &Path) -> Value {

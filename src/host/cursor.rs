@@ -5,13 +5,14 @@
 //! or `{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command",
 //! "working_directory"}, ...}`.
 //! Out, for both: `{"permission": "deny"|"ask", "agent_message", "user_message"}`.
-//! `preToolUse` ignores ask, so there an ask goes out as a deny.
+//! `preToolUse` ignores ask, so there an ask goes out as a deny; it alone can rewrite, with
+//! `{"permission": "allow", "updated_input"}`.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Stop, ToolCall, text, text_at};
+use super::{Host, Reply, Rewrite, Stop, ToolCall, text, text_at};
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let session = text(payload, "conversation_id").map(str::to_string);
@@ -23,6 +24,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
             cwd: text(payload, "cwd").map(Into::into),
             session,
             can_ask: true,
+            rewrite: None,
         }),
         "preToolUse" if text(payload, "tool_name") == Some("Shell") => {
             let input = payload.get("tool_input")?;
@@ -35,6 +37,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
                     .map(Into::into),
                 session,
                 can_ask: false,
+                rewrite: Rewrite::of(input),
             })
         }
         _ => None,
@@ -54,6 +57,10 @@ pub(super) fn encode(stop: Stop) -> Reply {
         "agent_message": reason,
         "user_message": user_message,
     }))
+}
+
+pub(super) fn rewrite(input: Value) -> Reply {
+    Reply::json(json!({ "permission": "allow", "updated_input": input }))
 }
 
 pub(super) fn probe(command: &str, cwd: &Path) -> Value {

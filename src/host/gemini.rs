@@ -4,13 +4,14 @@
 //! {"command", "description", "dir_path", "is_background"}, "cwd", "session_id", ...}`.
 //! Out: `{"decision": "deny", "reason"}`, which the model reads as the tool's error, or
 //! `{"decision": "ask", ...}`. Gemini's confirmation dialog shows an ask's `systemMessage`, not
-//! its `reason`, so an ask carries the reason in both.
+//! its `reason`, so an ask carries the reason in both. A rewrite is
+//! `hookSpecificOutput.tool_input`, the full parameters with only the command changed.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Stop, ToolCall, claude, text, text_at};
+use super::{Host, Reply, Rewrite, Stop, ToolCall, claude, text, text_at};
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Gemini, |tool| tool == "run_shell_command")?;
@@ -19,6 +20,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
         .and_then(|input| text(input, "dir_path"));
     Some(ToolCall {
         cwd: working_dir(call.cwd.clone(), dir),
+        rewrite: Rewrite::of(payload.get("tool_input")?),
         ..call
     })
 }
@@ -39,6 +41,12 @@ pub(super) fn encode(stop: Stop) -> Reply {
             json!({ "decision": "ask", "reason": reason, "systemMessage": reason })
         }
     })
+}
+
+pub(super) fn rewrite(input: Value) -> Reply {
+    Reply::json(json!({
+        "hookSpecificOutput": { "hookEventName": "BeforeTool", "tool_input": input }
+    }))
 }
 
 pub(super) fn probe(command: &str, cwd: &Path) -> Value {

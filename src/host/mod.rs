@@ -17,9 +17,9 @@ mod windsurf;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::policy::{Decision, Verdict};
+use crate::policy::{Channel, Decision, Verdict};
 
 /// The agent hosts whose hook protocol the guard speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -83,6 +83,59 @@ pub struct ToolCall {
     /// goes out as a deny that tells the agent to ask its user first: an ask the host does not
     /// understand would let the command run.
     pub can_ask: bool,
+    /// Where the host can replace the command before it runs: what the adapter needs to do
+    /// it. `None` for hosts and events that cannot.
+    pub rewrite: Option<Rewrite>,
+}
+
+impl ToolCall {
+    /// What the host can do with an answer.
+    pub fn channel(&self) -> Channel {
+        Channel {
+            can_ask: self.can_ask,
+            can_rewrite: self.rewrite.is_some(),
+        }
+    }
+}
+
+/// The tool input as the host sent it and the key that holds the command, kept so that a
+/// rewrite carries every other field through unchanged. Opaque outside `host/`: only the
+/// adapters know a host's JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rewrite {
+    input: Map<String, Value>,
+    key: String,
+}
+
+impl Rewrite {
+    /// The tool input (an object, or an object encoded as a JSON string) whose `command` or
+    /// `cmd` is a string. An argv array is not rewritten: a string in its place would change
+    /// the input's shape.
+    fn of(input: &Value) -> Option<Rewrite> {
+        let decoded;
+        let input = match input {
+            Value::String(text) => {
+                decoded = serde_json::from_str::<Value>(text).ok()?;
+                &decoded
+            }
+            other => other,
+        };
+        let object = input.as_object()?;
+        let key = ["command", "cmd"]
+            .into_iter()
+            .find(|k| object.get(*k).is_some_and(Value::is_string))?;
+        Some(Rewrite {
+            input: object.clone(),
+            key: key.to_string(),
+        })
+    }
+
+    /// The same input with `command` in place of the original.
+    fn with(&self, command: &str) -> Value {
+        let mut input = self.input.clone();
+        input.insert(self.key.clone(), Value::String(command.to_string()));
+        Value::Object(input)
+    }
 }
 
 /// What the hook process prints and how it exits.
@@ -146,12 +199,6 @@ impl<'a> Stop<'a> {
     }
 }
 
-/// Put before the reason of an ask sent as a deny, so that the agent asks in the host's stead.
-const ASK_FIRST: &str = "agent-guard: this command needs the user's confirmation, and this host \
-                         cannot ask for it from a hook. Ask your user for confirmation first: tell \
-                         them what it would do (below), and run it only if they say yes, with \
-                         `AGENT_GUARD_OFF=1` in front of it.";
-
 /// The reason of a stop whose verdict came without one: some hosts let a stop with an empty
 /// reason through.
 const NO_REASON: &str = "agent-guard stopped this command.";
@@ -198,22 +245,24 @@ fn detect(payload: &Value) -> Host {
     }
 }
 
-/// The host's answer to `verdict` on `call`: silent when allowed.
+/// The host's answer to `verdict` on `call`: silent when allowed, the rewritten input when
+/// the command is to run without `--yes-i-know`. The policy words an ask for a host that
+/// cannot ask as a deny; should one reach such a host anyway, it goes out as a deny.
 pub fn encode(call: &ToolCall, verdict: &Verdict) -> Reply {
     let reason = if verdict.reason.trim().is_empty() {
         NO_REASON
     } else {
         verdict.reason.as_str()
     };
-    let asked_as_deny;
     let stop = match verdict.decision {
-        Decision::Allow => return Reply::silent(),
-        Decision::Deny => Stop::Deny(reason),
-        Decision::Ask if call.can_ask => Stop::Ask(reason),
-        Decision::Ask => {
-            asked_as_deny = format!("{ASK_FIRST}\n{reason}");
-            Stop::Deny(&asked_as_deny)
+        Decision::Allow => {
+            return match (&verdict.rewrite, &call.rewrite) {
+                (Some(command), Some(rewrite)) => rewritten(call.host, rewrite.with(command)),
+                _ => Reply::silent(),
+            };
         }
+        Decision::Ask if call.can_ask => Stop::Ask(reason),
+        Decision::Ask | Decision::Deny => Stop::Deny(reason),
     };
     match call.host {
         Host::ClaudeCode | Host::Codex | Host::Droid => claude::encode(stop),
@@ -222,6 +271,19 @@ pub fn encode(call: &ToolCall, verdict: &Verdict) -> Reply {
         Host::Copilot => copilot::encode(stop),
         Host::Kiro | Host::Windsurf => Reply::exit_two(stop.reason()),
         Host::Cline => cline::encode(stop),
+    }
+}
+
+/// Lets the call run with `input` as its tool input, in the dialect of a host that can.
+fn rewritten(host: Host, input: Value) -> Reply {
+    match host {
+        Host::ClaudeCode => claude::rewrite(input),
+        Host::Codex => codex::rewrite(input),
+        Host::Gemini => gemini::rewrite(input),
+        Host::Cursor => cursor::rewrite(input),
+        Host::Copilot => copilot::rewrite(input),
+        // Their calls never carry a `Rewrite`.
+        Host::Droid | Host::Kiro | Host::Windsurf | Host::Cline => Reply::silent(),
     }
 }
 
@@ -290,6 +352,7 @@ mod tests {
             cwd: None,
             session: None,
             can_ask,
+            rewrite: None,
         }
     }
 
@@ -341,14 +404,39 @@ mod tests {
     }
 
     #[test]
-    fn an_ask_the_host_cannot_put_becomes_a_deny_that_says_to_ask() {
-        let reply = encode(&call(Host::Kiro, false), &verdict(Decision::Ask, "why"));
-        assert_eq!(reply.exit_code, 2);
-        assert_eq!(reply.stderr, Some(format!("{ASK_FIRST}\nwhy")));
-        assert!(ASK_FIRST.contains("Ask your user for confirmation first"));
+    fn an_ask_the_host_cannot_put_goes_out_as_a_deny() {
+        let reply = encode(&call(Host::Cursor, false), &verdict(Decision::Ask, "why"));
+        let out: Value = serde_json::from_str(&reply.stdout.unwrap()).unwrap();
+        assert_eq!(out["permission"], "deny");
+        let reply = encode(&call(Host::Cursor, true), &verdict(Decision::Ask, "why"));
+        let out: Value = serde_json::from_str(&reply.stdout.unwrap()).unwrap();
+        assert_eq!(out["permission"], "ask");
+    }
 
-        let reply = encode(&call(Host::Kiro, true), &verdict(Decision::Ask, "why"));
-        assert_eq!(reply.stderr.as_deref(), Some("why"));
+    #[test]
+    fn a_rewrite_keeps_every_other_field_and_the_key_the_command_came_in() {
+        let input = serde_json::json!({"cmd": "ls --yes-i-know", "timeout": 5, "x": [1]});
+        let rewrite = Rewrite::of(&input).unwrap();
+        assert_eq!(
+            rewrite.with("ls"),
+            serde_json::json!({"cmd": "ls", "timeout": 5, "x": [1]})
+        );
+        let encoded = Value::String(input.to_string());
+        assert_eq!(Rewrite::of(&encoded), Some(rewrite));
+        assert_eq!(Rewrite::of(&serde_json::json!({"command": ["ls"]})), None);
+        assert_eq!(Rewrite::of(&serde_json::json!("not json")), None);
+    }
+
+    #[test]
+    fn an_allowed_rewrite_is_silent_where_the_call_cannot_rewrite() {
+        let rewritten = Verdict {
+            rewrite: Some("ls".into()),
+            ..Verdict::allow()
+        };
+        assert_eq!(
+            encode(&call(Host::ClaudeCode, true), &rewritten),
+            Reply::silent()
+        );
     }
 
     #[test]

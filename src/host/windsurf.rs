@@ -22,6 +22,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
         cwd: text(info, "cwd").map(Into::into),
         session: text(payload, "trajectory_id").map(str::to_string),
         can_ask: false,
+        rewrite: None,
     })
 }
 

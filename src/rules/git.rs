@@ -93,7 +93,10 @@ pub static PUSH_FORCE: Rule = Rule {
           last fetched disappear from the remote, and nobody is told.",
     instead: "`git push --force-with-lease` refuses when the remote has commits you have not \
               seen; add `--force-if-includes` to also require that you integrated them.",
-    protected_when: Some("to a protected branch (`main`, `master`), or with `--all`/`--mirror`"),
+    protected_when: Some(
+        "to a protected branch (`main`, `master`, the remote's default branch, or those named in \
+         `protected_branches`), or with `--all`/`--mirror`",
+    ),
     strict_only: false,
     stops: &[
         "git push --force origin feature",
@@ -115,7 +118,10 @@ pub static PUSH_DELETE: Rule = Rule {
           from the remote for everyone.",
     instead: "Ask the user before deleting a remote branch; `git push --dry-run --delete ...` \
               shows what would be deleted.",
-    protected_when: Some("when a protected branch (`main`, `master`) would be deleted"),
+    protected_when: Some(
+        "when a protected branch (`main`, `master`, the remote's default branch, or those named \
+         in `protected_branches`) would be deleted, or with `--mirror`",
+    ),
     strict_only: false,
     stops: &[
         "git push origin --delete feature",
@@ -590,9 +596,6 @@ const PRUNE: &[Opt] = &[
     flag("progress", None),
     valued("expire", None),
 ];
-
-/// Branches a force push or delete must never touch without the user.
-const PROTECTED_BRANCHES: &[&str] = &["main", "master"];
 
 /// Subcommand and its arguments, after git's own global options.
 struct Invocation<'a> {
@@ -1100,12 +1103,20 @@ fn push(inv: &Invocation) -> Option<Hit> {
     let refspecs: Vec<&Word> = p.operands.iter().skip(1).map(|(_, w)| *w).collect();
     let every_branch = p.has("all") || p.has("branches") || p.has("mirror");
     let destinations: Vec<&str> = refspecs.iter().map(|w| destination(&w.text)).collect();
-    let touches_protected =
-        every_branch || destinations.iter().any(|d| PROTECTED_BRANCHES.contains(d));
-    let tier = if touches_protected {
+    // A protected branch by name raises the tier in `rules::check`, which has the configured
+    // list; the repository context adds the remote's default branch.
+    let tier = if every_branch {
         Tier::Protected
     } else {
         Tier::Destructive
+    };
+    let remote = p.operands.first().map(|(_, w)| *w);
+    let pushes_to = |branches: &[&str]| match (remote.map(|w| w.value()), texts(&refspecs)) {
+        (Some(None), _) | (_, None) => Subject::Nothing,
+        (remote, Some(_)) => about(GitSubject::Push {
+            remote: remote.flatten().map(str::to_string),
+            branches: branches.iter().map(|b| b.to_string()).collect(),
+        }),
     };
 
     let deleting: Vec<&str> = if p.has("delete") {
@@ -1118,11 +1129,15 @@ fn push(inv: &Invocation) -> Option<Hit> {
             .collect()
     };
     if !deleting.is_empty() || (p.has("delete") && refspecs.is_empty()) || p.has("prune") {
-        let del_tier = if deleting.iter().any(|d| PROTECTED_BRANCHES.contains(d)) || p.has("mirror")
-        {
+        let del_tier = if p.has("mirror") {
             Tier::Protected
         } else {
             Tier::Destructive
+        };
+        let subject = if deleting.is_empty() {
+            Subject::Nothing
+        } else {
+            pushes_to(&deleting)
         };
         let what = if p.has("prune") && deleting.is_empty() {
             "every remote branch that has no local counterpart".to_string()
@@ -1132,7 +1147,9 @@ fn push(inv: &Invocation) -> Option<Hit> {
         return Some(
             Hit::new(&PUSH_DELETE, del_tier, format!("deletes {what} for everyone"))
                 .safer("ask the user before deleting remote refs; `git push --dry-run ...` shows what would change")
-                .recovery("push the commit back if you still have it: `git push <remote> <sha>:refs/heads/<branch>`"),
+                .recovery("push the commit back if you still have it: `git push <remote> <sha>:refs/heads/<branch>`")
+                .branches(&deleting)
+                .about(subject),
         );
     }
 
@@ -1167,7 +1184,11 @@ fn push(inv: &Invocation) -> Option<Hit> {
         tier,
         format!("overwrites {target}, dropping commits others pushed there"),
     )
-    .recovery("the overwritten commits may still be in a teammate's clone or the remote's reflog");
+    .recovery("the overwritten commits may still be in a teammate's clone or the remote's reflog")
+    .branches(&destinations);
+    if !every_branch {
+        hit = hit.about(pushes_to(&destinations));
+    }
     if !p.has("mirror") {
         hit = hit.safer(format!(
             "`{safer}` (refuses if the remote moved since you fetched)"

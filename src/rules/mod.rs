@@ -14,7 +14,7 @@ mod shell;
 
 use std::ops::Range;
 
-use crate::settings::Profile;
+use crate::settings::{Profile, Settings};
 use crate::shell::{SimpleCommand, Via, Word};
 
 /// How bad a finding is. Protected findings are never overridden or turned into a question.
@@ -129,6 +129,12 @@ pub enum GitSubject {
     WorktreeRemove {
         path: String,
     },
+    /// `push` that writes or deletes these remote branches on `remote` (`None`: the default
+    /// remote). No branches: the ones git pushes by default, that is, the current branch.
+    Push {
+        remote: Option<String>,
+        branches: Vec<String>,
+    },
     /// `commit --amend` (no upstream) or `rebase [upstream]` (`None`: the branch's upstream).
     Rewrite {
         amend: bool,
@@ -151,6 +157,8 @@ pub(crate) struct Hit {
     pub recovery: Option<String>,
     pub subject: Subject,
     pub needs_confirmation: bool,
+    /// Remote branches a push writes or deletes: naming a protected one makes it protected.
+    pub branches: Vec<String>,
 }
 
 impl Hit {
@@ -163,7 +171,13 @@ impl Hit {
             recovery: None,
             subject: Subject::Nothing,
             needs_confirmation: false,
+            branches: Vec::new(),
         }
+    }
+
+    pub fn branches(mut self, branches: &[&str]) -> Self {
+        self.branches = branches.iter().map(|b| b.to_string()).collect();
+        self
     }
 
     pub fn about(mut self, subject: Subject) -> Self {
@@ -227,7 +241,8 @@ pub(crate) enum Reading {
 }
 
 /// All findings for one command.
-pub fn check(cmd: &SimpleCommand, profile: Profile) -> Vec<Finding> {
+pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
+    let profile = settings.profile;
     let mut hits = match cmd.program() {
         Some(name) => by_program(name, cmd.args(), profile, Reading::Known),
         None => shell::dynamic(cmd, profile),
@@ -237,7 +252,15 @@ pub fn check(cmd: &SimpleCommand, profile: Profile) -> Vec<Finding> {
     hits.into_iter()
         .map(|hit| Finding {
             rule: hit.rule,
-            tier: hit.tier,
+            tier: if hit
+                .branches
+                .iter()
+                .any(|b| settings.protected_branches.contains(b))
+            {
+                Tier::Protected
+            } else {
+                hit.tier
+            },
             command: cmd.display(),
             loses: hit.loses,
             safer: hit.safer,

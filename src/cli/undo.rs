@@ -1,0 +1,106 @@
+//! `agent-guard undo`: put back what the newest snapshot saved.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::snapshot::{self, RestoreOptions};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The snapshot to restore, by id (see `agent-guard snapshots`); default: the newest.
+    #[arg(value_name = "SNAPSHOT")]
+    id: Option<String>,
+    /// Also overwrite files that changed after the snapshot (they are snapshotted first).
+    #[arg(long)]
+    force: bool,
+    /// Show what would be restored; write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// A folder in the repository (default: the current one).
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+}
+
+/// The folder to work in: `--cwd` (which must exist) or the current one.
+pub(super) fn folder(cwd: Option<&PathBuf>) -> Result<PathBuf, ExitCode> {
+    match cwd {
+        Some(dir) if dir.is_dir() => Ok(dir.clone()),
+        Some(dir) => {
+            eprintln!("agent-guard: --cwd {}: not a directory", dir.display());
+            Err(ExitCode::from(2))
+        }
+        None => std::env::current_dir().map_err(|e| {
+            eprintln!("agent-guard: no current directory: {e}");
+            ExitCode::from(2)
+        }),
+    }
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let dir = match folder(args.cwd.as_ref()) {
+        Ok(dir) => dir,
+        Err(code) => return code,
+    };
+    let settings = crate::config::load(Some(&dir)).settings;
+    let options = RestoreOptions {
+        force: args.force,
+        dry_run: args.dry_run,
+        max_size: settings.snapshot_max_size,
+        max_age: settings.snapshot_max_age,
+    };
+    let done = match snapshot::restore(&dir, args.id.as_deref(), options) {
+        Ok(done) => done,
+        Err(why) => {
+            eprintln!("agent-guard: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    let s = &done.snapshot;
+    let when = s.time.map_or(String::new(), |t| {
+        format!(", {} ago", super::snapshots::age(t))
+    });
+    let verb = if args.dry_run {
+        "Would restore"
+    } else {
+        "Restored"
+    };
+    if let Some(saved) = &done.saved_first {
+        println!(
+            "Saved the files it overwrites first as snapshot {}.",
+            saved.id
+        );
+    }
+    if done.restored.is_empty() && done.kept.is_empty() {
+        println!(
+            "Nothing to restore: the working tree already holds everything snapshot {} saved (before `{}`{when}).",
+            s.id, s.command
+        );
+    } else if !done.restored.is_empty() {
+        println!(
+            "{verb} {} file(s) from snapshot {} (before `{}`{when}):",
+            done.restored.len(),
+            s.id,
+            crate::policy::shorten(&s.command)
+        );
+        for path in &done.restored {
+            println!("  {path}");
+        }
+    }
+    if !done.kept.is_empty() {
+        println!(
+            "Kept {} file(s) that changed after the snapshot (`agent-guard undo --force` overwrites them):",
+            done.kept.len()
+        );
+        for path in &done.kept {
+            println!("  {path}");
+        }
+    }
+    for hint in &done.refs {
+        println!("Also: {hint}.");
+    }
+    if done.kept.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,176 @@
+//! The few questions `rm`, the trash and the claims ask git: which repository holds a folder,
+//! where its shared store is, what it tracks and what has uncommitted changes.
+//!
+//! Read-only, like the hook's context: optional locks are off, so no index lock is taken, and
+//! nothing prompts. Unlike the hook, a command a person runs can wait for git, so there is no
+//! deadline; an answer git cannot give is an error, and an error refuses the removal.
+
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use super::Error;
+
+/// A repository's work tree and the store all its worktrees share.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repo {
+    /// The top of the work tree that holds the folder asked about.
+    pub top: PathBuf,
+    /// `git rev-parse --git-common-dir`: the same for every worktree of the repository, so
+    /// the trash and the claims kept there are shared by all of them.
+    pub common_dir: PathBuf,
+}
+
+impl Repo {
+    /// The repository whose work tree holds `dir`, or `None` outside any.
+    pub fn containing(dir: &Path) -> Result<Option<Repo>, Error> {
+        let out = match git(
+            dir,
+            &[
+                "rev-parse",
+                "--path-format=absolute",
+                "--show-toplevel",
+                "--git-common-dir",
+            ],
+        ) {
+            Ok(out) => out,
+            // Without git, only a folder with no `.git` above it can be known to be outside
+            // any repository.
+            Err(Run::Missing(_)) if !has_git_above(dir) => return Ok(None),
+            Err(Run::Missing(e)) => {
+                return Err(Error::new(format!(
+                    "{} is in a git repository, but git cannot be run: {e}",
+                    dir.display()
+                )));
+            }
+            Err(Run::Failed(msg)) if msg.contains("not a git repository") => return Ok(None),
+            Err(Run::Failed(msg)) => {
+                return Err(Error::new(format!(
+                    "git cannot tell which repository holds {}: {msg}",
+                    dir.display()
+                )));
+            }
+        };
+        let mut lines = out.lines();
+        let (Some(top), Some(common)) = (lines.next(), lines.next()) else {
+            return Err(Error::new(format!(
+                "git gave no work tree for {}",
+                dir.display()
+            )));
+        };
+        let common_dir = dir.join(common);
+        Ok(Some(Repo {
+            top: PathBuf::from(top),
+            common_dir: common_dir.canonicalize().unwrap_or(common_dir),
+        }))
+    }
+
+    /// The files git tracks at or under `path` (staged-only new files included).
+    pub fn tracked(&self, path: &Path) -> Result<Vec<String>, Error> {
+        let rel = self.relative(path);
+        let out = self.ask(&["ls-files", "-z", "--cached", "--", &rel])?;
+        Ok(out
+            .split('\0')
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+            .collect())
+    }
+
+    /// Tracked files at or under `path` whose content differs from the last commit, staged
+    /// or not (added, modified, deleted, renamed).
+    pub fn changed(&self, path: &Path) -> Result<Vec<String>, Error> {
+        let rel = self.relative(path);
+        let out = self.ask(&[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=no",
+            "--ignore-submodules=none",
+            "--",
+            &rel,
+        ])?;
+        let mut files = Vec::new();
+        let mut fields = out.split('\0').filter(|f| f.len() > 3);
+        while let Some(entry) = fields.next() {
+            let (code, file) = entry.split_at(3);
+            files.push(file.to_string());
+            // A rename or copy is followed by the path it came from.
+            if code.starts_with('R') || code.starts_with('C') {
+                fields.next();
+            }
+        }
+        Ok(files)
+    }
+
+    /// Where agent-guard keeps its own files for this repository (trash, claims).
+    pub fn agent_guard_dir(&self) -> PathBuf {
+        self.common_dir.join("agent-guard")
+    }
+
+    /// `path` relative to the top of the work tree, `.` for the top itself.
+    fn relative(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.top) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".into(),
+            Ok(rel) => rel.to_string_lossy().into_owned(),
+            Err(_) => path.to_string_lossy().into_owned(),
+        }
+    }
+
+    fn ask(&self, args: &[&str]) -> Result<String, Error> {
+        git(&self.top, args).map_err(|e| {
+            Error::new(format!(
+                "git {} failed in {}: {}",
+                args[0],
+                self.top.display(),
+                match e {
+                    Run::Missing(e) => e.to_string(),
+                    Run::Failed(msg) => msg,
+                }
+            ))
+        })
+    }
+}
+
+enum Run {
+    /// git could not be started.
+    Missing(std::io::Error),
+    /// git ran and failed; its message.
+    Failed(String),
+}
+
+/// Runs `git <args>` in `dir`. Pathspecs are literal, so a file named `*.rs` means that file.
+/// Variables that would point git at another repository than the folder's own are removed.
+fn git(dir: &Path, args: &[&str]) -> Result<String, Run> {
+    let out = Command::new("git")
+        .args(["--no-optional-locks", "--literal-pathspecs"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("LC_ALL", "C")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_COMMON_DIR")
+        .env_remove("GIT_PAGER")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| match e.kind() {
+            ErrorKind::NotFound => Run::Missing(e),
+            _ => Run::Failed(format!("cannot run git: {e}")),
+        })?;
+    if out.status.success() {
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let msg = stderr.trim().trim_start_matches("fatal: ").to_string();
+    Err(Run::Failed(if msg.is_empty() {
+        format!("exit status {}", out.status)
+    } else {
+        msg
+    }))
+}
+
+fn has_git_above(dir: &Path) -> bool {
+    dir.ancestors().any(|d| d.join(".git").exists())
+}
