@@ -382,6 +382,42 @@ fn cd_chains_decide_where_a_delete_runs() {
 }
 
 #[test]
+fn another_agents_claim_keeps_a_delete_stopped() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "node_modules\n");
+    repo.commit("ignore");
+    repo.write("node_modules/pkg/index.js", "x\n");
+    cleared(&repo.check("rm -rf node_modules"), "fs.rm-recursive");
+    let other = agent_guard::claims::Session {
+        id: "other-agent".into(),
+        pid: std::process::id(),
+        derived: None,
+    };
+    let path = repo.dir.join("node_modules");
+    agent_guard::claims::claim(&repo.dir, &[path], &other, agent_guard::claims::DEFAULT_TTL)
+        .unwrap();
+    stopped(
+        &repo.check("rm -rf node_modules"),
+        "fs.rm-recursive",
+        "other-agent",
+    );
+    repo.write("scratch/notes.txt", "draft\n");
+    let scratch = repo.dir.join("scratch");
+    agent_guard::claims::claim(
+        &repo.dir,
+        &[scratch],
+        &other,
+        agent_guard::claims::DEFAULT_TTL,
+    )
+    .unwrap();
+    stopped(
+        &repo.check("git clean -fd"),
+        "git.clean-force",
+        "other-agent",
+    );
+}
+
+#[test]
 fn context_reads_without_writing() {
     let repo = Repo::new();
     repo.write("README.md", "edited\n");

@@ -17,7 +17,7 @@ pub(super) fn assess(
         GitSubject::ResetHard { target } => reset_hard(&ask, target.as_deref()),
         GitSubject::Discard { paths } => discard(&ask, paths),
         GitSubject::CheckoutOperand { name } => checkout_operand(&ask, name),
-        GitSubject::Clean { dry_run } => clean(&ask, dry_run),
+        GitSubject::Clean { dry_run } => clean(ctx, dir, &ask, dry_run),
         GitSubject::BranchDelete { names } => branch_delete(&ask, names),
         GitSubject::RefDelete { name } => ref_delete(&ask, name),
         GitSubject::StashDrop { entry, clear } => stash_drop(&ask, entry.as_deref(), *clear),
@@ -163,7 +163,12 @@ fn checkout_operand(ask: &dyn Fn(&[&str]) -> Option<String>, name: &str) -> Opti
     discard(ask, &[name.to_string()])
 }
 
-fn clean(ask: &dyn Fn(&[&str]) -> Option<String>, dry_run: &[String]) -> Option<Assessment> {
+fn clean(
+    ctx: &Context,
+    dir: &Path,
+    ask: &dyn Fn(&[&str]) -> Option<String>,
+    dry_run: &[String],
+) -> Option<Assessment> {
     let mut args = vec!["clean"];
     args.extend(dry_run.iter().map(String::as_str));
     let out = ask(&args)?;
@@ -176,6 +181,19 @@ fn clean(ask: &dyn Fn(&[&str]) -> Option<String>, dry_run: &[String]) -> Option<
         return Some(Assessment::Clear(
             "`git clean` with these options would delete nothing here".into(),
         ));
+    }
+    // Paths another agent claimed are its work in progress, untracked or not.
+    for path in &doomed {
+        match ctx.claim_on(&dir.join(path.trim_end_matches('/'))) {
+            Ok(Some(claim)) => {
+                return Some(Assessment::Loss {
+                    loses: format!("would delete {}", super::claimed(&claim)),
+                    recovery: Some("none: untracked files were never in git".into()),
+                });
+            }
+            Ok(None) => {}
+            Err(()) => return None,
+        }
     }
     Some(Assessment::Loss {
         loses: format!("would delete {}", sample(&doomed, "untracked path")),

@@ -44,6 +44,8 @@ pub struct Context {
     deadline: Instant,
     regenerable: Vec<String>,
     protected_branches: Vec<String>,
+    /// Whose claims count as our own: worked out once, when a claim is first looked at.
+    session: std::cell::OnceCell<String>,
 }
 
 impl Context {
@@ -57,6 +59,7 @@ impl Context {
             deadline: Instant::now() + DEADLINE,
             regenerable: settings.regenerable.clone(),
             protected_branches: settings.protected_branches.clone(),
+            session: std::cell::OnceCell::new(),
         }
     }
 
@@ -119,6 +122,30 @@ impl Context {
     fn is_regenerable(&self, name: &str) -> bool {
         self.regenerable.iter().any(|r| r == name)
     }
+
+    /// The claim another agent holds on `path` (absolute), if any. `Err` when the claims
+    /// cannot be read: the caller must then not clear anything.
+    fn claim_on(&self, path: &Path) -> Result<Option<crate::claims::Claim>, ()> {
+        let session = self
+            .session
+            .get_or_init(|| crate::claims::Session::from_env(None).id);
+        let dir = if path.is_dir() {
+            path
+        } else {
+            path.parent().unwrap_or(path)
+        };
+        crate::claims::claimed_by_other(dir, path, session).map_err(|_| ())
+    }
+}
+
+/// "claimed by session `x` (pid n)": why another agent's path stays untouched.
+fn claimed(claim: &crate::claims::Claim) -> String {
+    format!(
+        "`{}`, claimed by another agent (session `{}`, pid {})",
+        claim.path.display(),
+        claim.session,
+        claim.pid
+    )
 }
 
 /// `a`, `b`, `c` and N more: a few names from a longer list, for a reason line.

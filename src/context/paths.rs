@@ -61,6 +61,12 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
         }
         Err(_) => return None,
     };
+    // Another agent's claimed work stays, whatever git thinks of it.
+    match ctx.claim_on(path) {
+        Ok(Some(claim)) => return Some(Target::Loses(super::claimed(&claim))),
+        Ok(None) => {}
+        Err(()) => return None,
+    }
     // A trailing slash makes rm follow a link to its target; resolve nothing else.
     if meta.file_type().is_symlink() && !text.ends_with('/') {
         return Some(Target::Safe(

@@ -143,17 +143,41 @@ fn any(targets: &[&Word]) -> Hit {
     .recovery("none for files git does not track; tracked files: `git restore <path>`")
 }
 
-/// The suggestion shared by the rm rules: git for tracked files, `mv` aside for the rest.
+/// The suggestion shared by the rm rules: the guarded `agent-guard rm`, which previews,
+/// refuses tracked or claimed paths and keeps what it removes in a trash; `git rm` for
+/// tracked files.
 fn set_aside(targets: &[&Word], recursive: bool) -> String {
     let paths: Vec<String> = targets.iter().map(|w| w.shell_quoted()).collect();
     if paths.is_empty() {
-        return "name the paths, then `mv <paths> \"$(mktemp -d)\"` to set them aside".into();
+        return "name the paths and use `agent-guard rm --root <dir> <paths>`: it previews, \
+                then `--yes` moves them to a trash `agent-guard restore` brings back"
+            .into();
     }
+    let root = guarded_root(targets);
     let paths = paths.join(" ");
     let git_rm = if recursive { "git rm -r" } else { "git rm" };
     format!(
-        "`{git_rm} {paths}` if tracked; otherwise `mv {paths} \"$(mktemp -d)\"` sets it aside where it can be got back"
+        "`agent-guard rm --root {root} {paths}` previews what would go; add `--yes` to move it \
+         to a trash (`agent-guard restore` brings it back). Tracked files: `{git_rm} {paths}`"
     )
+}
+
+/// The folder to name as `--root`: here for relative paths, else the first target's parent.
+fn guarded_root(targets: &[&Word]) -> String {
+    let outside = |t: &str| t.starts_with('/') || t.starts_with('~') || t.starts_with("..");
+    let (far, near): (Vec<&&Word>, Vec<&&Word>) = targets.iter().partition(|w| outside(&w.text));
+    match (far.first(), near.is_empty()) {
+        (None, _) => ".".into(),
+        (Some(_), false) => "<dir>".into(),
+        (Some(w), true) => {
+            let text = w.text.trim_end_matches('/');
+            match text.rsplit_once('/') {
+                Some(("", _)) => "/".into(),
+                Some((parent, _)) => crate::shell::word::quote(parent),
+                None => ".".into(),
+            }
+        }
+    }
 }
 
 /// A literal file whose name marks it as a by-product nobody keeps: a log, a temp file, a

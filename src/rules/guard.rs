@@ -8,8 +8,8 @@ pub static TAMPER: Rule = Rule {
     id: "guard.tamper",
     catches: "commands that would switch the guard off from inside the agent: `agent-guard \
               uninstall`, writing, moving or deleting its config (`.agent-guard.toml`, \
-              `~/.config/agent-guard/`) or the agent hosts' settings files that hold its hook, \
-              and putting `AGENT_GUARD_OFF` into a shell profile",
+              `~/.config/agent-guard/`), its audit log, or the agent hosts' settings files \
+              that hold its hook, and putting `AGENT_GUARD_OFF` into a shell profile",
     why: "A guard the agent can remove is no guard: one blocked command later it would simply \
           be gone. Only the person at the keyboard may change it, from their own terminal, \
           where the hook does not run.",
@@ -55,6 +55,7 @@ const GUARD_FILES: &[&str] = &[
     ".clinerules/hooks/PreToolUse",
     "Cline/Hooks/PreToolUse",
     "plugin/agent-guard.ts",
+    "agent-guard/audit.jsonl",
 ];
 
 /// Folders that hold guard files: moving or deleting one removes the hook with it.
