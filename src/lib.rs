@@ -20,7 +20,7 @@ pub mod shell;
 pub mod snapshot;
 pub mod trash;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use context::{Assessment, Context};
 use policy::{Channel, Cleared, Judged, Verdict};
@@ -105,6 +105,27 @@ pub fn evaluate_call(
         exempted,
     };
     policy::decide(judged, settings, channel, confirmed)
+}
+
+/// Judges a host's file-writing tool call about to write `paths`.
+pub fn evaluate_file_edit(
+    tool: &str,
+    paths: &[PathBuf],
+    settings: &Settings,
+    channel: Channel,
+) -> Verdict {
+    if settings.off {
+        return Verdict::allow();
+    }
+    let standing: Vec<Finding> = paths
+        .iter()
+        .filter_map(|p| rules::file_edit(tool, &p.to_string_lossy(), settings))
+        .collect();
+    let judged = Judged {
+        standing,
+        ..Judged::default()
+    };
+    policy::decide(judged, settings, channel, None)
 }
 
 /// Every finding in a command line by the rules alone, before context and policy.

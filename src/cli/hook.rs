@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::audit::{self, Record};
-use crate::host::{self, Host, Reply, ToolCall};
+use crate::claims;
+use crate::host::{self, FileEdit, Host, Reply, ToolCall};
 use crate::settings::Settings;
 
 /// The message of a panic, for the audit record of the internal error.
@@ -45,7 +46,10 @@ pub fn run(host: Option<Host>) -> ExitCode {
 /// no write.
 pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
     let Some(call) = host::decode(input, host) else {
-        return Reply::silent();
+        return match host::decode_file_edit(input, host) {
+            Some(edit) => file_edit(&edit, started),
+            None => Reply::silent(),
+        };
     };
     let loaded = crate::config::load(call.cwd.as_deref());
     for problem in &loaded.problems {
@@ -84,6 +88,44 @@ pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
         write(&record, settings);
     }
     host::encode(&call, &verdict)
+}
+
+/// A host's file-writing tool: the guard's own files are refused; anything else is claimed
+/// for this agent, so other agents' `agent-guard rm` and recursive deletes leave it alone.
+fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
+    let loaded = crate::config::load(edit.cwd.as_deref());
+    let settings = &loaded.settings;
+    let call = edit.as_call();
+    let verdict = crate::evaluate_file_edit(&edit.tool, &edit.paths, settings, call.channel());
+    if verdict.decision == crate::policy::Decision::Allow {
+        if !settings.off {
+            claim(edit);
+        }
+        return Reply::silent();
+    }
+    let origin = origin(&call, loaded.repository);
+    let record = Record::of_verdict(
+        &origin,
+        &call.command,
+        &verdict,
+        settings.log_allowed,
+        started.elapsed(),
+    );
+    if let Some(record) = record {
+        write(&record, settings);
+    }
+    host::encode(&call, &verdict)
+}
+
+/// Claims what the agent is about to write. Outside a repository there are no claims, and a
+/// path another agent holds stays theirs: either way the edit itself goes ahead.
+fn claim(edit: &FileEdit) {
+    let Some(cwd) = edit.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
+        return;
+    };
+    let paths: Vec<std::path::PathBuf> = edit.paths.iter().map(|p| cwd.join(p)).collect();
+    let session = claims::Session::from_env(None);
+    let _ = claims::claim(&cwd, &paths, &session, claims::DEFAULT_TTL);
 }
 
 fn origin(call: &ToolCall, repository: Option<std::path::PathBuf>) -> audit::Origin {

@@ -227,6 +227,67 @@ pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
 
 /// The host whose dialect a payload is in, from the keys and names only that host uses.
 /// Claude Code's dialect, which several hosts copy, when nothing sets it apart.
+/// A host's file-writing tool about to run (Claude Code's `Write`/`Edit`/`MultiEdit`/
+/// `NotebookEdit`, Gemini CLI's `write_file`/`replace`), for hosts that send those to the
+/// hook too: the guard's own files are protected, and the agent claims what it writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEdit {
+    pub host: Host,
+    pub tool: String,
+    /// The files it writes, as the payload names them (absolute, or relative to `cwd`).
+    pub paths: Vec<PathBuf>,
+    pub cwd: Option<PathBuf>,
+    pub session: Option<String>,
+}
+
+impl FileEdit {
+    /// The call as [`encode`] answers it.
+    pub fn as_call(&self) -> ToolCall {
+        let shown: Vec<String> = self.paths.iter().map(|p| p.display().to_string()).collect();
+        ToolCall {
+            host: self.host,
+            tool: self.tool.clone(),
+            command: format!("{} {}", self.tool, shown.join(" ")),
+            cwd: self.cwd.clone(),
+            session: self.session.clone(),
+            can_ask: false,
+            rewrite: None,
+        }
+    }
+}
+
+/// Reads a file-writing tool call; `None` for anything else.
+pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
+    let payload: Value = serde_json::from_slice(input).ok()?;
+    let host = host.unwrap_or_else(|| detect(&payload));
+    let tool = text(&payload, "tool_name")?;
+    let keys: &[&str] = match (host, tool) {
+        (Host::ClaudeCode | Host::Droid, "Write" | "Edit" | "MultiEdit" | "Create") => {
+            &["file_path"]
+        }
+        (Host::ClaudeCode, "NotebookEdit") => &["notebook_path"],
+        (Host::Gemini, "write_file" | "replace") => &["file_path"],
+        _ => return None,
+    };
+    let input = payload.get("tool_input")?;
+    let paths: Vec<PathBuf> = keys
+        .iter()
+        .filter_map(|k| input.get(*k).and_then(Value::as_str))
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    if paths.is_empty() {
+        return None;
+    }
+    Some(FileEdit {
+        host,
+        tool: tool.to_string(),
+        paths,
+        cwd: text(&payload, "cwd").map(PathBuf::from),
+        session: text(&payload, "session_id").map(str::to_string),
+    })
+}
+
 fn detect(payload: &Value) -> Host {
     let event = text(payload, "hook_event_name");
     let tool = text(payload, "tool_name");

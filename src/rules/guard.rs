@@ -144,6 +144,15 @@ pub(super) fn check(cmd: &SimpleCommand) -> Option<Hit> {
     None
 }
 
+/// A host's file tool writing `path` directly.
+pub(super) fn file_edit(path: &str) -> Option<Hit> {
+    is_guard_file(path).then(|| {
+        tamper(format!(
+            "rewrites `{path}`, which decides whether the guard runs"
+        ))
+    })
+}
+
 fn tamper(loses: String) -> Hit {
     Hit::new(&TAMPER, Tier::Protected, loses)
         .safer("ask the user to change the guard themselves; only they can")

@@ -250,30 +250,51 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
     // Whatever the program, it must not write the guard's own files.
     hits.extend(guard::check(cmd));
     hits.into_iter()
-        .map(|hit| Finding {
-            rule: hit.rule,
-            tier: if hit
-                .branches
-                .iter()
-                .any(|b| settings.protected_branches.contains(b))
-            {
-                Tier::Protected
-            } else {
-                hit.tier
-            },
-            command: cmd.display(),
-            loses: hit.loses,
-            safer: hit.safer,
-            recovery: hit.recovery,
-            span: cmd.span.clone(),
-            via: cmd.via,
-            uncertain: cmd.uncertain || cmd.program().is_none(),
-            inline_override: cmd.assigned("AGENT_GUARD_OFF") == Some("1"),
-            subject: hit.subject,
-            needs_confirmation: hit.needs_confirmation,
-            dirs: cmd.dirs.clone(),
-        })
+        .map(|hit| finding(hit, cmd, settings))
         .collect()
+}
+
+/// The finding, if any, for a host's file-writing tool (`Write`, `Edit`, ...) about to
+/// write `path`: only the guard's own files are off limits there.
+pub fn file_edit(tool: &str, path: &str, settings: &Settings) -> Option<Finding> {
+    let hit = guard::file_edit(path)?;
+    let edit = SimpleCommand {
+        argv: vec![Word::literal(tool), Word::literal(path)],
+        assigns: Vec::new(),
+        via: Via::Direct,
+        span: 0..0,
+        uncertain: false,
+        dirs: Vec::new(),
+        redirects: Vec::new(),
+        input: None,
+    };
+    Some(finding(hit, &edit, settings))
+}
+
+fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
+    let protected_branch = hit
+        .branches
+        .iter()
+        .any(|b| settings.protected_branches.contains(b));
+    Finding {
+        rule: hit.rule,
+        tier: if protected_branch {
+            Tier::Protected
+        } else {
+            hit.tier
+        },
+        command: cmd.display(),
+        loses: hit.loses,
+        safer: hit.safer,
+        recovery: hit.recovery,
+        span: cmd.span.clone(),
+        via: cmd.via,
+        uncertain: cmd.uncertain || cmd.program().is_none(),
+        inline_override: cmd.assigned("AGENT_GUARD_OFF") == Some("1"),
+        subject: hit.subject,
+        needs_confirmation: hit.needs_confirmation,
+        dirs: cmd.dirs.clone(),
+    }
 }
 
 /// Dispatch on the program's name; `args` excludes the name itself.
