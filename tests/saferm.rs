@@ -192,7 +192,10 @@ fn the_preview_changes_nothing() {
         "{text}"
     );
     assert!(text.contains("build      directory, 7 entries"), "{text}");
-    assert!(text.contains("notes.txt  file, 1 entry, 14 B"), "{text}");
+    assert!(
+        text.contains("notes.txt  file, 1 entry, 14 bytes"),
+        "{text}"
+    );
     assert_eq!(snapshot(&world.repo()), before);
     assert!(!world.repo_trash().exists());
 }

@@ -5,6 +5,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::config::units;
+
 /// Seconds since the Unix epoch, now. A clock before 1970 reads as 0 rather than failing:
 /// the worst it does is make an entry look old.
 pub fn now() -> u64 {
@@ -25,22 +27,12 @@ pub fn stamp(secs: u64) -> String {
     format!("{}-{}", date.replace('-', ""), time.replace(':', ""))
 }
 
-/// Calendar date and wall-clock time (UTC) of a Unix time, by Howard Hinnant's
-/// days-to-civil algorithm.
+/// Calendar date and wall-clock time (UTC) of a Unix time.
 fn civil(secs: u64) -> (String, String) {
-    let days = (secs / 86_400) as i64;
+    let date = units::civil((secs / 86_400) as i64);
     let rest = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
     (
-        format!("{year:04}-{month:02}-{day:02}"),
+        date.to_string(),
         format!(
             "{:02}:{:02}:{:02}",
             rest / 3_600,
@@ -69,19 +61,9 @@ pub fn span(secs: u64) -> String {
     }
 }
 
-/// `12 B`, `3.4 KiB`, `1.2 MiB`, ...
+/// A size for people, the same way everywhere in the tool.
 pub fn size(bytes: u64) -> String {
-    const UNITS: &[&str] = &["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
+    units::format_size(bytes)
 }
 
 /// `1 entry`, `3 entries`.
@@ -103,28 +85,15 @@ pub fn sample(items: &[String], one: &str, many: &str) -> String {
     )
 }
 
-/// Parses a duration the way people write one on a command line: a whole number and a unit,
-/// `s`, `m`, `h`, `d` or `w` (`90s`, `30m`, `12h`, `7d`, `2w`).
+/// Parses a duration the way people write one on a command line (`90s`, `30m`, `12h`,
+/// `7d`, `2w`), with an error that says how to write one.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (digits, unit) = text.split_at(split);
-    let bad =
-        || format!("`{text}` is not a duration; write a number and a unit: 90s, 30m, 12h, 7d, 2w");
-    let n: u64 = digits.parse().map_err(|_| bad())?;
-    let per = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3_600,
-        "d" => 86_400,
-        "w" => 604_800,
-        _ => return Err(bad()),
-    };
-    n.checked_mul(per)
-        .map(Duration::from_secs)
-        .ok_or_else(|| format!("`{text}` is too long a duration"))
+    units::parse_duration(text).ok_or_else(|| {
+        format!(
+            "`{}` is not a duration; write a number and a unit: 90s, 30m, 12h, 7d, 2w",
+            text.trim()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -141,9 +110,9 @@ mod tests {
 
     #[test]
     fn sizes_and_ages_read_naturally() {
-        assert_eq!(size(12), "12 B");
-        assert_eq!(size(3 * 1024 + 512), "3.5 KiB");
-        assert_eq!(size(5 * 1024 * 1024), "5.0 MiB");
+        assert_eq!(size(12), "12 bytes");
+        assert_eq!(size(3 * 1024 + 512), "3.5 KB");
+        assert_eq!(size(5 * 1024 * 1024), "5 MB");
         assert_eq!(ago(100, 110), "just now");
         assert_eq!(ago(0, 7_200), "2h ago");
         assert_eq!(span(3 * 86_400), "3d");
