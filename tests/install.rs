@@ -77,7 +77,18 @@ fn existing(name: &str) -> String {
 }
 
 fn install(host: Host, scope: Scope, loc: &Locations, bin: &str) -> install::Change {
-    install::plan_install(host, scope, loc, Path::new(bin))
+    install_with(host, scope, loc, bin, false)
+}
+
+/// `install`, with `--file-tools` or without.
+fn install_with(
+    host: Host,
+    scope: Scope,
+    loc: &Locations,
+    bin: &str,
+    file_tools: bool,
+) -> install::Change {
+    install::plan_install(host, scope, loc, Path::new(bin), file_tools)
         .unwrap_or_else(|p| panic!("{}: {p}", host.name()))
 }
 
@@ -264,6 +275,184 @@ fn merges_into_existing_settings_and_undoes_exactly() {
     }
 }
 
+// --- --file-tools ---------------------------------------------------------------------------
+
+/// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
+/// writes from nothing in a project.
+const FILE_TOOL_HOSTS: [(Host, &str); 3] = [
+    (Host::ClaudeCode, ".claude/settings.json"),
+    (Host::Gemini, ".gemini/settings.json"),
+    (Host::Droid, ".factory/settings.json"),
+];
+
+/// Existing settings for those hosts, and where each goes in the project.
+const FILE_TOOL_CASES: [(&str, Host, &str); 4] = [
+    ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
+    ("gemini.json", Host::Gemini, ".gemini/settings.json"),
+    ("droid.json", Host::Droid, ".factory/hooks.json"),
+    ("droid-settings.json", Host::Droid, ".factory/settings.json"),
+];
+
+/// With `--file-tools`, from nothing: the exact file (golden), twice is once, and uninstall
+/// deletes it again, as it does the shell-only file.
+#[test]
+fn file_tools_files_are_created_from_nothing() {
+    for (host, relative) in FILE_TOOL_HOSTS {
+        let folders = Folders::new();
+        let loc = folders.locations();
+        let change = install_with(host, Scope::Project, &loc, BIN, true);
+        assert_eq!(change.path, folders.project().join(relative));
+        assert_eq!(change.outcome, Outcome::Created, "{}", host.name());
+        change.apply().unwrap();
+        let written = read(&change.path);
+        golden(
+            &format!(
+                "{}-file-tools-{}",
+                host.name(),
+                relative.rsplit('/').next().unwrap()
+            ),
+            &written,
+        );
+
+        let again = install_with(host, Scope::Project, &loc, BIN, true);
+        assert_eq!(again.outcome, Outcome::AlreadyThere, "{}", host.name());
+        again.apply().unwrap();
+        assert_eq!(read(&change.path), written, "{}", host.name());
+
+        let removed = uninstall(host, Scope::Project, &loc);
+        assert_eq!(removed.len(), 1, "{}", host.name());
+        assert_eq!(removed[0].outcome, Outcome::Deleted, "{}", host.name());
+        removed[0].apply().unwrap();
+        assert!(!change.path.exists(), "{}", host.name());
+        assert!(!removed[0].backup_path().exists(), "{}", host.name());
+    }
+}
+
+/// With `--file-tools`, into existing settings: our entry is appended with the wider matcher
+/// (golden), twice is once, and uninstall gives back the original bytes.
+#[test]
+fn file_tools_merge_into_existing_settings_and_undo_exactly() {
+    for (fixture, host, relative) in FILE_TOOL_CASES {
+        let folders = Folders::new();
+        let loc = folders.locations();
+        let original = existing(fixture);
+        let path = folders.put(relative, &original);
+
+        let change = install_with(host, Scope::Project, &loc, BIN, true);
+        assert_eq!(change.path, path, "{fixture}");
+        assert_eq!(change.outcome, Outcome::Added, "{fixture}");
+        change.apply().unwrap();
+        assert_eq!(read(&change.backup_path()), original, "{fixture}");
+        let merged = read(&path);
+        let (stem, ext) = fixture.rsplit_once('.').unwrap();
+        golden(&format!("{stem}-file-tools-merged.{ext}"), &merged);
+
+        let again = install_with(host, Scope::Project, &loc, BIN, true);
+        assert_eq!(again.outcome, Outcome::AlreadyThere, "{fixture}");
+        again.apply().unwrap();
+        assert_eq!(read(&path), merged, "{fixture}");
+
+        let removed = uninstall(host, Scope::Project, &loc);
+        assert_eq!(removed.len(), 1, "{fixture}");
+        assert_eq!(removed[0].outcome, Outcome::Removed, "{fixture}");
+        assert_eq!(
+            removed[0].apply().unwrap(),
+            Backup::Restored(change.backup_path())
+        );
+        assert_eq!(read(&path), original, "{fixture}");
+    }
+}
+
+/// Our shell-only entry is widened in place by `--file-tools`, giving exactly the file a first
+/// install with the flag writes; install without the flag narrows it back to the shell-only
+/// file. The backup keeps the original throughout, and uninstall restores it.
+#[test]
+fn file_tools_widen_and_narrow_our_entry_in_place() {
+    for (fixture, host, relative) in FILE_TOOL_CASES {
+        let direct = Folders::new();
+        direct.put(relative, &existing(fixture));
+        install_with(host, Scope::Project, &direct.locations(), BIN, true)
+            .apply()
+            .unwrap();
+        let wide = read(&direct.project().join(relative));
+
+        let folders = Folders::new();
+        let loc = folders.locations();
+        let original = existing(fixture);
+        let path = folders.put(relative, &original);
+        let first = install(host, Scope::Project, &loc, BIN);
+        first.apply().unwrap();
+        let shell = read(&path);
+
+        let widened = install_with(host, Scope::Project, &loc, BIN, true);
+        assert_eq!(widened.outcome, Outcome::Rematched, "{fixture}");
+        assert_eq!(widened.apply().unwrap(), Backup::Untouched, "{fixture}");
+        assert_eq!(
+            read(&path),
+            wide,
+            "{fixture}: not the same as installing it directly"
+        );
+        let again = install_with(host, Scope::Project, &loc, BIN, true);
+        assert_eq!(again.outcome, Outcome::AlreadyThere, "{fixture}");
+
+        let narrowed = install(host, Scope::Project, &loc, BIN);
+        assert_eq!(narrowed.outcome, Outcome::Rematched, "{fixture}");
+        narrowed.apply().unwrap();
+        assert_eq!(read(&path), shell, "{fixture}: not narrowed back");
+
+        install_with(host, Scope::Project, &loc, BIN, true)
+            .apply()
+            .unwrap();
+        assert_eq!(read(&first.backup_path()), original, "{fixture}");
+        for change in uninstall(host, Scope::Project, &loc) {
+            change.apply().unwrap();
+        }
+        assert_eq!(read(&path), original, "{fixture}");
+        assert!(!first.backup_path().exists(), "{fixture}");
+    }
+}
+
+/// Our handler in a group of the user's, under the wider matcher, next to another handler: the
+/// group's matcher stays with or without the flag (it decides when the other handler runs), and
+/// uninstall takes out our handler alone.
+#[test]
+fn our_handler_in_a_shared_wide_group_is_found_and_removed() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let ours = format!(
+        ",\n          {{\"type\": \"command\", \"command\": \"{BIN} hook --host claude\"}}"
+    );
+    let theirs = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash|Write|Edit|MultiEdit|NotebookEdit",
+        "hooks": [
+          {"type": "command", "command": "lint"}OURS
+        ]
+      }
+    ]
+  }
+}
+"#;
+    let path = folders.put(".claude/settings.json", &theirs.replace("OURS", &ours));
+    for file_tools in [true, false] {
+        let change = install_with(Host::ClaudeCode, Scope::Project, &loc, BIN, file_tools);
+        assert_eq!(
+            change.outcome,
+            Outcome::AlreadyThere,
+            "--file-tools {file_tools}"
+        );
+    }
+    let found = install::wired(Host::ClaudeCode, &loc).unwrap();
+    assert_eq!(found.len(), 1);
+    let removed = uninstall(Host::ClaudeCode, Scope::Project, &loc);
+    assert_eq!(removed.len(), 1);
+    assert_eq!(removed[0].outcome, Outcome::Removed);
+    removed[0].apply().unwrap();
+    assert_eq!(read(&path), theirs.replace("OURS", ""));
+}
+
 /// A binary that moved: the entry's command is rewritten in place, nothing else changes.
 #[test]
 fn a_moved_binary_updates_the_path() {
@@ -333,8 +522,8 @@ fn another_cline_hook_is_left_alone() {
     let loc = folders.locations();
     let script = "#!/bin/sh\necho '{\"cancel\": false}'\n";
     let path = folders.put(".clinerules/hooks/PreToolUse", script);
-    let problem =
-        install::plan_install(Host::Cline, Scope::Project, &loc, Path::new(BIN)).unwrap_err();
+    let problem = install::plan_install(Host::Cline, Scope::Project, &loc, Path::new(BIN), false)
+        .unwrap_err();
     assert_eq!(problem.path, path);
     assert!(
         problem.to_string().contains("another PreToolUse hook"),
@@ -499,9 +688,20 @@ fn install_then_uninstall_through_the_binary() {
 
 #[test]
 fn doctor_passes_every_host_wired_with_the_real_binary() {
+    doctor_passes_every_host_installed_with(&[]);
+}
+
+#[test]
+fn doctor_passes_every_host_wired_for_file_tools() {
+    doctor_passes_every_host_installed_with(&["--file-tools"]);
+}
+
+fn doctor_passes_every_host_installed_with(flags: &[&str]) {
     let sandbox = Sandbox::new();
     let hosts: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
-    let (_, stderr, code) = run(&sandbox, &["install", "--user", "--host", &hosts.join(",")]);
+    let all = hosts.join(",");
+    let args = [&["install", "--user", "--host", &all], flags].concat();
+    let (_, stderr, code) = run(&sandbox, &args);
     assert_eq!(code, 0, "{stderr}");
     let (stdout, stderr, code) = run(&sandbox, &["doctor"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -513,6 +713,51 @@ fn doctor_passes_every_host_wired_with_the_real_binary() {
         let cells: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(cells[cells.len() - 3..], ["ok", "ok", "ok"], "{row}");
     }
+}
+
+/// `--file-tools` widens the matcher where the host has file-writing tools and is noted, not
+/// refused, for the others; install without it narrows the matcher again.
+#[test]
+fn file_tools_through_the_binary() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.cwd().join(".git")).unwrap();
+    std::fs::create_dir_all(sandbox.cwd().join(".claude")).unwrap();
+    let (stdout, stderr, code) = run(
+        &sandbox,
+        &["install", "--file-tools", "--host", "claude,cursor"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let row = |out: &str, host: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{host} ")))
+            .unwrap_or_else(|| panic!("no row for {host}:\n{out}"))
+            .to_string()
+    };
+    assert!(
+        row(&stdout, "claude").ends_with(
+            "created with the PreToolUse hook (matcher Bash|Write|Edit|MultiEdit|NotebookEdit)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        row(&stdout, "cursor").ends_with(
+            "created with the beforeShellExecution hook (--file-tools does not apply: its hook sees shell commands only)"
+        ),
+        "{stdout}"
+    );
+
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,cursor"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        row(&stdout, "claude").contains("changed the hook to the PreToolUse hook (matcher Bash) "),
+        "{stdout}"
+    );
+    assert!(
+        row(&stdout, "cursor").ends_with("already wired; nothing to change"),
+        "{stdout}"
+    );
+    let settings = read(&sandbox.cwd().join(".claude/settings.json"));
+    assert!(settings.contains("\"matcher\": \"Bash\","), "{settings}");
 }
 
 #[test]

@@ -22,6 +22,12 @@ pub struct Args {
     /// Print each file's change as a unified diff and change nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Also send the host's file-writing tools to the hook, so writes to the guard's own
+    /// settings are refused and files the agent writes are claimed for it (Claude Code, Gemini
+    /// CLI, Factory Droid; without it, shell commands only). Uninstall takes the hook out either
+    /// way.
+    #[arg(long)]
+    file_tools: bool,
 }
 
 /// A host with a settings-file hook, or opencode, whose guard is a plugin.
@@ -147,7 +153,7 @@ pub fn run_install(args: &Args) -> ExitCode {
         let change = install::scope_for(host, &loc, args.forced())
             .map_err(|e| eprintln!("agent-guard: {}: {e}", host.name()))
             .and_then(|scope| {
-                install::plan_install(host, scope, &loc, &binary)
+                install::plan_install(host, scope, &loc, &binary, args.file_tools)
                     .map_err(|p| fail(host.name(), p, "install"))
             });
         match change {

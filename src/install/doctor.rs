@@ -42,7 +42,7 @@ enum Run {
 pub fn wired(host: Host, loc: &Locations) -> Result<Vec<Wired>, Problem> {
     let mut found = Vec::new();
     for scope in [Scope::Project, Scope::User] {
-        for target in hosts::targets(host, scope, loc)? {
+        for target in hosts::targets(host, scope, loc, false)? {
             let Some(text) = hosts::read(&target.path)? else {
                 continue;
             };

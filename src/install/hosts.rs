@@ -36,17 +36,36 @@ pub struct Target {
 }
 
 /// The event and matcher our entry uses, for messages.
-pub fn event(host: Host) -> (&'static str, Option<&'static str>) {
-    match host {
-        Host::ClaudeCode | Host::Codex => ("PreToolUse", Some("Bash")),
-        Host::Gemini => ("BeforeTool", Some("run_shell_command")),
-        Host::Cursor => ("beforeShellExecution", None),
-        Host::Copilot => ("preToolUse", None),
-        Host::Droid => ("PreToolUse", Some("Execute")),
-        Host::Kiro => ("PreToolUse", Some("execute_bash|shell")),
-        Host::Windsurf => ("pre_run_command", None),
-        Host::Cline => ("PreToolUse", None),
-    }
+pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str>) {
+    let event = match host {
+        Host::ClaudeCode | Host::Codex | Host::Droid | Host::Kiro | Host::Cline => "PreToolUse",
+        Host::Gemini => "BeforeTool",
+        Host::Cursor => "beforeShellExecution",
+        Host::Copilot => "preToolUse",
+        Host::Windsurf => "pre_run_command",
+    };
+    (event, matcher(host, file_tools))
+}
+
+/// The tools our entry sends to the hook: the shell tool, and with `file_tools` the file-writing
+/// tools too on the hosts whose writes the hook decodes (`host::decode_file_edit`).
+fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
+    Some(match (host, file_tools) {
+        (Host::ClaudeCode, true) => "Bash|Write|Edit|MultiEdit|NotebookEdit",
+        (Host::ClaudeCode | Host::Codex, _) => "Bash",
+        (Host::Gemini, true) => "run_shell_command|write_file|replace",
+        (Host::Gemini, false) => "run_shell_command",
+        (Host::Droid, true) => "Execute|Create|Edit",
+        (Host::Droid, false) => "Execute",
+        (Host::Kiro, _) => "execute_bash|shell",
+        (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline, _) => return None,
+    })
+}
+
+/// Whether `--file-tools` changes what `host` sends to the hook; the other hosts' hooks are
+/// shell-only events.
+pub fn takes_file_tools(host: Host) -> bool {
+    matcher(host, true) != matcher(host, false)
 }
 
 const CODEX: Group = Group {
@@ -57,11 +76,11 @@ const CODEX: Group = Group {
 
 /// Claude Code's shape, which Codex and Factory Droid share: `{matcher, hooks: [handler]}`
 /// groups under `path`, handlers `{type: "command", command, timeout}` (seconds).
-fn claude_like(path: Vec<&'static str>, matcher: &'static str) -> Layout {
+fn claude_like(path: Vec<&'static str>, matcher: Option<&'static str>) -> Layout {
     Layout {
         preamble: Vec::new(),
         path,
-        group: Some(matcher),
+        group: matcher,
         command_key: &["command"],
         handler: |c| {
             J::Obj(vec![
@@ -73,15 +92,19 @@ fn claude_like(path: Vec<&'static str>, matcher: &'static str) -> Layout {
     }
 }
 
-fn layout(host: Host) -> Layout {
+/// What our entry looks like in `host`'s JSON settings; `file_tools` picks the matcher install
+/// writes (finding our entries does not look at it).
+fn layout(host: Host, file_tools: bool) -> Layout {
+    let matcher = matcher(host, file_tools);
     match host {
-        Host::ClaudeCode | Host::Codex => claude_like(vec!["hooks", "PreToolUse"], "Bash"),
-        Host::Droid => claude_like(vec!["hooks", "PreToolUse"], "Execute"),
+        Host::ClaudeCode | Host::Codex | Host::Droid => {
+            claude_like(vec!["hooks", "PreToolUse"], matcher)
+        }
         // `name` lets `/hooks disable agent-guard` find it; the timeout is in milliseconds.
         Host::Gemini => Layout {
             preamble: Vec::new(),
             path: vec!["hooks", "BeforeTool"],
-            group: Some("run_shell_command"),
+            group: matcher,
             command_key: &["command"],
             handler: |c| {
                 J::Obj(vec![
@@ -216,8 +239,14 @@ fn settings_dir(host: Host, scope: Scope, loc: &Locations) -> Option<PathBuf> {
 }
 
 /// The files `host` reads hooks from in `scope`, the one install writes to first. Uninstall and
-/// doctor look in all of them. Reads the files that decide the choice.
-pub fn targets(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<Target>, Problem> {
+/// doctor look in all of them. Reads the files that decide the choice. `file_tools` picks the
+/// matcher install writes; uninstall and doctor find our entries whatever their matcher.
+pub fn targets(
+    host: Host,
+    scope: Scope,
+    loc: &Locations,
+    file_tools: bool,
+) -> Result<Vec<Target>, Problem> {
     let Some(dir) = settings_dir(host, scope, loc) else {
         return Ok(Vec::new());
     };
@@ -226,9 +255,9 @@ pub fn targets(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<Target>,
         kind: Kind::Json(layout),
     };
     Ok(match host {
-        Host::ClaudeCode | Host::Gemini => vec![json("settings.json", layout(host))],
-        Host::Cursor | Host::Windsurf => vec![json("hooks.json", layout(host))],
-        Host::Copilot | Host::Kiro => vec![json(OWN_FILE, layout(host))],
+        Host::ClaudeCode | Host::Gemini => vec![json("settings.json", layout(host, file_tools))],
+        Host::Cursor | Host::Windsurf => vec![json("hooks.json", layout(host, file_tools))],
+        Host::Copilot | Host::Kiro => vec![json(OWN_FILE, layout(host, file_tools))],
         Host::Cline => vec![Target {
             path: dir.join("PreToolUse"),
             kind: Kind::ClineScript,
@@ -246,7 +275,7 @@ pub fn targets(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<Target>,
                 }
                 None => false,
             };
-            let hooks_json = json("hooks.json", layout(host));
+            let hooks_json = json("hooks.json", layout(host, file_tools));
             match inline {
                 true => vec![toml, hooks_json],
                 false => vec![hooks_json, toml],
@@ -257,10 +286,10 @@ pub fn targets(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<Target>,
         // written (some carry a `hooks` wrapper); otherwise settings.json takes the hook.
         Host::Droid => {
             let hooks_path = dir.join("hooks.json");
-            let settings = json("settings.json", layout(host));
+            let settings = json("settings.json", layout(host, file_tools));
             match read(&hooks_path)? {
                 Some(text) => {
-                    let mut own = layout(host);
+                    let mut own = layout(host, file_tools);
                     if !super::json::has_object(&text, "hooks") {
                         own.path = vec!["PreToolUse"];
                     }

@@ -5,7 +5,8 @@
 //! sits (jsonc-parser gives byte ranges and reads comments), and each change is a splice: install
 //! inserts one piece of text, formatted like its neighbours; uninstall cuts out exactly that
 //! piece. Everything outside it stays byte-for-byte, and install followed by uninstall gives the
-//! original file back.
+//! original file back. An entry of ours that is already there gets at most two small edits in
+//! place: its command string, and the matcher of its group.
 
 use jsonc_parser::ast::{Array, Object, Value};
 use jsonc_parser::common::{Range, Ranged};
@@ -38,7 +39,8 @@ pub struct Layout {
     /// Object keys from the top level down to the array that holds the entries.
     pub path: Vec<&'static str>,
     /// `Some(matcher)` when entries are `{"matcher": .., "hooks": [handler]}` groups, the shape
-    /// Claude Code introduced; `None` when each entry is a handler.
+    /// Claude Code introduced, with the matcher install writes; `None` when each entry is a
+    /// handler.
     pub group: Option<&'static str>,
     /// The keys leading to the command string inside one handler.
     pub command_key: &'static [&'static str],
@@ -112,8 +114,8 @@ pub fn commands(
     })
 }
 
-/// `text` (or no file) with our entry for `command` added, or its command updated when an entry
-/// of ours is already there.
+/// `text` (or no file) with our entry for `command` added, or its command and its group's
+/// matcher updated when an entry of ours is already there.
 pub fn install(
     text: Option<&str>,
     layout: &Layout,
@@ -141,13 +143,19 @@ pub fn install(
         Walk::Found { array, .. } => {
             let found = find(array, layout, ours);
             if !found.is_empty() {
-                let stale: Vec<&Found> = found.iter().filter(|f| f.value != command).collect();
-                if stale.is_empty() {
-                    return Ok((text.to_string(), Outcome::AlreadyThere));
-                }
                 let quoted = quote(command);
-                let edits = stale.iter().map(|f| (f.literal, quoted.clone())).collect();
-                return Ok((doc.apply(edits), Outcome::Updated));
+                let moved: Vec<(Range, String)> = found
+                    .iter()
+                    .filter(|f| f.value != command)
+                    .map(|f| (f.literal, quoted.clone()))
+                    .collect();
+                let rematched = doc.rematch(&found, layout, &style);
+                let outcome = match (moved.is_empty(), rematched.is_empty()) {
+                    (true, true) => return Ok((text.to_string(), Outcome::AlreadyThere)),
+                    (false, true) => Outcome::Updated,
+                    (_, false) => Outcome::Rematched,
+                };
+                return Ok((doc.apply([moved, rematched].concat()), outcome));
             }
             let items: Vec<Range> = array.elements.iter().map(|e| e.range()).collect();
             doc.append(array.range, &items, &style, |base| {
@@ -174,7 +182,7 @@ pub fn install(
 }
 
 /// `text` without our entries. A container left empty by that goes too, up to the top level;
-/// a file that is exactly what install writes from nothing is deleted.
+/// a file that is exactly what install writes from nothing, under either matcher, is deleted.
 pub fn uninstall(
     text: &str,
     layout: &Layout,
@@ -192,7 +200,10 @@ pub fn uninstall(
         return Ok(Removal::NotThere);
     }
     let commands: Vec<&str> = found.iter().map(|f| f.value.as_str()).collect();
-    if text.strip_prefix('\u{feff}').unwrap_or(text) == layout.new_file(&commands) {
+    // Install writes whichever matcher it is asked for: compare with our groups under the
+    // layout's.
+    let rematched = doc.apply(doc.rematch(&found, layout, &doc.style(root)));
+    if rematched.strip_prefix('\u{feff}').unwrap_or(&rematched) == layout.new_file(&commands) {
         return Ok(Removal::DeleteFile);
     }
 
@@ -201,11 +212,11 @@ pub fn uninstall(
     let mut drop_entry = vec![false; array.elements.len()];
     for f in &found {
         match f.handler {
-            Some((handlers, index)) => {
+            Some((_, handlers, index)) => {
                 let ours_here: Vec<usize> = found
                     .iter()
                     .filter(|g| g.element == f.element)
-                    .filter_map(|g| g.handler.map(|(_, i)| i))
+                    .filter_map(|g| g.handler.map(|(_, _, i)| i))
                     .collect();
                 if ours_here.len() == handlers.elements.len() {
                     drop_entry[f.element] = true;
@@ -242,8 +253,8 @@ pub fn uninstall(
 /// One of our handlers: which entry it is in, where its command string sits.
 struct Found<'p, 'a> {
     element: usize,
-    /// For grouped layouts, the group's handler array and the handler's index in it.
-    handler: Option<(&'p Array<'a>, usize)>,
+    /// For grouped layouts, the group, its handler array and the handler's index in it.
+    handler: Option<(&'p Object<'a>, &'p Array<'a>, usize)>,
     /// The command's string literal, quotes included.
     literal: Range,
     value: String,
@@ -258,11 +269,10 @@ fn find<'p, 'a>(
     for (element, value) in array.elements.iter().enumerate() {
         match layout.group {
             Some(_) => {
-                let Some(handlers) = value
-                    .as_object()
-                    .and_then(|group| group.get("hooks"))
-                    .and_then(|p| p.value.as_array())
-                else {
+                let Some((group, handlers)) = value.as_object().and_then(|group| {
+                    let handlers = group.get("hooks")?.value.as_array()?;
+                    Some((group, handlers))
+                }) else {
                     continue;
                 };
                 for (index, handler) in handlers.elements.iter().enumerate() {
@@ -271,7 +281,7 @@ fn find<'p, 'a>(
                     {
                         found.push(Found {
                             element,
-                            handler: Some((handlers, index)),
+                            handler: Some((group, handlers, index)),
                             literal,
                             value,
                         });
@@ -476,6 +486,38 @@ impl<'a> Doc<'a> {
                 (at, format!("{}{indent}{}{tail}", style.nl, item(&indent)))
             }
         }
+    }
+
+    /// The edits that put each group holding only our handlers under the layout's matcher: the
+    /// matcher's value replaced, or the member added to a group without one (which matches
+    /// every tool). A group that holds other handlers too keeps its matcher: it decides when
+    /// those run as well.
+    fn rematch(&self, found: &[Found], layout: &Layout, style: &Style) -> Vec<(Range, String)> {
+        let Some(matcher) = layout.group else {
+            return Vec::new();
+        };
+        let mut edits = Vec::new();
+        for (i, f) in found.iter().enumerate() {
+            let Some((group, handlers, _)) = f.handler else {
+                continue;
+            };
+            let here = found.iter().filter(|g| g.element == f.element).count();
+            let first_here = found.iter().position(|g| g.element == f.element) == Some(i);
+            if !first_here || here < handlers.elements.len() {
+                continue;
+            }
+            match group.get("matcher") {
+                Some(p) if p.value.as_string_lit().is_some_and(|s| s.value == matcher) => {}
+                Some(p) => edits.push((p.value.range(), quote(matcher))),
+                None => {
+                    let items: Vec<Range> = group.properties.iter().map(|p| p.range()).collect();
+                    edits.push(self.append(group.range, &items, style, |_| {
+                        format!("{}{}", member_key("matcher", style), quote(matcher))
+                    }));
+                }
+            }
+        }
+        edits
     }
 
     /// The text with each range replaced; the ranges must not overlap.
@@ -695,6 +737,55 @@ mod tests {
             install(Some(text), &claude(), "/new/agent-guard hook", &ours).unwrap();
         assert_eq!(outcome, Outcome::Updated);
         assert_eq!(out, text.replace("/old/", "/new/"));
+    }
+
+    fn wide() -> Layout {
+        Layout {
+            group: Some("Bash|Write"),
+            ..claude()
+        }
+    }
+
+    #[test]
+    fn the_matcher_of_our_own_group_follows_the_layout() {
+        let shell = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"/bin/agent-guard hook\"}]}]}}";
+        let widened = shell.replace("\"Bash\"", "\"Bash|Write\"");
+        let hook = "/bin/agent-guard hook";
+        assert_eq!(
+            install(Some(shell), &wide(), hook, &ours).unwrap(),
+            (widened.clone(), Outcome::Rematched)
+        );
+        assert_eq!(
+            install(Some(&widened), &claude(), hook, &ours).unwrap(),
+            (shell.to_string(), Outcome::Rematched)
+        );
+        // Without a matcher the group takes every tool; it gets the one asked for.
+        let bare = "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"command\": \"/bin/agent-guard hook\"}]}]}}";
+        let (out, outcome) = install(Some(bare), &claude(), hook, &ours).unwrap();
+        assert_eq!(outcome, Outcome::Rematched);
+        assert_eq!(out, bare.replace("}]}]", "}], \"matcher\": \"Bash\"}]"));
+    }
+
+    #[test]
+    fn a_group_shared_with_other_handlers_keeps_its_matcher() {
+        let text = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "lint"},
+  {"type": "command", "command": "/bin/agent-guard hook"}
+]}]}}"#;
+        assert_eq!(
+            install(Some(text), &wide(), "/bin/agent-guard hook", &ours).unwrap(),
+            (text.to_string(), Outcome::AlreadyThere)
+        );
+    }
+
+    #[test]
+    fn a_file_install_wrote_under_either_matcher_is_deleted() {
+        let (created, _) = install(None, &wide(), "/bin/agent-guard hook", &ours).unwrap();
+        assert!(created.contains("\"Bash|Write\""), "{created}");
+        assert_eq!(
+            uninstall(&created, &claude(), &ours).unwrap(),
+            Removal::DeleteFile
+        );
     }
 
     #[test]

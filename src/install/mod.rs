@@ -15,9 +15,18 @@
 //!   hooks go to `hooks.json` unless `config.toml` already keeps its hooks inline; Droid's go to
 //!   an existing `hooks.json`, else to the `hooks` key of `settings.json`.
 //! - **Our entry** is the one whose command names `agent-guard` and ends in
-//!   ` hook --host NAME`. Install adds it when it is missing, rewrites only the command when the
-//!   binary moved, and otherwise changes nothing, so running it twice is running it once. It is
-//!   appended after whatever hooks the event already has.
+//!   ` hook --host NAME`, whatever its matcher. Install adds it when it is missing, rewrites
+//!   only the command when the binary moved and the matcher when another was asked for, and
+//!   otherwise changes nothing, so running it twice is running it once. It is appended after
+//!   whatever hooks the event already has.
+//! - **Which tools.** Our entry takes the host's shell tool. With `--file-tools` it takes the
+//!   file-writing tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid),
+//!   so that writes to the guard's own files are refused and written files are claimed for the
+//!   agent; other hosts' hooks are shell-only events, and the flag is noted and changes nothing
+//!   there. The matcher follows the command line both ways: with the flag a shell-only entry of
+//!   ours is widened in place, and without it a wider one is narrowed back to the shell tool,
+//!   so the settings say what the last install was asked for. A group that holds other hooks
+//!   besides ours keeps its matcher, which decides when those run too.
 //! - **Everything else stays** byte for byte: JSON is spliced as text in the file's own
 //!   indentation and line endings, TOML is edited with a format-preserving parser.
 //! - **Backups.** Before the first change to a file that existed, its bytes are copied to
@@ -25,7 +34,7 @@
 //!   file as it was before agent-guard first touched it.
 //! - **Uninstall** removes our entries only. An event list or hooks object that is left empty
 //!   goes too (one that was empty before install goes with it), and a file that is exactly what
-//!   install writes from nothing is deleted.
+//!   install writes from nothing, with or without `--file-tools`, is deleted.
 //! - **A file that does not parse** is left untouched, with an error naming the file and line;
 //!   the other hosts carry on.
 
@@ -179,6 +188,9 @@ pub enum Outcome {
     Added,
     /// Our hook was there with another binary path; the path was updated.
     Updated,
+    /// Our hook was there under another matcher; the matcher was set to the one asked for (and
+    /// the path updated too if the binary moved).
+    Rematched,
     /// Our hook was there as it should be.
     AlreadyThere,
     /// Our hook was taken out of the file.
@@ -197,6 +209,8 @@ pub struct Change {
     before: Option<String>,
     after: Option<String>,
     executable: bool,
+    /// Install was asked for the file-writing tools too; always false for uninstall.
+    file_tools: bool,
 }
 
 impl Change {
@@ -269,10 +283,11 @@ impl Change {
 
     /// What was (or, in a dry run, would be) done, for the line printed per host.
     pub fn describe(&self, dry_run: bool) -> String {
-        let (event, matcher) = hosts::event(self.host);
+        let (event, matcher) = hosts::event(self.host, self.file_tools);
+        // Uninstall takes our entry out whatever its matcher, so it names none.
         let hook = match matcher {
-            Some(m) => format!("{event} hook (matcher {m})"),
-            None => format!("{event} hook"),
+            Some(m) if self.outcome != Outcome::Removed => format!("{event} hook (matcher {m})"),
+            _ => format!("{event} hook"),
         };
         let (done, would) = match self.outcome {
             Outcome::Created => (
@@ -283,6 +298,10 @@ impl Change {
             Outcome::Updated => (
                 "updated the hook's path to this binary".into(),
                 "would update the hook's path to this binary".into(),
+            ),
+            Outcome::Rematched => (
+                format!("changed the hook to the {hook}"),
+                format!("would change the hook to the {hook}"),
             ),
             Outcome::AlreadyThere => (
                 "already wired; nothing to change".into(),
@@ -297,7 +316,13 @@ impl Change {
                 "would delete the file, which holds only the hook".into(),
             ),
         };
-        if dry_run { would } else { done }
+        let what = if dry_run { would } else { done };
+        match self.file_tools && !hosts::takes_file_tools(self.host) {
+            true => {
+                format!("{what} (--file-tools does not apply: its hook sees shell commands only)")
+            }
+            false => what,
+        }
     }
 }
 
@@ -383,18 +408,19 @@ fn commands_in(target: &hosts::Target, text: &str, host: Host) -> Result<Vec<Str
     found.map_err(|e| Problem::at(&target.path, e))
 }
 
-/// The change that wires `host` into its `scope` settings, running `binary`. An entry of ours
-/// already in one of the scope's files is updated where it is; otherwise the entry goes to the
-/// host's preferred file.
+/// The change that wires `host` into its `scope` settings, running `binary`, for its shell tool
+/// and with `file_tools` its file-writing tools too. An entry of ours already in one of the
+/// scope's files is updated where it is; otherwise the entry goes to the host's preferred file.
 pub fn plan_install(
     host: Host,
     scope: Scope,
     loc: &Locations,
     binary: &Path,
+    file_tools: bool,
 ) -> Result<Change, Problem> {
     let command = hook_command(binary, host);
     let ours = |c: &str| is_ours(c, host);
-    let targets = hosts::targets(host, scope, loc)?;
+    let targets = hosts::targets(host, scope, loc, file_tools)?;
     let mut chosen = None;
     for target in &targets {
         if let Some(text) = hosts::read(&target.path)?
@@ -434,6 +460,7 @@ pub fn plan_install(
         before,
         after: Some(after),
         executable: matches!(target.kind, hosts::Kind::ClineScript),
+        file_tools,
     })
 }
 
@@ -442,7 +469,7 @@ pub fn plan_install(
 pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<Change>, Problem> {
     let ours = |c: &str| is_ours(c, host);
     let mut changes = Vec::new();
-    for target in hosts::targets(host, scope, loc)? {
+    for target in hosts::targets(host, scope, loc, false)? {
         let Some(text) = hosts::read(&target.path)? else {
             continue;
         };
@@ -465,6 +492,7 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
             before: Some(text),
             after,
             executable: false,
+            file_tools: false,
         });
     }
     Ok(changes)
