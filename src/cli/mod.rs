@@ -23,6 +23,22 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::host::Host;
 use crate::settings::Profile;
 
+/// The hook's own invocations (`agent-guard`, `agent-guard hook`, `agent-guard hook --host
+/// NAME`), recognised without building the whole parser: the hook runs before every shell
+/// command, and describing twenty subcommands to clap costs more than judging the command.
+/// Anything else, a mistyped host included, goes through clap and its error messages.
+fn plain_hook() -> Option<Option<Host>> {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let text: Vec<&str> = args.iter().map(|a| a.to_str()).collect::<Option<_>>()?;
+    match text.as_slice() {
+        [] if !std::io::stdin().is_terminal() => Some(None),
+        ["hook"] => Some(None),
+        ["hook", "--host", name] => Host::from_name(name).map(Some),
+        ["hook", flag] => Host::from_name(flag.strip_prefix("--host=")?).map(Some),
+        _ => None,
+    }
+}
+
 fn host_name(name: &str) -> Result<Host, String> {
     Host::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
@@ -199,6 +215,9 @@ impl From<ProfileArg> for Profile {
 }
 
 pub fn main() -> ExitCode {
+    if let Some(host) = plain_hook() {
+        return hook::run(host);
+    }
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Hook { host }) => hook::run(host),
