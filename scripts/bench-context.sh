@@ -38,6 +38,8 @@ mkdir -p "$REPO/scratch" && echo draft > "$REPO/scratch/notes.txt"
 # A working repository has a refreshed index; a fresh one would be re-hashed every call.
 sleep 1 && git -C "$REPO" update-index -q --refresh && git -C "$REPO" status >/dev/null
 
+# Stops are audited: keep the records in the scratch folder, not the user's state folder.
+export XDG_STATE_HOME="$WORK/state"
 python3 - "$BIN" "$REPO" "$RUNS" <<'PY'
 import json, statistics, subprocess, sys, time
 binary, repo, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -118,8 +118,11 @@ fn run(wired: &Wired, stdin: &[u8], cwd: &Path) -> Result<(Vec<u8>, i32), String
     };
     // The check is of the wiring, not of the repository: with the git context off, the
     // destructive probe is judged by the rules alone, the same in every folder.
+    // The probe's deny is audited like any other: keep it out of the user's log.
+    let state = std::env::temp_dir().join(format!("agent-guard-doctor-{}", std::process::id()));
     let mut child = command
         .env("AGENT_GUARD_CONTEXT", "off")
+        .env("XDG_STATE_HOME", &state)
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -153,6 +156,7 @@ fn run(wired: &Wired, stdin: &[u8], cwd: &Path) -> Result<(Vec<u8>, i32), String
             Err(e) => return Err(format!("cannot wait for it: {e}")),
         }
     };
+    let _ = std::fs::remove_dir_all(&state);
     let stdout = stdout.join().unwrap_or_default();
     let stderr = String::from_utf8_lossy(&stderr.join().unwrap_or_default())
         .trim()
