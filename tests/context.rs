@@ -2,64 +2,40 @@
 //! folders: for every rule that context can clear, the state in which the command destroys
 //! work (stopped, with the loss named) and the state in which it loses nothing (allowed).
 
+mod common;
+mod scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use agent_guard::policy::{Decision, Verdict};
 use agent_guard::settings::Settings;
+use scratch::World;
 
+/// A repository on `main` with one commit holding `README.md` and `src/lib.rs`, judged
+/// in-process by the library.
 struct Repo {
-    _root: tempfile::TempDir,
+    world: World,
     dir: PathBuf,
 }
 
 impl Repo {
-    /// A repository with one commit holding `README.md` and `src/lib.rs`.
     fn new() -> Repo {
-        let root = tempfile::Builder::new().prefix("ctx").tempdir().unwrap();
-        let dir = root.path().join("repo");
-        std::fs::create_dir(&dir).unwrap();
-        let repo = Repo { _root: root, dir };
-        repo.git(&["init", "-q", "-b", "main"]);
-        repo.write("README.md", "hello\n");
-        repo.write("src/lib.rs", "pub fn f() {}\n");
-        repo.commit("initial");
-        repo
+        let world = World::repo();
+        let dir = world.repo.clone();
+        Repo { world, dir }
     }
 
     fn git(&self, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@example.com",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(&self.dir)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", self._root.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        self.world.git(args)
     }
 
     fn write(&self, path: &str, text: &str) {
-        let path = self.dir.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        self.world.write(path, text.as_bytes());
     }
 
     fn commit(&self, message: &str) {
-        self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+        self.world.commit(message);
     }
 
     /// Judges `command` as if the host ran it in the repository.
@@ -68,18 +44,18 @@ impl Repo {
     }
 
     fn check_in(&self, dir: &Path, command: &str) -> Verdict {
-        // The hook runs with the user's HOME; aliases and config come from the repository here.
         agent_guard::evaluate_in(command, Some(dir), &Settings::default())
     }
 
     /// A bare repository next to this one, as `origin`, with `main` pushed.
     fn with_remote(&self) {
-        let remote = self._root.path().join("remote.git");
-        Command::new("git")
+        let remote = self.dir.parent().unwrap().join("remote.git");
+        let made = Command::new("git")
             .args(["init", "-q", "--bare"])
             .arg(&remote)
-            .output()
+            .status()
             .unwrap();
+        assert!(made.success());
         self.git(&["remote", "add", "origin", remote.to_str().unwrap()]);
         self.git(&["push", "-q", "-u", "origin", "main"]);
     }
