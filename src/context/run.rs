@@ -25,13 +25,20 @@ pub(super) fn git(ctx: &Context, dir: &Path, globals: &[String], args: &[&str]) 
         .stderr(Stdio::null())
         .spawn()
         .ok()?;
-    // Read stdout on a thread so a large answer cannot block the child while we wait.
+    // Read stdout on a thread, so a large answer cannot block the child, and wait for its
+    // end with the deadline: the end of the output is, in practice, the end of the process.
     let mut stdout = child.stdout.take()?;
-    let reader = std::thread::spawn(move || {
+    let (done, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = Vec::new();
-        stdout.read_to_end(&mut out).map(|_| out)
+        let _ = done.send(stdout.read_to_end(&mut out).map(|_| out));
     });
     let until = Instant::now() + left;
+    let Ok(Ok(out)) = ended.recv_timeout(left) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return None;
+    };
     let mut pause = Duration::from_micros(20);
     let status = loop {
         match child.try_wait() {
@@ -47,7 +54,6 @@ pub(super) fn git(ctx: &Context, dir: &Path, globals: &[String], args: &[&str]) 
             }
         }
     };
-    let out = reader.join().ok()?.ok()?;
     status
         .success()
         .then(|| String::from_utf8_lossy(&out).into_owned())
