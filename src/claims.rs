@@ -222,18 +222,27 @@ pub fn list(dir: &Path) -> Result<Vec<Claim>, Error> {
     Ok(claims)
 }
 
-/// The live claim of a session other than `session` that `path` (relative to `repo_dir`)
-/// equals, lies inside or holds, if any. For the hook: `repo_dir` is the command's working
-/// directory, `session` the host's session id. Outside any repository there are no claims.
+/// The first live claim of a session other than `session` that one of `paths` (relative to
+/// `repo_dir`) equals, lies inside or holds, if any. The repository and its claims are read
+/// once for all the paths. For the hook: `repo_dir` is the command's working directory.
+/// Outside any repository there are no claims.
 pub fn claimed_by_other(
     repo_dir: &Path,
-    path: &Path,
+    paths: &[&Path],
     session: &str,
 ) -> Result<Option<Claim>, Error> {
     let Some(repo) = Repo::containing(repo_dir)? else {
         return Ok(None);
     };
-    held_by_other(&repo, &resolve_partly(&repo_dir.join(path)), session)
+    let others: Vec<Claim> = Store::of(&repo)
+        .live(now())?
+        .into_iter()
+        .filter(|c| c.session != session)
+        .collect();
+    Ok(paths.iter().find_map(|path| {
+        let path = resolve_partly(&repo_dir.join(path));
+        others.iter().find(|c| c.overlaps(&path)).cloned()
+    }))
 }
 
 /// [`claimed_by_other`] for a path already resolved, in a repository already found.

@@ -322,17 +322,17 @@ fn the_library_tells_the_hook_who_holds_a_path() {
     let world = World::new();
     ok(&world.run("alice", &["claim", "build/cache"]));
     let repo = world.repo();
-    let held = agent_guard::claims::claimed_by_other(&repo, Path::new("build"), "bob")
+    let held = agent_guard::claims::claimed_by_other(&repo, &[Path::new("build")], "bob")
         .unwrap()
         .expect("alice's claim is under build");
     assert_eq!(held.session, "alice");
     assert_eq!(held.path, repo.join("build/cache"));
     assert_eq!(
-        agent_guard::claims::claimed_by_other(&repo, Path::new("build/cache/blob"), "alice"),
+        agent_guard::claims::claimed_by_other(&repo, &[Path::new("build/cache/blob")], "alice"),
         Ok(None)
     );
     assert_eq!(
-        agent_guard::claims::claimed_by_other(&repo, Path::new("README.md"), "bob"),
+        agent_guard::claims::claimed_by_other(&repo, &[Path::new("README.md")], "bob"),
         Ok(None)
     );
 }

@@ -183,17 +183,15 @@ fn clean(
         ));
     }
     // Paths another agent claimed are its work in progress, untracked or not.
-    for path in &doomed {
-        match ctx.claim_on(&dir.join(path.trim_end_matches('/'))) {
-            Ok(Some(claim)) => {
-                return Some(Assessment::Loss {
-                    loses: format!("would delete {}", super::claimed(&claim)),
-                    recovery: Some("none: untracked files were never in git".into()),
-                });
-            }
-            Ok(None) => {}
-            Err(()) => return None,
-        }
+    let paths: Vec<&Path> = doomed
+        .iter()
+        .map(|p| Path::new(p.trim_end_matches('/')))
+        .collect();
+    if let Some(claim) = ctx.claim_on(dir, &paths).ok()? {
+        return Some(Assessment::Loss {
+            loses: format!("would delete {}", super::claimed(&claim)),
+            recovery: Some("none: untracked files were never in git".into()),
+        });
     }
     Some(Assessment::Loss {
         loses: format!("would delete {}", sample(&doomed, "untracked path")),

@@ -123,18 +123,13 @@ impl Context {
         self.regenerable.iter().any(|r| r == name)
     }
 
-    /// The claim another agent holds on `path` (absolute), if any. `Err` when the claims
-    /// cannot be read: the caller must then not clear anything.
-    fn claim_on(&self, path: &Path) -> Result<Option<crate::claims::Claim>, ()> {
+    /// A claim another agent holds on one of `paths` (under `dir`), if any. `Err` when the
+    /// claims cannot be read: the caller must then not clear anything.
+    fn claim_on(&self, dir: &Path, paths: &[&Path]) -> Result<Option<crate::claims::Claim>, ()> {
         let session = self
             .session
             .get_or_init(|| crate::claims::Session::from_env(None).id);
-        let dir = if path.is_dir() {
-            path
-        } else {
-            path.parent().unwrap_or(path)
-        };
-        crate::claims::claimed_by_other(dir, path, session).map_err(|_| ())
+        crate::claims::claimed_by_other(dir, paths, session).map_err(|_| ())
     }
 }
 

@@ -62,10 +62,9 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
         Err(_) => return None,
     };
     // Another agent's claimed work stays, whatever git thinks of it.
-    match ctx.claim_on(path) {
-        Ok(Some(claim)) => return Some(Target::Loses(super::claimed(&claim))),
-        Ok(None) => {}
-        Err(()) => return None,
+    let dir = if meta.is_dir() { path } else { path.parent()? };
+    if let Some(claim) = ctx.claim_on(dir, &[path]).ok()? {
+        return Some(Target::Loses(super::claimed(&claim)));
     }
     // A trailing slash makes rm follow a link to its target; resolve nothing else.
     if meta.file_type().is_symlink() && !text.ends_with('/') {
