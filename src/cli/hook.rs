@@ -51,10 +51,7 @@ pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
             None => Reply::silent(),
         };
     };
-    let loaded = crate::config::load(call.cwd.as_deref());
-    for problem in &loaded.problems {
-        eprintln!("{problem}");
-    }
+    let loaded = load_settings(call.cwd.as_deref());
     let settings = &loaded.settings;
     let cwd = call.cwd.as_deref();
     let mut verdict = crate::evaluate_call(&call.command, cwd, settings, call.channel());
@@ -74,11 +71,41 @@ pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
             }
         }
     }
-    let origin = origin(&call, loaded.repository);
+    audit(
+        &call,
+        loaded.repository,
+        &verdict,
+        settings,
+        started,
+        (&taken, &missed),
+    );
+    host::encode(&call, &verdict)
+}
+
+/// The settings for a call in `cwd`, with any problem in the config files on stderr.
+fn load_settings(cwd: Option<&std::path::Path>) -> crate::config::Loaded {
+    let loaded = crate::config::load(cwd);
+    for problem in &loaded.problems {
+        eprintln!("{problem}");
+    }
+    loaded
+}
+
+/// Appends the audit record the verdict calls for, with the snapshots taken and the reasons
+/// none were.
+fn audit(
+    call: &ToolCall,
+    repository: Option<std::path::PathBuf>,
+    verdict: &crate::policy::Verdict,
+    settings: &Settings,
+    started: Instant,
+    (taken, missed): (&[String], &[String]),
+) {
+    let origin = origin(call, repository);
     let record = Record::of_verdict(
         &origin,
         &call.command,
-        &verdict,
+        verdict,
         settings.log_allowed,
         started.elapsed(),
     );
@@ -87,13 +114,12 @@ pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
         record.no_snapshot = (!missed.is_empty()).then(|| missed.join("; "));
         write(&record, settings);
     }
-    host::encode(&call, &verdict)
 }
 
 /// A host's file-writing tool: the guard's own files are refused; anything else is claimed
 /// for this agent, so other agents' `agent-guard rm` and recursive deletes leave it alone.
 fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
-    let loaded = crate::config::load(edit.cwd.as_deref());
+    let loaded = load_settings(edit.cwd.as_deref());
     let settings = &loaded.settings;
     let call = edit.as_call();
     let verdict = crate::evaluate_file_edit(&edit.tool, &edit.paths, settings, call.channel());
@@ -103,17 +129,14 @@ fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
         }
         return Reply::silent();
     }
-    let origin = origin(&call, loaded.repository);
-    let record = Record::of_verdict(
-        &origin,
-        &call.command,
+    audit(
+        &call,
+        loaded.repository,
         &verdict,
-        settings.log_allowed,
-        started.elapsed(),
+        settings,
+        started,
+        (&[], &[]),
     );
-    if let Some(record) = record {
-        write(&record, settings);
-    }
     host::encode(&call, &verdict)
 }
 

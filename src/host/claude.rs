@@ -56,15 +56,7 @@ pub(super) fn decode_as(
 /// `tool_input` as an object or a JSON-encoded object; `command` or `cmd`; a string, or an
 /// argv array that is joined as the shell would see it.
 pub(super) fn command_of(input: &Value) -> Option<String> {
-    let decoded;
-    let input = match input {
-        Value::String(text) => {
-            decoded = serde_json::from_str::<Value>(text).ok()?;
-            &decoded
-        }
-        other => other,
-    };
-    let object = input.as_object()?;
+    let object = super::input_object(input)?;
     match object.get("command").or_else(|| object.get("cmd"))? {
         Value::String(command) => Some(command.clone()),
         argv @ Value::Array(_) => argv_line(argv),

@@ -15,6 +15,7 @@ mod gemini;
 mod kiro;
 mod windsurf;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -107,25 +108,28 @@ pub struct Rewrite {
     key: String,
 }
 
+/// A tool input as an object: hosts send it as one, or as an object encoded in a JSON string.
+pub(super) fn input_object(input: &Value) -> Option<Cow<'_, Map<String, Value>>> {
+    match input {
+        Value::String(text) => match serde_json::from_str::<Value>(text).ok()? {
+            Value::Object(object) => Some(Cow::Owned(object)),
+            _ => None,
+        },
+        other => other.as_object().map(Cow::Borrowed),
+    }
+}
+
 impl Rewrite {
     /// The tool input (an object, or an object encoded as a JSON string) whose `command` or
     /// `cmd` is a string. An argv array is not rewritten: a string in its place would change
     /// the input's shape.
     fn of(input: &Value) -> Option<Rewrite> {
-        let decoded;
-        let input = match input {
-            Value::String(text) => {
-                decoded = serde_json::from_str::<Value>(text).ok()?;
-                &decoded
-            }
-            other => other,
-        };
-        let object = input.as_object()?;
+        let object = input_object(input)?;
         let key = ["command", "cmd"]
             .into_iter()
             .find(|k| object.get(*k).is_some_and(Value::is_string))?;
         Some(Rewrite {
-            input: object.clone(),
+            input: object.into_owned(),
             key: key.to_string(),
         })
     }
