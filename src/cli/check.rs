@@ -11,11 +11,8 @@ use crate::policy::{Channel, Decision, Verdict};
 use crate::settings::Profile;
 
 pub fn run(command: &str, cwd: Option<PathBuf>, profile: Option<Profile>, json: bool) -> ExitCode {
-    if let Some(dir) = &cwd
-        && !dir.is_dir()
-    {
-        eprintln!("agent-guard: --cwd {}: not a directory", dir.display());
-        return ExitCode::from(2);
+    if let Err(code) = super::check_cwd(cwd.as_ref()) {
+        return code;
     }
     let loaded = crate::config::load(cwd.as_deref());
     for problem in &loaded.problems {

@@ -21,11 +21,8 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    if let Some(dir) = &args.cwd
-        && !dir.is_dir()
-    {
-        eprintln!("agent-guard: --cwd {}: not a directory", dir.display());
-        return ExitCode::from(2);
+    if let Err(code) = super::check_cwd(args.cwd.as_ref()) {
+        return code;
     }
     let loaded = crate::config::load(args.cwd.as_deref());
     if args.json {

@@ -39,6 +39,17 @@ fn plain_hook() -> Option<Option<Host>> {
     }
 }
 
+/// A `--cwd DIR` that is no directory is a usage error (exit 2), said on stderr.
+fn check_cwd(cwd: Option<&PathBuf>) -> Result<(), ExitCode> {
+    match cwd {
+        Some(dir) if !dir.is_dir() => {
+            eprintln!("agent-guard: --cwd {}: not a directory", dir.display());
+            Err(ExitCode::from(2))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn host_name(name: &str) -> Result<Host, String> {
     Host::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();

@@ -23,12 +23,9 @@ pub struct Args {
 
 /// The folder to work in: `--cwd` (which must exist) or the current one.
 pub(super) fn folder(cwd: Option<&PathBuf>) -> Result<PathBuf, ExitCode> {
+    super::check_cwd(cwd)?;
     match cwd {
-        Some(dir) if dir.is_dir() => Ok(dir.clone()),
-        Some(dir) => {
-            eprintln!("agent-guard: --cwd {}: not a directory", dir.display());
-            Err(ExitCode::from(2))
-        }
+        Some(dir) => Ok(dir.clone()),
         None => std::env::current_dir().map_err(|e| {
             eprintln!("agent-guard: no current directory: {e}");
             ExitCode::from(2)
