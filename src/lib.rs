@@ -129,10 +129,6 @@ pub fn evaluate_file_edit(
 }
 
 /// Every finding in a command line by the rules alone, before context and policy.
-pub fn findings(command: &str, settings: &Settings) -> Vec<Finding> {
-    rules_findings(command, &shell::analyze(command), settings)
-}
-
 fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
     let mut found: Vec<Finding> = Vec::new();
     for cmd in &analysis.commands {
