@@ -53,7 +53,7 @@ pub fn page(rule: &Rule) -> String {
 /// The index of every rule: id, profile and one line.
 pub fn index() -> String {
     let mut out = String::from("# Rules\n\n| id | profile | catches |\n|---|---|---|\n");
-    for rule in rules::ALL {
+    for rule in rules::all() {
         let profile = if rule.strict_only { "strict" } else { "all" };
         let _ = writeln!(
             out,

@@ -130,6 +130,10 @@ pub struct Settings {
     pub inline_override: bool,
     /// Rule ids whose destructive findings are not reported (`[rules] disable`).
     pub disabled_rules: Vec<String>,
+    /// Packs switched off (`[packs] disable`), and packs that are off by default switched on
+    /// (`[packs] enable`).
+    pub disabled_packs: Vec<String>,
+    pub enabled_packs: Vec<String>,
     pub allow: Vec<Exception>,
     /// Snapshots older than this are deleted when the next one is taken.
     pub snapshot_max_age: Duration,
@@ -184,6 +188,8 @@ impl Default for Settings {
             protected_branches: PROTECTED_BRANCHES.iter().map(|s| s.to_string()).collect(),
             inline_override: true,
             disabled_rules: Vec::new(),
+            disabled_packs: Vec::new(),
+            enabled_packs: Vec::new(),
             allow: Vec::new(),
             snapshot_max_age: Duration::from_secs(14 * 86_400),
             snapshot_max_size: 100 << 20,

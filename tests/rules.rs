@@ -26,7 +26,7 @@ fn settings_for(rule: &rules::Rule) -> Settings {
 #[test]
 fn every_rule_stops_its_examples_and_passes_its_twins() {
     let mut failures = Vec::new();
-    for rule in rules::ALL {
+    for rule in rules::all() {
         let settings = settings_for(rule);
         for command in rule.stops {
             let verdict = agent_guard::evaluate(command, &settings);
@@ -52,7 +52,7 @@ fn every_rule_stops_its_examples_and_passes_its_twins() {
 
 #[test]
 fn rule_ids_are_unique_and_dotted() {
-    let mut ids: Vec<&str> = rules::ALL.iter().map(|r| r.id).collect();
+    let mut ids: Vec<&str> = rules::all().map(|r| r.id).collect();
     for id in &ids {
         let (family, name) = id.split_once('.').expect("dotted id");
         assert!(
@@ -72,8 +72,7 @@ fn rule_ids_are_unique_and_dotted() {
 fn docs_pages_match_the_rules() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
     let bless = std::env::var_os("AGENT_GUARD_BLESS").is_some();
-    let mut expected: Vec<(PathBuf, String)> = rules::ALL
-        .iter()
+    let mut expected: Vec<(PathBuf, String)> = rules::all()
         .map(|r| (dir.join(format!("{}.md", r.id)), docs::page(r)))
         .collect();
     expected.push((dir.join("README.md"), docs::index()));

@@ -67,6 +67,8 @@ fn values(s: &Settings) -> Vec<(&'static str, Value)> {
         ("regenerable", json!(s.regenerable)),
         ("inline_override", json!(s.inline_override)),
         ("rules.disable", json!(s.disabled_rules)),
+        ("packs.disable", json!(s.disabled_packs)),
+        ("packs.enable", json!(s.enabled_packs)),
         ("allow", Value::Array(allow)),
         (
             "snapshots.max_age",

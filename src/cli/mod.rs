@@ -121,6 +121,10 @@ enum Command {
     Explain {
         /// A rule id such as `git.reset-hard`.
         rule: Option<String>,
+        /// List the packs (rule families for databases, clusters, cloud, ...) and whether
+        /// the configuration here has each on.
+        #[arg(long, conflicts_with = "rule")]
+        packs: bool,
     },
     /// Wire the guard into each agent host's settings: the hosts found here, or those named.
     ///
@@ -244,7 +248,7 @@ pub fn main() -> ExitCode {
             profile,
             command,
         }) => check::run(&command.join(" "), cwd, profile.map(Into::into), json),
-        Some(Command::Explain { rule }) => explain::run(rule.as_deref()),
+        Some(Command::Explain { rule, packs }) => explain::run(rule.as_deref(), packs),
         Some(Command::Install(args)) => install::run_install(&args),
         Some(Command::Uninstall(args)) => install::run_uninstall(&args),
         Some(Command::Doctor) => doctor::run(),

@@ -23,11 +23,13 @@ const TOP_KEYS: &[&str] = &[
     "regenerable",
     "inline_override",
     "rules",
+    "packs",
     "allow",
     "snapshots",
     "audit",
 ];
 const RULES_KEYS: &[&str] = &["disable"];
+const PACKS_KEYS: &[&str] = &["disable", "enable"];
 const ALLOW_KEYS: &[&str] = &["rule", "command", "reason", "expires"];
 const SNAPSHOTS_KEYS: &[&str] = &["max_age", "max_size"];
 const AUDIT_KEYS: &[&str] = &["max_size", "log_allowed"];
@@ -108,6 +110,7 @@ pub(super) fn apply(
                 }
             }
             "rules" => file.rules(key, item, settings),
+            "packs" => file.packs(key, item, settings),
             "allow" => file.allow(key, item, settings),
             "snapshots" => file.snapshots(key, item, settings),
             "audit" => file.audit(key, item, settings),
@@ -312,24 +315,47 @@ impl File<'_> {
         let Some(table) = self.table("rules", key, item, RULES_KEYS) else {
             return;
         };
-        let Some(disable) = table.get("disable") else {
+        let ids: Vec<&str> = crate::rules::all().map(|r| r.id).collect();
+        if let Some(v) = self.ids(table, "disable", "rules.disable", "rule id", &ids) {
+            settings.disabled_rules = v;
+        }
+    }
+
+    fn packs(&mut self, key: Option<&Key>, item: &Item, settings: &mut Settings) {
+        let Some(table) = self.table("packs", key, item, PACKS_KEYS) else {
             return;
         };
-        let Some(ids) = self.strings("rules.disable", table.key("disable"), disable) else {
-            return;
-        };
-        let mut disabled = Vec::new();
-        for (id, at) in ids {
-            if crate::rules::by_id(&id).is_some() {
-                disabled.push(id);
+        let ids: Vec<&str> = crate::rules::packs::PACKS.iter().map(|p| p.id).collect();
+        if let Some(v) = self.ids(table, "disable", "packs.disable", "pack", &ids) {
+            settings.disabled_packs = v;
+        }
+        if let Some(v) = self.ids(table, "enable", "packs.enable", "pack", &ids) {
+            settings.enabled_packs = v;
+        }
+    }
+
+    /// The list at `table.inner` of ids among `known`; a problem for each unknown one.
+    fn ids(
+        &mut self,
+        table: &dyn TableLike,
+        inner: &str,
+        name: &'static str,
+        what: &str,
+        known: &[&str],
+    ) -> Option<Vec<String>> {
+        let item = table.get(inner)?;
+        let entries = self.strings(name, table.key(inner), item)?;
+        let mut ids = Vec::new();
+        for (id, at) in entries {
+            if known.contains(&id.as_str()) {
+                ids.push(id);
             } else {
-                let ids: Vec<&str> = crate::rules::ALL.iter().map(|r| r.id).collect();
-                self.problem(at, "rules.disable", unknown("rule id", &id, &ids));
+                self.problem(at, name, unknown(what, &id, known));
             }
         }
-        let line = self.key_line(table.key("disable"), disable);
-        self.set("rules.disable", line);
-        settings.disabled_rules = disabled;
+        let line = self.key_line(table.key(inner), item);
+        self.set(name, line);
+        Some(ids)
     }
 
     fn allow(&mut self, key: Option<&Key>, item: &Item, settings: &mut Settings) {
@@ -399,7 +425,7 @@ impl File<'_> {
             && crate::rules::by_id(id).is_none()
         {
             let line = self.key_line(table.key("rule"), item);
-            let ids: Vec<&str> = crate::rules::ALL.iter().map(|r| r.id).collect();
+            let ids: Vec<&str> = crate::rules::all().map(|r| r.id).collect();
             self.problem(line, &format!("{name}.rule"), unknown("rule id", id, &ids));
         }
         if table.get("rule").is_none() && table.get("command").is_none() {

@@ -10,6 +10,7 @@ mod fs;
 mod git;
 mod guard;
 mod opts;
+pub mod packs;
 mod shell;
 
 use std::ops::Range;
@@ -196,7 +197,7 @@ impl Hit {
     }
 }
 
-/// Every rule, in documentation order.
+/// Every rule of the core families, in documentation order; [`all`] adds the packs'.
 pub static ALL: &[&Rule] = &[
     &git::RESET_HARD,
     &git::DISCARD_WORKTREE,
@@ -218,8 +219,15 @@ pub static ALL: &[&Rule] = &[
     &guard::TAMPER,
 ];
 
+/// Every rule: the core families, then each pack's, in documentation order.
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    ALL.iter()
+        .copied()
+        .chain(packs::PACKS.iter().flat_map(|p| p.rules.iter().copied()))
+}
+
 pub fn by_id(id: &str) -> Option<&'static Rule> {
-    ALL.iter().copied().find(|r| r.id == id)
+    all().find(|r| r.id == id)
 }
 
 pub use git::AliasCall;
@@ -244,7 +252,11 @@ pub(crate) enum Reading {
 pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
     let profile = settings.profile;
     let mut hits = match cmd.program() {
-        Some(name) => by_program(name, cmd.args(), profile, Reading::Known),
+        Some(name) => {
+            let mut hits = by_program(name, cmd.args(), profile, Reading::Known);
+            hits.extend(packs::check(name, cmd, settings));
+            hits
+        }
         None => shell::dynamic(cmd, profile),
     };
     // Whatever the program, it must not write the guard's own files.
