@@ -54,7 +54,7 @@ pub static WORKTREE_FORCE_REMOVE: Rule = Rule {
 
 const WORKTREE_REMOVE: &[Opt] = &[flag("force", Some('f'))];
 
-const CHECKOUT: &[Opt] = &[
+pub(super) const CHECKOUT: &[Opt] = &[
     flag("quiet", Some('q')),
     flag("no-quiet", None),
     flag("progress", None),
@@ -87,7 +87,7 @@ const CHECKOUT: &[Opt] = &[
     flag("pathspec-file-nul", None),
 ];
 
-const SWITCH: &[Opt] = &[
+pub(super) const SWITCH: &[Opt] = &[
     valued("create", Some('c')),
     valued("force-create", Some('C')),
     flag("detach", Some('d')),

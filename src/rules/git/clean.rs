@@ -1,12 +1,13 @@
 //! `git clean`: deleting what git does not track.
 
-use super::{Invocation, about, parse, rewrite};
+use super::{Invocation, about, parse, rewrite, rewritten_args};
 use crate::rules::opts::{Opt, flag, valued};
 use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
 
 pub static CLEAN_FORCE: Rule = Rule {
     id: "git.clean-force",
-    catches: "`git clean -f` in any spelling (`-fd`, `-xdf`, `--force`) without `-n`/`--dry-run`/`-i`",
+    catches: "`git clean -f` in any spelling (`-fd`, `-xdf`, `--force`) without `-n`/`--dry-run`/`-i`, \
+              and `git -c clean.requireForce=false clean` (no `-f` needed then)",
     why: "git clean deletes files git does not track: work that was never committed, so git \
           has no copy of it. With `-x`/`-X` it also deletes ignored files such as `.env` and \
           local configuration.",
@@ -19,6 +20,7 @@ pub static CLEAN_FORCE: Rule = Rule {
         "git clean -fd",
         "git clean --force -d",
         "git clean -fdx",
+        "git -c clean.requireForce=false clean -d",
     ],
     passes: &[
         "git clean -n",
@@ -26,6 +28,7 @@ pub static CLEAN_FORCE: Rule = Rule {
         "git clean -fn",
         "git clean -i",
         "git clean --dry-run -fdx",
+        "git -c clean.requireForce=false clean -n",
     ],
 };
 
@@ -43,7 +46,16 @@ const CLEAN: &[Opt] = &[
 
 pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
     let p = parse(inv, CLEAN);
-    let forced = p.last_of(&["force", "no-force"]) == Some("force");
+    // With `clean.requireForce` off, git cleans without `-f` (and `--no-force` changes nothing).
+    let unguarded = inv
+        .config(|key| key == "clean.requireforce")
+        .is_some_and(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "false" | "no" | "off" | "0" | ""
+            )
+        });
+    let forced = unguarded || p.last_of(&["force", "no-force"]) == Some("force");
     if !forced || p.has("dry-run") || p.has("interactive") {
         return None;
     }
@@ -82,7 +94,11 @@ pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
         )
         .safer(format!(
             "`{}` lists what would be deleted; then remove only what you mean",
-            rewrite(inv, &replace)
+            match replace.is_empty() {
+                true =>
+                    inv.line(&[["-n".to_string()].as_slice(), &rewritten_args(inv, &[])].concat()),
+                false => rewrite(inv, &replace),
+            }
         ))
         .recovery("none: untracked files are not in git, so there is no way back")
         .about(dry_run_subject(inv, &replace)),

@@ -30,21 +30,40 @@ pub static HISTORY_REWRITE: Rule = Rule {
 
 pub static RECOVERY_DESTROY: Rule = Rule {
     id: "git.recovery-destroy",
-    catches: "`git reflog expire --expire=now`, `git gc --prune=now`, `git prune`",
+    catches: "`git reflog delete`; `git reflog expire` with an expiry that reaches now (`now`, \
+              `all`, `0`, hours, a date), given as an option or as `-c gc.reflogExpire...`; \
+              `git gc --prune=now|all`, or `git gc` under `-c gc.pruneExpire=now` or \
+              `-c gc.reflogExpire...=now`; `git prune`",
     why: "The reflog and unreachable objects are how lost commits and dropped stashes are \
           recovered. Expiring them now removes the last way back.",
-    instead: "`git gc` keeps the default grace period (two weeks for unreachable objects).",
+    instead: "`git gc` keeps the default grace period (two weeks for unreachable objects, 90 and \
+              30 days of reflog); an expiry of a day or more (`--expire=90.days.ago`) keeps \
+              recent history.",
     protected_when: None,
     strict_only: false,
     stops: &[
         "git reflog expire --expire=now --all",
+        "git reflog expire --expire-unreachable=2024-01-01 --all",
+        "git reflog delete HEAD@{1}",
+        "git -c gc.reflogExpire=now reflog expire --all",
         "git gc --prune=now",
+        "git -c gc.pruneExpire=now gc",
+        "git -c gc.reflogExpireUnreachable=0 gc",
         "git prune",
     ],
-    passes: &["git gc", "git reflog", "git prune --dry-run"],
+    passes: &[
+        "git gc",
+        "git gc --prune",
+        "git reflog",
+        "git reflog expire --expire=90.days.ago --all",
+        "git reflog delete --dry-run HEAD@{1}",
+        "git prune --dry-run",
+        "git prune --expire=2.weeks.ago",
+    ],
 };
 
-const REFLOG_EXPIRE: &[Opt] = &[
+/// `reflog expire` and `reflog delete` (which takes the subset it knows).
+const REFLOG: &[Opt] = &[
     optional("expire"),
     optional("expire-unreachable"),
     flag("rewrite", None),
@@ -233,40 +252,75 @@ pub(in crate::rules) fn filter_repo() -> Hit {
 }
 
 pub(super) fn reflog(inv: &Invocation) -> Option<Hit> {
-    if inv.args.first()?.text != "expire" {
-        return None;
-    }
-    let p = opts::parse(&inv.args[1..], REFLOG_EXPIRE);
+    let action = inv.args.first()?.text.as_str();
+    let p = opts::parse(&inv.args[1..], REFLOG);
     if p.has("dry-run") {
         return None;
     }
-    let now = ["expire", "expire-unreachable"]
-        .iter()
-        .any(|o| p.value(o).is_some_and(immediate));
-    now.then(|| {
-        Hit::new(&RECOVERY_DESTROY, Tier::Destructive, "empties the reflog, the record used to recover lost commits")
-            .safer("`git reflog expire` with its default windows (90 and 30 days), or leave it to `git gc`")
-            .recovery("none once the objects are pruned")
-    })
+    match action {
+        "delete" => Some(
+            Hit::new(
+                &RECOVERY_DESTROY,
+                Tier::Destructive,
+                "deletes reflog entries, the record used to recover lost commits",
+            )
+            .safer(
+                "`git reflog show <ref>` to look; entries expire on their own (90 days by default)",
+            )
+            .recovery("none once the objects are pruned"),
+        ),
+        "expire" => {
+            let configured =
+                |suffix: &str| inv.config(|key| key.starts_with("gc.") && key.ends_with(suffix));
+            let expiries = [
+                p.value("expire").or_else(|| configured(".reflogexpire")),
+                p.value("expire-unreachable")
+                    .or_else(|| configured(".reflogexpireunreachable")),
+            ];
+            expiries.into_iter().flatten().any(reaches_now).then(|| {
+                Hit::new(&RECOVERY_DESTROY, Tier::Destructive, "empties the reflog, the record used to recover lost commits")
+                    .safer("`git reflog expire --all` with its default windows (90 and 30 days), or leave it to `git gc`")
+                    .recovery("none once the objects are pruned")
+            })
+        }
+        _ => None,
+    }
 }
 
 pub(super) fn gc(inv: &Invocation) -> Option<Hit> {
     let p = parse(inv, GC);
-    let prune_now = p.has("prune") && p.value("prune").is_some_and(immediate);
-    prune_now.then(|| {
-        Hit::new(
-            &RECOVERY_DESTROY,
-            Tier::Destructive,
-            "deletes unreachable commits now, including lost work still in the reflog's reach",
-        )
-        .safer("`git gc` (keeps unreachable objects for two weeks)")
-        .recovery("none once the objects are pruned")
-    })
+    // `--prune` without a date takes `gc.pruneExpire` (two weeks by default).
+    let prune = match p.last_of(&["prune", "no-prune"]) {
+        Some("no-prune") => None,
+        _ => p
+            .value("prune")
+            .or_else(|| inv.config(|key| key == "gc.pruneexpire")),
+    };
+    let prunes_now = prune.is_some_and(reaches_now);
+    // gc expires the reflog with these settings before it prunes.
+    let reflog_now = inv
+        .config(|key| key.starts_with("gc.") && key.ends_with(".reflogexpireunreachable"))
+        .into_iter()
+        .chain(inv.config(|key| key.starts_with("gc.") && key.ends_with(".reflogexpire")))
+        .any(reaches_now);
+    if !(prunes_now || reflog_now) {
+        return None;
+    }
+    let loses = if prunes_now {
+        "deletes unreachable commits now, including lost work still in the reflog's reach"
+    } else {
+        "empties the reflog, then deletes the commits only it still reached"
+    };
+    Some(
+        Hit::new(&RECOVERY_DESTROY, Tier::Destructive, loses)
+            .safer("`git gc` without these settings (keeps unreachable objects for two weeks)")
+            .recovery("none once the objects are pruned"),
+    )
 }
 
 pub(super) fn prune(inv: &Invocation) -> Option<Hit> {
     let p = parse(inv, PRUNE);
-    if p.has("dry-run") || p.value("expire").is_some_and(|v| !immediate(v)) {
+    if p.has("dry-run") || p.value("expire").is_some_and(|v| !reaches_now(v)) {
         return None;
     }
     Some(
@@ -280,7 +334,24 @@ pub(super) fn prune(inv: &Invocation) -> Option<Hit> {
     )
 }
 
-/// An expiry that means "everything, now".
-fn immediate(value: &str) -> bool {
-    matches!(value, "now" | "all" | "0") || value.contains("second") || value.contains("minute")
+/// Whether an expiry lets git delete what happened just now: everything but `never` and an
+/// age of at least a day (`90.days.ago`, `2.weeks`, `1.month.ago`) does (`now`, `all`, `0`,
+/// `1.hour.ago`, any date).
+fn reaches_now(value: &str) -> bool {
+    let v = value.trim().to_ascii_lowercase();
+    if matches!(v.as_str(), "never" | "false") {
+        return false;
+    }
+    let age = v
+        .strip_suffix(".ago")
+        .or_else(|| v.strip_suffix(" ago"))
+        .unwrap_or(&v);
+    let digits = age.find(|c: char| !c.is_ascii_digit()).unwrap_or(age.len());
+    let count = age[..digits].parse::<u64>().unwrap_or(0);
+    let unit = age[digits..].trim_matches(|c| c == '.' || c == ' ');
+    let long = matches!(
+        unit.trim_end_matches('s'),
+        "day" | "week" | "month" | "year"
+    );
+    !(count >= 1 && long)
 }

@@ -10,6 +10,7 @@ mod branch;
 mod checkout;
 mod clean;
 mod history;
+mod plumbing;
 mod push;
 mod reset;
 mod stash;
@@ -18,11 +19,12 @@ use super::opts::{self, Opt, Parsed};
 use super::{GitSubject, Hit, Subject};
 use crate::shell::Word;
 
-pub use branch::{BRANCH_FORCE_DELETE, REF_DELETE, TAG_DELETE};
+pub use branch::{BRANCH_FORCE_DELETE, BRANCH_MOVE, REF_DELETE, TAG_DELETE};
 pub use checkout::{DISCARD_WORKTREE, WORKTREE_FORCE_REMOVE};
 pub use clean::CLEAN_FORCE;
 pub(super) use history::filter_repo;
 pub use history::{HISTORY_REWRITE, RECOVERY_DESTROY};
+pub use plumbing::{PLUMBING_DISCARD, SUBMODULE_DISCARD};
 pub use push::{PUSH_DELETE, PUSH_FORCE};
 pub use reset::RESET_HARD;
 pub use stash::STASH_DROP;
@@ -43,6 +45,21 @@ impl Invocation<'_> {
         out.push(self.sub.to_string());
         out.extend(words.iter().cloned());
         out.join(" ")
+    }
+
+    /// The value of the last configuration given on the line (`-c key=value`; `-c key`
+    /// alone means true) whose key, in lower case, `wanted` accepts. Section and variable
+    /// names ignore case; a value only known at run time keeps its unexpanded text.
+    pub(super) fn config(&self, wanted: impl Fn(&str) -> bool) -> Option<&str> {
+        self.prefix
+            .windows(2)
+            .rev()
+            .filter(|pair| pair[0].text == "-c")
+            .find_map(|pair| {
+                let text = pair[1].text.as_str();
+                let (key, value) = text.split_once('=').unwrap_or((text, "true"));
+                wanted(&key.to_ascii_lowercase()).then_some(value)
+            })
     }
 }
 
@@ -78,9 +95,11 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
     })
 }
 
-pub(super) fn check(args: &[Word]) -> Option<Hit> {
-    let inv = invocation(args)?;
-    match inv.sub {
+pub(super) fn check(args: &[Word]) -> Vec<Hit> {
+    let Some(inv) = invocation(args) else {
+        return Vec::new();
+    };
+    let found = match inv.sub {
         "reset" => reset::reset(&inv),
         "checkout" => checkout::checkout(&inv),
         "switch" => checkout::switch(&inv),
@@ -88,6 +107,7 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         "clean" => clean::clean(&inv),
         "push" => push::push(&inv),
         "branch" => branch::branch(&inv),
+        "fetch" => branch::fetch(&inv),
         "stash" => stash::stash(&inv),
         "worktree" => checkout::worktree(&inv),
         "tag" => branch::tag(&inv),
@@ -98,19 +118,32 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         "prune" => history::prune(&inv),
         "rebase" => history::rebase(&inv),
         "commit" => history::amend(&inv),
+        "read-tree" => plumbing::read_tree(&inv),
+        "checkout-index" => plumbing::checkout_index(&inv),
+        "rm" => plumbing::rm(&inv),
+        "submodule" => plumbing::submodule(&inv),
         _ => None,
-    }
-    .map(|mut hit| {
-        // Context must ask the same repository the command acts on.
-        if let Subject::Git { globals, .. } = &mut hit.subject {
-            if inv.prefix.iter().all(|w| w.literal) {
-                *globals = inv.prefix.iter().map(|w| w.text.clone()).collect();
-            } else {
-                hit.subject = Subject::Nothing;
+    };
+    // `checkout -B` / `switch -C` may also discard edits (`-f`): both findings stand.
+    let reset = match inv.sub {
+        "checkout" | "switch" => branch::switch_reset(&inv),
+        _ => None,
+    };
+    found
+        .into_iter()
+        .chain(reset)
+        .map(|mut hit| {
+            // Context must ask the same repository the command acts on.
+            if let Subject::Git { globals, .. } = &mut hit.subject {
+                if inv.prefix.iter().all(|w| w.literal) {
+                    *globals = inv.prefix.iter().map(|w| w.text.clone()).collect();
+                } else {
+                    hit.subject = Subject::Nothing;
+                }
             }
-        }
-        hit
-    })
+            hit
+        })
+        .collect()
 }
 
 /// A `git` call whose subcommand may be an alias.

@@ -155,6 +155,10 @@ pub(super) fn push(inv: &Invocation) -> Option<Hit> {
     }
 
     let forced = p.last_of(&["force", "no-force"]) == Some("force");
+    // A push to `.` writes this repository's own branches.
+    if remote.is_some_and(|w| w.text == ".") && !p.has("mirror") {
+        return super::branch::push_here(inv, &refspecs, forced);
+    }
     let lease = p.last_of(&["force-with-lease", "no-force-with-lease"]) == Some("force-with-lease");
     let plus = refspecs
         .iter()
