@@ -75,7 +75,7 @@ fn branch_move(ask: Ask, refs: &[String], to: Option<&str>) -> Option<Assessment
         if !only_here.is_empty() {
             let short = full.trim_start_matches("refs/heads/");
             lost.push(format!(
-                "`{short}` holds {} found on no other branch, tag or remote",
+                "moves `{short}` off {} that no other branch, tag or remote reaches",
                 sample(&only_here, "commit")
             ));
             let base = short.rsplit('/').next().unwrap_or(short);
@@ -85,10 +85,7 @@ fn branch_move(ask: Ask, refs: &[String], to: Option<&str>) -> Option<Assessment
     }
     if !lost.is_empty() {
         return Some(Assessment::Loss {
-            loses: format!(
-                "moves branches away from commits nothing else reaches: {}",
-                lost.join("; ")
-            ),
+            loses: lost.join("; "),
             recovery: Some(format!(
                 "{} brings them back (the reflog keeps them until it expires)",
                 recovery.join(", ")
