@@ -280,3 +280,12 @@ fn aliases_defined_on_the_line_are_judged_with_context() {
         "README.md",
     );
 }
+
+#[test]
+fn clean_without_force_when_the_line_lifts_require_force() {
+    let world = World::repo();
+    let command = "git -c clean.requireForce=false clean -d";
+    cleared(&check(&world, command), "git.clean-force");
+    world.write("drafts/idea.md", b"never committed\n");
+    stopped(&check(&world, command), "git.clean-force", "drafts/");
+}

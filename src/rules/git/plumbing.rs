@@ -182,7 +182,11 @@ pub(super) fn checkout_index(inv: &Invocation) -> Option<Hit> {
             rewrite(inv, &drop_force(inv, &p, &["force"]))
         ))
         .recovery("none: unstaged edits were never saved by git")
-        .about(overwrite(whole, &paths)),
+        // With `--prefix` the files land elsewhere, where the status of this tree says nothing.
+        .about(match p.has("prefix") {
+            true => Subject::Nothing,
+            false => overwrite(whole, &paths),
+        }),
     )
 }
 
