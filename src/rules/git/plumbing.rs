@@ -35,6 +35,7 @@ pub static PLUMBING_DISCARD: Rule = Rule {
         "git read-tree -m HEAD~1",
         "git checkout-index -a",
         "git checkout-index -f --temp src/lib.rs",
+        "git checkout-index -a -f --prefix=export/",
     ],
 };
 
@@ -87,7 +88,7 @@ const CHECKOUT_INDEX: &[Opt] = &[
     flag("force", Some('f')),
     flag("all", Some('a')),
     flag("no-create", Some('n')),
-    optional("prefix"),
+    valued("prefix", None),
     optional("stage"),
     flag("temp", None),
     flag("ignore-skip-worktree-bits", None),
@@ -162,7 +163,11 @@ pub(super) fn read_tree(inv: &Invocation) -> Option<Hit> {
 pub(super) fn checkout_index(inv: &Invocation) -> Option<Hit> {
     let p = parse(inv, CHECKOUT_INDEX);
     let whole = p.has("all") || p.has("stdin");
-    if !p.has("force") || p.has("temp") || (!whole && p.operands.is_empty()) {
+    // `--prefix=export/` writes a copy somewhere else, not over this working tree.
+    let elsewhere = p
+        .value("prefix")
+        .is_some_and(|dir| !matches!(dir, "" | "." | "./"));
+    if !p.has("force") || p.has("temp") || elsewhere || (!whole && p.operands.is_empty()) {
         return None;
     }
     let paths: Vec<&Word> = p.operands.iter().map(|(_, w)| *w).collect();
@@ -182,11 +187,7 @@ pub(super) fn checkout_index(inv: &Invocation) -> Option<Hit> {
             rewrite(inv, &drop_force(inv, &p, &["force"]))
         ))
         .recovery("none: unstaged edits were never saved by git")
-        // With `--prefix` the files land elsewhere, where the status of this tree says nothing.
-        .about(match p.has("prefix") {
-            true => Subject::Nothing,
-            false => overwrite(whole, &paths),
-        }),
+        .about(overwrite(whole, &paths)),
     )
 }
 
