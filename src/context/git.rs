@@ -23,6 +23,9 @@ pub(super) fn assess(
         GitSubject::StashDrop { entry, clear } => stash_drop(&ask, entry.as_deref(), *clear),
         GitSubject::WorktreeRemove { path } => worktree_remove(ctx, dir, path),
         GitSubject::Rewrite { amend, upstream } => rewrite(&ask, *amend, upstream.as_deref()),
+        GitSubject::BranchMove { .. }
+        | GitSubject::Overwrite { .. }
+        | GitSubject::Submodules { .. } => super::moves::assess(&ask, what),
         GitSubject::Push { remote, branches } => {
             push(&ask, remote.as_deref(), branches, &ctx.protected_branches)
         }

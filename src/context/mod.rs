@@ -7,6 +7,7 @@
 //! index lock, and nothing is written.
 
 mod git;
+mod moves;
 mod paths;
 mod run;
 

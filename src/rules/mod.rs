@@ -136,6 +136,22 @@ pub enum GitSubject {
         remote: Option<String>,
         branches: Vec<String>,
     },
+    /// Branches (full ref names) moved to `to`, or, with `to` unknown (a fetch), to what the
+    /// command brings; a name that does not exist yet is created.
+    BranchMove {
+        refs: Vec<String>,
+        to: Option<String>,
+    },
+    /// Tracked paths overwritten or removed (empty: the whole tree), with `untracked` when
+    /// untracked files in the way go too.
+    Overwrite {
+        paths: Vec<String>,
+        untracked: bool,
+    },
+    /// Submodules whose working trees are discarded (empty: all of them).
+    Submodules {
+        paths: Vec<String>,
+    },
     /// `commit --amend` (no upstream) or `rebase [upstream]` (`None`: the branch's upstream).
     Rewrite {
         amend: bool,
@@ -211,6 +227,9 @@ pub static ALL: &[&Rule] = &[
     &git::REF_DELETE,
     &git::HISTORY_REWRITE,
     &git::RECOVERY_DESTROY,
+    &git::BRANCH_MOVE,
+    &git::PLUMBING_DISCARD,
+    &git::SUBMODULE_DISCARD,
     &fs::RM_RECURSIVE,
     &find::FIND_DELETE,
     &fs::RM_ANY,
@@ -317,7 +336,7 @@ pub(crate) fn by_program(
     reading: Reading,
 ) -> Vec<Hit> {
     match name {
-        "git" => git::check(args).into_iter().collect(),
+        "git" => git::check(args),
         "git-filter-repo" => vec![git::filter_repo()],
         "rm" => fs::rm(args, profile, reading).into_iter().collect(),
         "find" => find::check(args).into_iter().collect(),

@@ -1,0 +1,124 @@
+//! `git clean`: deleting what git does not track.
+
+use super::{Invocation, about, parse, rewrite, rewritten_args};
+use crate::rules::opts::{Opt, flag, valued};
+use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
+
+pub static CLEAN_FORCE: Rule = Rule {
+    id: "git.clean-force",
+    catches: "`git clean -f` in any spelling (`-fd`, `-xdf`, `--force`) without `-n`/`--dry-run`/`-i`, \
+              and `git -c clean.requireForce=false clean` (no `-f` needed then)",
+    why: "git clean deletes files git does not track: work that was never committed, so git \
+          has no copy of it. With `-x`/`-X` it also deletes ignored files such as `.env` and \
+          local configuration.",
+    instead: "`git clean -n` (the same flags with `-n`) lists what would go; then delete only \
+              what you mean by name, or `git clean -i` to choose.",
+    protected_when: Some("with `-x` or `-X` (ignored files such as `.env` go too)"),
+    strict_only: false,
+    stops: &[
+        "git clean -f",
+        "git clean -fd",
+        "git clean --force -d",
+        "git clean -fdx",
+        "git -c clean.requireForce=false clean -d",
+    ],
+    passes: &[
+        "git clean -n",
+        "git clean -nd",
+        "git clean -fn",
+        "git clean -i",
+        "git clean --dry-run -fdx",
+        "git -c clean.requireForce=false clean -n",
+    ],
+};
+
+const CLEAN: &[Opt] = &[
+    flag("d", Some('d')),
+    flag("force", Some('f')),
+    flag("no-force", None),
+    flag("interactive", Some('i')),
+    flag("dry-run", Some('n')),
+    flag("quiet", Some('q')),
+    valued("exclude", Some('e')),
+    flag("x", Some('x')),
+    flag("X", Some('X')),
+];
+
+pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
+    let p = parse(inv, CLEAN);
+    // With `clean.requireForce` off, git cleans without `-f` (and `--no-force` changes nothing).
+    let unguarded = inv
+        .config(|key| key == "clean.requireforce")
+        .is_some_and(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "false" | "no" | "off" | "0" | ""
+            )
+        });
+    let forced = unguarded || p.last_of(&["force", "no-force"]) == Some("force");
+    if !forced || p.has("dry-run") || p.has("interactive") {
+        return None;
+    }
+    let ignored = p.has("x") || p.has("X");
+    let tier = if ignored {
+        Tier::Protected
+    } else {
+        Tier::Destructive
+    };
+    let mut replace: Vec<(usize, Option<String>)> = Vec::new();
+    let mut dry_run_added = false;
+    for o in p.opts.iter().filter(|o| o.name == "force") {
+        let word = &inv.args[o.word].text;
+        let with = if word.starts_with("--") {
+            "--dry-run".to_string()
+        } else {
+            let mut w = word.replacen('f', "n", 1).replace('f', "");
+            if dry_run_added {
+                w = w.replace('n', "");
+            }
+            w
+        };
+        dry_run_added = true;
+        replace.push((o.word, (with.len() > 1).then_some(with)));
+    }
+    let what = match (p.has("d"), ignored) {
+        (_, true) => "untracked files and directories, and ignored files such as `.env`",
+        (true, false) => "untracked files and directories",
+        (false, false) => "untracked files",
+    };
+    Some(
+        Hit::new(
+            &CLEAN_FORCE,
+            tier,
+            format!("permanently deletes {what}: work git never had a copy of"),
+        )
+        .safer(format!(
+            "`{}` lists what would be deleted; then remove only what you mean",
+            match replace.is_empty() {
+                true =>
+                    inv.line(&[["-n".to_string()].as_slice(), &rewritten_args(inv, &[])].concat()),
+                false => rewrite(inv, &replace),
+            }
+        ))
+        .recovery("none: untracked files are not in git, so there is no way back")
+        .about(dry_run_subject(inv, &replace)),
+    )
+}
+
+/// `git clean` with the force options swapped for a dry run, as plain argv.
+fn dry_run_subject(inv: &Invocation, replace: &[(usize, Option<String>)]) -> Subject {
+    let mut args = Vec::new();
+    for (i, w) in inv.args.iter().enumerate() {
+        match replace.iter().find(|(at, _)| *at == i) {
+            Some((_, with)) => args.extend(with.clone()),
+            None if w.literal => args.push(w.text.clone()),
+            None => return Subject::Nothing,
+        }
+    }
+    if !args.iter().any(|a| {
+        a == "--dry-run" || (a.starts_with('-') && !a.starts_with("--") && a.contains('n'))
+    }) {
+        args.insert(0, "--dry-run".into());
+    }
+    about(GitSubject::Clean { dry_run: args })
+}
