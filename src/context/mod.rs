@@ -8,6 +8,7 @@
 
 mod git;
 mod paths;
+mod rsync;
 mod run;
 
 use std::path::{Path, PathBuf};
@@ -78,6 +79,7 @@ impl Context {
             Subject::Nothing => Assessment::Unknown,
             Subject::Git { globals, what } => git::assess(self, &dir, globals, what),
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
+            Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
         };
         match assessment {
             Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,

@@ -10,6 +10,7 @@ mod fs;
 mod git;
 mod guard;
 mod opts;
+mod rsync;
 mod shell;
 
 use std::ops::Range;
@@ -94,7 +95,11 @@ pub enum Subject {
     },
     /// The paths a recursive delete removes (rm targets, find starting points).
     Paths(Vec<Word>),
+    /// A local `rsync --delete`: the destination loses what the sources lack.
+    Mirror(Mirror),
 }
+
+pub use rsync::Mirror;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GitSubject {
@@ -212,6 +217,7 @@ pub static ALL: &[&Rule] = &[
     &git::RECOVERY_DESTROY,
     &fs::RM_RECURSIVE,
     &find::FIND_DELETE,
+    &rsync::RSYNC_DELETE,
     &fs::RM_ANY,
     &shell::DYNAMIC_COMMAND,
     &shell::UNANALYZABLE,
@@ -309,6 +315,7 @@ pub(crate) fn by_program(
         "git-filter-repo" => vec![git::filter_repo()],
         "rm" => fs::rm(args, profile, reading).into_iter().collect(),
         "find" => find::check(args).into_iter().collect(),
+        "rsync" => rsync::check(args).into_iter().collect(),
         _ => Vec::new(),
     }
 }

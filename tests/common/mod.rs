@@ -30,6 +30,7 @@ pub const RULE_IDS: &[&str] = &[
     "git.recovery-destroy",
     "fs.rm-recursive",
     "fs.find-delete",
+    "fs.rsync-delete",
     "fs.rm-any",
     "shell.dynamic-command",
     "shell.unanalyzable",
