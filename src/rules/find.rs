@@ -7,8 +7,8 @@ pub static FIND_DELETE: Rule = Rule {
     id: "fs.find-delete",
     catches: "`find -delete`, or `-exec`/`-execdir`/`-ok rm`, reaching files no name or path \
               pattern (or `-empty`) picked out",
-    why: "Only a name or path pattern (`-name`, `-path`, `-regex`, ...) or `-empty` says which \
-          files go. Without one, and behind a negation (`-not -name '*.md'`) or an `-o` branch \
+    why: "Only a name or path pattern (`-name`, `-path`, `-regex`, ...), `-empty`, or one \
+          file's identity (`-inum`, `-samefile`) says which files go. Without one, and behind a negation (`-not -name '*.md'`) or an `-o` branch \
           that skips it, find matches nearly everything under its starting points: tests on \
           age, size, owner, permissions or type alone still take whole folders of work, so \
           `find . -mmin -30 -delete` deletes everything written in the last half hour.",
@@ -222,11 +222,19 @@ impl Expr<'_> {
         if PATTERN_TESTS.contains(&w) {
             self.at += 1;
             return Reach {
-                when_true: narrowed || value.is_some_and(|v| !matches_all(v)),
+                when_true: narrowed || value.is_some_and(|v| !matches_all(w, v)),
                 ..Reach::neutral(narrowed)
             };
         }
         match w {
+            // One file, by identity: as narrow as a name.
+            "-inum" | "-samefile" => {
+                self.at += 1;
+                Reach {
+                    when_true: true,
+                    ..Reach::neutral(narrowed)
+                }
+            }
             "-empty" => Reach {
                 when_true: true,
                 ..Reach::neutral(narrowed)
@@ -293,9 +301,13 @@ impl Expr<'_> {
     }
 }
 
-/// A pattern every name or path matches: `*`, or the regex `.*`.
-fn matches_all(pattern: &str) -> bool {
-    matches!(pattern, "*" | "**" | ".*" | "./*" | "*/*" | ".*.*")
+/// A pattern every name or path matches: the glob `*`, or the regex `.*`.
+fn matches_all(test: &str, pattern: &str) -> bool {
+    if test.ends_with("regex") {
+        matches!(pattern, ".*" | ".*.*" | "./.*")
+    } else {
+        matches!(pattern, "*" | "**" | "./*" | "*/*")
+    }
 }
 
 /// `0`, `0c`, `-1k`: a size only empty files have (find rounds sizes up to whole units).
