@@ -397,3 +397,51 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         .about(Subject::Paths(starts.into_iter().cloned().collect())),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deletes(line: &str) -> bool {
+        let args: Vec<Word> = line.split_whitespace().map(Word::literal).collect();
+        check(&args).is_some()
+    }
+
+    #[test]
+    fn only_patterns_emptiness_and_identity_narrow() {
+        for line in [
+            ". -delete",
+            ". -mtime +7 -delete",
+            ". -not -name *.md -delete",
+            ". ( -name *.o -o -type f ) -delete",
+            ". -name *.o -o -delete",
+            ". -name * -delete",
+            ". -name *.o , -delete",
+            ". -delete -name *.o",
+            "-L . -size +1k -exec rm {} +",
+        ] {
+            assert!(deletes(line), "{line}");
+        }
+        for line in [
+            ". -name *.o -delete",
+            ". ( -name *.o -o -name *.a ) -delete",
+            ". -not ( -not -name *.o ) -delete",
+            ". -name *.o -delete -o -print",
+            ". -size 0 -delete",
+            ". -inum 42 -delete",
+            ". -false -delete",
+            ". -type l ! -exec test -e {} ; -delete",
+        ] {
+            assert!(!deletes(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_neither_overflows_nor_hides_a_delete() {
+        let open = "( ".repeat(10_000);
+        assert!(deletes(&format!(". {open} -name x -o -delete")));
+        assert!(!deletes(&format!(". {open} -name x -print")));
+        let negations = "! ".repeat(10_000);
+        assert!(deletes(&format!(". {negations} -name x -delete")));
+    }
+}

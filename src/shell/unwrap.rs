@@ -1036,3 +1036,90 @@ pub(super) fn changes_directory(cmd: &SimpleCommand) -> Option<Word> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::shell::{SimpleCommand, Via, analyze};
+
+    /// The commands a line runs, other than the runner itself.
+    fn runs(line: &str) -> Vec<SimpleCommand> {
+        analyze(line).commands
+    }
+
+    fn argv(cmd: &SimpleCommand) -> Vec<(&str, bool)> {
+        cmd.argv
+            .iter()
+            .map(|w| (w.text.as_str(), w.literal))
+            .collect()
+    }
+
+    #[test]
+    fn parallel_inputs_are_unknown_operands() {
+        for line in [
+            "parallel rm -rf ::: a b",
+            "ls | parallel rm -rf",
+            "parallel -j 4 rm -rf {} :::: dirs.txt",
+        ] {
+            let cmds = runs(line);
+            let rm = cmds.iter().find(|c| c.program() == Some("rm")).unwrap();
+            assert_eq!(
+                argv(rm),
+                [("rm", true), ("-rf", true), ("{}", false)],
+                "{line}"
+            );
+            assert!(rm.uncertain, "{line}");
+            assert_eq!(rm.via, Via::Parallel, "{line}");
+        }
+    }
+
+    #[test]
+    fn parallel_placeholders_and_replacement_strings_are_not_literal() {
+        let cmds = runs("parallel -I XX mv XX XX.bak ::: a");
+        assert_eq!(
+            argv(&cmds[0]),
+            [("mv", true), ("XX", false), ("XX.bak", false)]
+        );
+        let cmds = runs("parallel 'rm -rf {.}/out' ::: a");
+        let rm = cmds.iter().find(|c| c.program() == Some("rm")).unwrap();
+        assert!(rm.argv.iter().skip(2).all(|w| !w.literal), "{rm:?}");
+        assert!(runs("parallel --dry-run rm -rf ::: a").is_empty());
+    }
+
+    #[test]
+    fn runners_yield_the_command_they_run() {
+        for (line, program, via) in [
+            ("flock /tmp/l rm -rf x", "rm", Via::Direct),
+            ("flock -w 5 /tmp/l -c 'rm -rf x'", "rm", Via::ShellArgument),
+            ("chronic rm -rf x", "rm", Via::Direct),
+            ("unbuffer rm -rf x", "rm", Via::Direct),
+            ("caffeinate -t 60 rm -rf x", "rm", Via::Direct),
+            ("runuser -u bob -- rm -rf x", "rm", Via::Direct),
+            ("runuser bob -c 'rm -rf x'", "rm", Via::ShellArgument),
+            ("script -qc 'rm -rf x' /dev/null", "rm", Via::ShellArgument),
+            ("script -q /dev/null rm -rf x", "rm", Via::Direct),
+            ("trap 'rm -rf x' EXIT", "rm", Via::Trap),
+            ("coproc rm -rf x", "rm", Via::Direct),
+        ] {
+            let cmds = runs(line);
+            assert!(
+                cmds.iter()
+                    .any(|c| c.program() == Some(program) && c.via == via),
+                "{line}: {cmds:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn runners_with_nothing_to_run_yield_nothing() {
+        for line in [
+            "flock 9",
+            "caffeinate -t 60",
+            "trap - EXIT",
+            "trap '' INT",
+            "trap -p",
+            "script out.log",
+        ] {
+            assert!(runs(line).is_empty(), "{line}: {:?}", runs(line));
+        }
+    }
+}
