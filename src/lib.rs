@@ -5,7 +5,6 @@
 //! [`host`] encode.
 
 pub mod audit;
-pub mod claims;
 pub mod cli;
 pub mod config;
 pub mod context;
@@ -18,7 +17,9 @@ pub mod saferm;
 pub mod settings;
 pub mod shell;
 pub mod snapshot;
-pub mod trash;
+
+/// Claims and the trash belong to the guarded removal; these are their public paths.
+pub use saferm::{claims, trash};
 
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::claims::{self, Claim, DEFAULT_TTL, Session};
+use crate::saferm::claims::{self, Claim, DEFAULT_TTL, Session};
 use crate::saferm::text::{now, parse_duration, span, utc};
 
 #[derive(clap::Args)]

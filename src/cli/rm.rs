@@ -5,11 +5,11 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::claims::Session;
+use crate::saferm::claims::Session;
 use crate::saferm::text::{count, size};
+use crate::saferm::trash::Trash;
 use crate::saferm::{self, Plan, Removed, Request, Target};
 use crate::shell::word::quote;
-use crate::trash::Trash;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::saferm::text::{ago, count, now, parse_duration, size, utc};
-use crate::trash::{Entry, Trash};
+use crate::saferm::trash::{Entry, Trash};
 
 #[derive(clap::Args)]
 pub struct TrashArgs {

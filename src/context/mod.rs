@@ -9,6 +9,7 @@
 mod git;
 mod moves;
 mod paths;
+mod rsync;
 mod run;
 
 use std::path::{Path, PathBuf};
@@ -79,6 +80,7 @@ impl Context {
             Subject::Nothing => Assessment::Unknown,
             Subject::Git { globals, what } => git::assess(self, &dir, globals, what),
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
+            Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
         };
         match assessment {
             Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,

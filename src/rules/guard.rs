@@ -7,9 +7,11 @@ use crate::shell::{SimpleCommand, Word};
 pub static TAMPER: Rule = Rule {
     id: "guard.tamper",
     catches: "commands that would switch the guard off from inside the agent: `agent-guard \
-              uninstall`, writing, moving or deleting its config (`.agent-guard.toml`, \
-              `~/.config/agent-guard/`), its audit log, or the agent hosts' settings files \
-              that hold its hook, and putting `AGENT_GUARD_OFF` into a shell profile",
+              uninstall`, `cargo uninstall agent-guard`, `chmod` taking execute away from the \
+              `agent-guard` binary the hooks run, writing, moving or deleting its config \
+              (`.agent-guard.toml`, `~/.config/agent-guard/`), its audit log, or the agent \
+              hosts' settings files that hold its hook, and putting `AGENT_GUARD_OFF` into a \
+              shell profile",
     why: "A guard the agent can remove is no guard: one blocked command later it would simply \
           be gone. Only the person at the keyboard may change it, from their own terminal, \
           where the hook does not run.",
@@ -24,6 +26,9 @@ pub static TAMPER: Rule = Rule {
         "echo 'export AGENT_GUARD_OFF=1' >> ~/.bashrc",
         "mv .codex/hooks.json /tmp/",
         "tee .gemini/settings.json < new.json",
+        "chmod -x ~/.cargo/bin/agent-guard",
+        "chmod 644 \"$(which agent-guard)\"",
+        "cargo uninstall agent-guard",
     ],
     passes: &[
         "cat .agent-guard.toml",
@@ -32,6 +37,10 @@ pub static TAMPER: Rule = Rule {
         "agent-guard check -- 'git status'",
         "cp .claude/settings.json /tmp/settings-copy.json",
         "echo 'alias ll=\"ls -l\"' >> ~/.bashrc",
+        "chmod +x script.sh",
+        "chmod 755 ~/.cargo/bin/agent-guard",
+        "cargo uninstall ripgrep",
+        "cargo install agent-guard",
     ],
 };
 
@@ -114,8 +123,21 @@ fn is_profile(path: &str) -> bool {
 
 /// What `cmd` would do to the guard, if anything.
 pub(super) fn check(cmd: &SimpleCommand) -> Option<Hit> {
-    if cmd.program() == Some("agent-guard") {
-        return uninstall(cmd.args());
+    match cmd.program() {
+        Some("agent-guard") => return uninstall(cmd.args()),
+        Some("cargo") if cargo_uninstalls_guard(cmd.args()) => {
+            return Some(tamper(
+                "uninstalls the `agent-guard` binary every hook runs".into(),
+            ));
+        }
+        Some("chmod") => {
+            if let Some(path) = chmod_disables_binary(cmd.args()) {
+                return Some(tamper(format!(
+                    "takes execute permission away from `{path}`, the binary the hooks run"
+                )));
+            }
+        }
+        _ => {}
     }
     let written = written_paths(cmd);
     if let Some(path) = written.iter().find(|p| is_guard_file(p)) {
@@ -163,6 +185,114 @@ fn uninstall(args: &[Word]) -> Option<Hit> {
     let dry_run = args.iter().any(|w| w.text == "--dry-run");
     (first == "uninstall" && !dry_run)
         .then(|| tamper("removes the guard's hooks from the agent hosts".into()))
+}
+
+/// Whether `word` names the guard's binary: a path ending in `agent-guard` (the hooks run
+/// it by its absolute path), or a lookup such as `$(which agent-guard)`.
+fn is_guard_binary(word: &Word) -> bool {
+    let text = word.text.trim_end_matches('/');
+    if word.literal {
+        let name = text.rsplit('/').next().unwrap_or(text);
+        return matches!(name, "agent-guard" | "agent-guard.exe");
+    }
+    text.match_indices("agent-guard").any(|(at, found)| {
+        let after = text[at + found.len()..].chars().next();
+        matches!(after, None | Some(')' | '`' | '"' | '\'' | '}'))
+    })
+}
+
+/// The guard binary among chmod's operands, when the mode takes execute away from anyone.
+fn chmod_disables_binary(args: &[Word]) -> Option<&str> {
+    let mut mode: Option<&Word> = None;
+    let mut reference = false;
+    let mut files = Vec::new();
+    let mut options = true;
+    for word in args {
+        let w = word.text.as_str();
+        if options && w == "--" {
+            options = false;
+        } else if options && w.starts_with("--") {
+            reference |= w.starts_with("--reference");
+        } else if options && mode.is_none() && !reference && is_mode(w) {
+            // `-x`, `-w` look like options but are modes; `-R`, `-v`, `-f` are options.
+            mode = Some(word);
+        } else if options && w.starts_with('-') && w.len() > 1 {
+        } else if mode.is_none() && !reference {
+            mode = Some(word);
+        } else {
+            files.push(word);
+        }
+    }
+    let binary = files.into_iter().find(|w| is_guard_binary(w))?;
+    let drops = match mode {
+        Some(m) => m.value().is_none_or(drops_execute),
+        // `--reference`: whatever that file's mode is.
+        None => reference,
+    };
+    drops.then_some(binary.text.as_str())
+}
+
+/// A symbolic or octal mode; `-R`, `-v`, `-c`, `-f`, `-h` are chmod's own options.
+fn is_mode(w: &str) -> bool {
+    !w.is_empty()
+        && (w.bytes().all(|b| b.is_ascii_digit())
+            || w.starts_with(['+', '=', 'u', 'g', 'o', 'a'])
+            || w.starts_with('-') && w.len() > 1 && w[1..].bytes().all(|b| b"rwxXst".contains(&b)))
+}
+
+/// Whether a chmod mode leaves someone without execute: an octal mode missing an `x` bit,
+/// `-x` for anyone, or `=` with no `x`/`X`.
+fn drops_execute(mode: &str) -> bool {
+    if mode.bytes().all(|b| b.is_ascii_digit()) {
+        return u32::from_str_radix(mode, 8).map_or(true, |m| m & 0o111 != 0o111);
+    }
+    mode.split(',').any(|clause| {
+        let actions = clause.trim_start_matches(['u', 'g', 'o', 'a']);
+        // Each action is an operator and the permissions after it: `-x`, `=r`, `+x-w`.
+        let mut pieces = Vec::new();
+        for (at, c) in actions.char_indices() {
+            if matches!(c, '+' | '-' | '=') {
+                pieces.push((c, at + 1));
+            }
+        }
+        pieces.iter().enumerate().any(|(n, &(op, start))| {
+            let end = pieces
+                .get(n + 1)
+                .map_or(actions.len(), |&(_, next)| next - 1);
+            let perms = &actions[start..end];
+            match op {
+                '-' => perms.contains('x'),
+                // `=r` clears x; `=rX` keeps it on a binary; `=u` copies another class.
+                '=' => !perms.contains(['x', 'X', 'u', 'g', 'o']),
+                _ => false,
+            }
+        })
+    })
+}
+
+/// `cargo [+toolchain] [global options] uninstall ... agent-guard`.
+fn cargo_uninstalls_guard(args: &[Word]) -> bool {
+    let mut words = args.iter().skip_while(|w| w.text.starts_with('+'));
+    let mut valued = false;
+    let sub = words.find(|w| {
+        let t = w.text.as_str();
+        let skip = valued || t.starts_with('-');
+        valued = !valued && matches!(t, "--color" | "--config" | "-Z" | "-C" | "--explain");
+        !skip
+    });
+    if sub.is_none_or(|w| w.text != "uninstall") {
+        return false;
+    }
+    words.any(|w| {
+        let t = w.text.as_str();
+        let value = t
+            .strip_prefix("--package=")
+            .or_else(|| t.strip_prefix("--bin="))
+            .or_else(|| t.strip_prefix("-p"))
+            .filter(|v| !v.is_empty())
+            .unwrap_or(t);
+        value.split('@').next() == Some("agent-guard")
+    })
 }
 
 /// Files the command writes: output redirections, `tee`, `sed -i`, and copy destinations.

@@ -11,6 +11,7 @@ mod git;
 mod guard;
 mod opts;
 pub mod packs;
+mod rsync;
 mod shell;
 
 use std::ops::Range;
@@ -95,7 +96,11 @@ pub enum Subject {
     },
     /// The paths a recursive delete removes (rm targets, find starting points).
     Paths(Vec<Word>),
+    /// A local `rsync --delete`: the destination loses what the sources lack.
+    Mirror(Mirror),
 }
+
+pub use rsync::Mirror;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GitSubject {
@@ -232,6 +237,7 @@ pub static ALL: &[&Rule] = &[
     &git::SUBMODULE_DISCARD,
     &fs::RM_RECURSIVE,
     &find::FIND_DELETE,
+    &rsync::RSYNC_DELETE,
     &fs::RM_ANY,
     &shell::DYNAMIC_COMMAND,
     &shell::UNANALYZABLE,
@@ -278,6 +284,11 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
         }
         None => shell::dynamic(cmd, profile),
     };
+    // A `trap` action's plain `rm` is the exit-cleanup idiom (`trap 'rm -f $tmp' EXIT`):
+    // there only recursive deletes are stopped, even in the strict profile.
+    if cmd.via == Via::Trap {
+        hits.retain(|hit| hit.rule.id != fs::RM_ANY.id);
+    }
     // Whatever the program, it must not write the guard's own files.
     hits.extend(guard::check(cmd));
     hits.into_iter()
@@ -340,6 +351,7 @@ pub(crate) fn by_program(
         "git-filter-repo" => vec![git::filter_repo()],
         "rm" => fs::rm(args, profile, reading).into_iter().collect(),
         "find" => find::check(args).into_iter().collect(),
+        "rsync" => rsync::check(args).into_iter().collect(),
         _ => Vec::new(),
     }
 }

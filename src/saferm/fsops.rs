@@ -7,10 +7,10 @@
 use std::fs::{self, File, Metadata, TryLockError};
 use std::io::{self, ErrorKind, Write};
 use std::os::unix::fs::{PermissionsExt, symlink};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::Error;
+use super::error::Error;
 
 /// How long to wait for another agent-guard process to let go of a lock.
 const LOCK_WAIT: Duration = Duration::from_secs(10);
@@ -188,9 +188,45 @@ impl Lock {
     }
 }
 
+/// `path` with symbolic links resolved as far as it exists; the part that does not exist
+/// yet is kept as written, less its `.` and `..`.
+pub(crate) fn resolve_partly(path: &Path) -> PathBuf {
+    for base in path.ancestors() {
+        let Ok(mut real) = base.canonicalize() else {
+            continue;
+        };
+        for part in path
+            .strip_prefix(base)
+            .unwrap_or(Path::new(""))
+            .components()
+        {
+            match part {
+                Component::ParentDir => {
+                    real.pop();
+                }
+                Component::Normal(name) => real.push(name),
+                _ => {}
+            }
+        }
+        return real;
+    }
+    path.to_path_buf()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_that_does_not_exist_yet_resolves_as_far_as_it_exists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().canonicalize().unwrap();
+        std::os::unix::fs::symlink(&real, real.join("link")).unwrap();
+        assert_eq!(
+            resolve_partly(&real.join("link/new/../newer/file")),
+            real.join("newer/file")
+        );
+    }
     use std::os::unix::fs::MetadataExt;
 
     fn mode(path: &Path) -> u32 {

@@ -9,7 +9,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::Error;
+use super::error::Error;
 
 /// A repository's work tree and the store all its worktrees share.
 #[derive(Debug, Clone, PartialEq, Eq)]

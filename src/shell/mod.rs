@@ -41,6 +41,10 @@ pub enum Via {
     Xargs,
     /// The command `find -exec`/`-execdir`/`-ok`/`-okdir` runs.
     FindExec,
+    /// A job GNU `parallel` runs.
+    Parallel,
+    /// The action of a `trap`, run when a signal or the shell's exit comes.
+    Trap,
 }
 
 impl Via {
@@ -53,6 +57,8 @@ impl Via {
             Via::ShellStdin => Some("in a script fed to a shell"),
             Via::Xargs => Some("run by `xargs`"),
             Via::FindExec => Some("run by `find -exec`"),
+            Via::Parallel => Some("run by `parallel`"),
+            Via::Trap => Some("in a `trap` action"),
         }
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! Wrappers (`sudo -u root`, `env -i X=1`, `timeout 10`, `nice -n 5`, ...) are peeled here,
 //! once, so rules only ever see the program that really runs. Commands that run a *script*
-//! (`sh -c`, `eval`, `su -c`, `watch`, `env -S`) hand it back to the walker to be parsed, and
-//! `xargs` and `find -exec` yield the command they run.
+//! (`sh -c`, `eval`, `su -c`, `watch`, `env -S`, `flock -c`, `script -c`, a `trap` action)
+//! hand it back to the walker to be parsed, and `xargs`, GNU `parallel` and `find -exec`
+//! yield the command they run.
 
 use super::word::Word;
 use super::{SimpleCommand, Via};
@@ -121,7 +122,12 @@ fn wrapper(name: &str) -> Option<Wrapper> {
             long_no_command: &["--pid", "--pgid", "--uid", "--help", "--version"],
             ..PLAIN
         },
-        "nohup" | "builtin" | "setsid" | "busybox" | "nocorrect" | "noglob" => PLAIN,
+        "caffeinate" => Wrapper {
+            short_value: "tw",
+            ..PLAIN
+        },
+        "nohup" | "builtin" | "setsid" | "busybox" | "nocorrect" | "noglob" | "chronic"
+        | "unbuffer" | "coproc" => PLAIN,
         _ => return None,
     })
 }
@@ -261,6 +267,28 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 return Run::Find { find: cmd, execs };
             }
             "git" => return git(cmd),
+            "flock" => match flock(&cmd.argv) {
+                Some(Started::At(i)) => i,
+                Some(Started::Script(word)) => return script_word(cmd, word, Via::ShellArgument),
+                None => return Run::Nothing,
+            },
+            "runuser" => match runuser(&cmd.argv) {
+                Some(Started::At(i)) => i,
+                Some(Started::Script(word)) => return script_word(cmd, word, Via::ShellArgument),
+                None => return Run::Command(cmd),
+            },
+            "script" => match script_command(&cmd.argv) {
+                Some(Started::At(i)) => i,
+                Some(Started::Script(word)) => return script_word(cmd, word, Via::ShellArgument),
+                None => return Run::Nothing,
+            },
+            "trap" => {
+                return match trap_action(&cmd.argv) {
+                    Some(word) => script_word(cmd, word, Via::Trap),
+                    None => Run::Nothing,
+                };
+            }
+            "parallel" => return parallel(cmd),
             n if is_shell(n) => return shell(cmd),
             n => match wrapper(n) {
                 Some(spec) => match peel(&spec, &cmd.argv) {
@@ -816,6 +844,369 @@ fn su_script(argv: &[Word]) -> Option<Word> {
     None
 }
 
+/// Where a runner's command is: at an index of argv, or a script in one word.
+enum Started {
+    At(usize),
+    Script(Word),
+}
+
+fn script_word(cmd: SimpleCommand, word: Word, via: Via) -> Run {
+    Run::Script {
+        cmd,
+        script: word.text,
+        via,
+        literal: word.literal,
+    }
+}
+
+/// The value of short option `letter` (also inside a cluster: `-qc CMD`, `-cCMD`) or of
+/// `--long`/`--long=`, wherever it stands before `--`.
+fn option_value(argv: &[Word], letter: char, long: &str) -> Option<Word> {
+    let mut words = argv.iter().skip(1);
+    while let Some(word) = words.next() {
+        let w = word.text.as_str();
+        if w == "--" {
+            break;
+        }
+        if let Some(name) = w.strip_prefix("--") {
+            if name == long {
+                return words.next().cloned();
+            }
+            if let Some(value) = name.strip_prefix(long).and_then(|v| v.strip_prefix('=')) {
+                return Some(Word {
+                    text: value.to_string(),
+                    literal: word.literal,
+                });
+            }
+            continue;
+        }
+        if let Some(cluster) = w.strip_prefix('-')
+            && let Some(at) = cluster.find(letter)
+        {
+            let rest = &cluster[at + letter.len_utf8()..];
+            if rest.is_empty() {
+                return words.next().cloned();
+            }
+            return Some(Word {
+                text: rest.to_string(),
+                literal: word.literal,
+            });
+        }
+    }
+    None
+}
+
+/// `flock [options] FILE COMMAND...`, `flock [options] FILE -c SCRIPT`; `flock FD` alone
+/// runs nothing.
+fn flock(argv: &[Word]) -> Option<Started> {
+    if let Some(script) = option_value(argv, 'c', "command") {
+        return Some(Started::Script(script));
+    }
+    let spec = Wrapper {
+        short_value: "wE",
+        long_value: &["--timeout", "--wait", "--conflict-exit-code"],
+        operands: 1,
+        ..PLAIN
+    };
+    match peel(&spec, argv) {
+        Peeled::At(i) => Some(Started::At(i)),
+        Peeled::NoCommand => None,
+    }
+}
+
+/// `runuser -u USER [--] COMMAND...`, or su's form `runuser [-l] USER -c SCRIPT`. `None`:
+/// a login shell, which runs nothing this line shows.
+fn runuser(argv: &[Word]) -> Option<Started> {
+    if let Some(script) = option_value(argv, 'c', "command") {
+        return Some(Started::Script(script));
+    }
+    let spec = Wrapper {
+        short_value: "ugGws",
+        long_value: &[
+            "--user",
+            "--group",
+            "--supp-group",
+            "--whitelist-environment",
+            "--shell",
+        ],
+        short_no_command: "V",
+        ..PLAIN
+    };
+    let names_user = argv[1..]
+        .iter()
+        .take_while(|w| w.text != "--")
+        .any(|w| w.text == "--user" || w.text.starts_with("--user=") || w.text.starts_with("-u"));
+    match peel(&spec, argv) {
+        Peeled::At(i) if names_user => Some(Started::At(i)),
+        _ => None,
+    }
+}
+
+/// `script [options] -c SCRIPT [file]` (util-linux), or the BSD form
+/// `script [options] FILE COMMAND...`; with neither it starts an interactive shell.
+fn script_command(argv: &[Word]) -> Option<Started> {
+    if let Some(script) = option_value(argv, 'c', "command") {
+        return Some(Started::Script(script));
+    }
+    let spec = Wrapper {
+        short_value: "EIOBTmot",
+        long_value: &[
+            "--echo",
+            "--log-in",
+            "--log-out",
+            "--log-io",
+            "--log-timing",
+            "--logging-format",
+            "--output-limit",
+        ],
+        operands: 1,
+        ..PLAIN
+    };
+    match peel(&spec, argv) {
+        Peeled::At(i) => Some(Started::At(i)),
+        Peeled::NoCommand => None,
+    }
+}
+
+/// The action of `trap ACTION SIGNAL...`: shell text run when a signal (or `EXIT`) comes.
+/// `trap - SIG` resets, `trap '' SIG` ignores, `trap -l`/`-p` list.
+fn trap_action(argv: &[Word]) -> Option<Word> {
+    let args = match argv.get(1).map(|w| w.text.as_str()) {
+        Some("--") => &argv[2..],
+        _ => argv.get(1..)?,
+    };
+    let [action, _signal, ..] = args else {
+        return None;
+    };
+    let listing = action.text.starts_with('-') && action.literal;
+    (!listing && !action.text.trim().is_empty()).then(|| action.clone())
+}
+
+/// GNU parallel's options that take a value in the next word.
+const PARALLEL_VALUE: &[&str] = &[
+    "--jobs",
+    "--max-procs",
+    "--sshlogin",
+    "--sshloginfile",
+    "--slf",
+    "--arg-file",
+    "--delimiter",
+    "--colsep",
+    "--max-args",
+    "--max-lines",
+    "--max-chars",
+    "--joblog",
+    "--results",
+    "--res",
+    "--tmpdir",
+    "--workdir",
+    "--wd",
+    "--timeout",
+    "--delay",
+    "--retries",
+    "--tagstring",
+    "--tag-string",
+    "--halt",
+    "--halt-on-error",
+    "--memfree",
+    "--load",
+    "--basefile",
+    "--bf",
+    "--env",
+    "--transferfile",
+    "--tf",
+    "--return",
+    "--block",
+    "--block-size",
+    "--recstart",
+    "--recend",
+    "--header",
+    "--nice",
+    "--termseq",
+    "--limit",
+    "--arg-sep",
+    "--arg-file-sep",
+    "--eof",
+    "--replace",
+    "--extensionreplace",
+    "--basenamereplace",
+    "--dirnamereplace",
+    "--seqreplace",
+];
+
+/// `parallel [options] COMMAND [ARGS] [::: INPUTS | :::: FILES]...`. Each job is the command
+/// with an input put in for its placeholders (`{}`, `{.}`, `{1}`, ...), or appended when it
+/// has none; with no command, each input is itself a command line. Inputs come from `:::`,
+/// `::::` files or stdin, so they are unknown operands: placeholders stand as non-literal
+/// words and the command is uncertain. `--pipe` feeds input on stdin instead of as
+/// arguments; `--dry-run` only prints the jobs.
+fn parallel(mut cmd: SimpleCommand) -> Run {
+    let argv = &cmd.argv;
+    let mut i = 1;
+    let mut replace: Option<String> = None;
+    let mut pipe = false;
+    while let Some(word) = argv.get(i) {
+        let w = word.text.as_str();
+        if w == "--" {
+            i += 1;
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            match name {
+                "dry-run" | "dryrun" | "help" | "version" | "number-of-cpus"
+                | "number-of-cores" => return Run::Nothing,
+                "pipe" | "pipepart" | "spreadstdin" => pipe = true,
+                _ => {}
+            }
+            let takes = PARALLEL_VALUE.contains(&format!("--{name}").as_str());
+            if name == "replace" {
+                replace = inline
+                    .map(str::to_string)
+                    .or_else(|| argv.get(i + 1).map(|v| v.text.clone()));
+            }
+            i += if takes && inline.is_none() { 2 } else { 1 };
+            continue;
+        }
+        if w.starts_with(":::") {
+            break;
+        }
+        if w.len() > 1 && w.starts_with('-') {
+            for (pos, c) in w[1..].char_indices() {
+                let rest = &w[1 + pos + c.len_utf8()..];
+                if "jPSadECINnLs".contains(c) {
+                    if c == 'I' {
+                        replace = Some(rest.to_string())
+                            .filter(|r| !r.is_empty())
+                            .or_else(|| argv.get(i + 1).map(|v| v.text.clone()));
+                    }
+                    if rest.is_empty() {
+                        i += 1;
+                    }
+                    break;
+                }
+                if c == 'i' {
+                    replace = Some(if rest.is_empty() { "{}" } else { rest }.to_string());
+                    break;
+                }
+                if "el".contains(c) {
+                    break; // optional value, only ever attached
+                }
+            }
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    let end = argv[i.min(argv.len())..]
+        .iter()
+        .position(|w| w.text.starts_with(":::"))
+        .map_or(argv.len(), |n| i + n);
+    cmd.via = Via::Parallel;
+    cmd.uncertain = true;
+    if i >= end {
+        // No command: every input is a command line.
+        let inputs = argv.get(end + 1..).unwrap_or_default();
+        if inputs.is_empty() {
+            return Run::ShellReadingStdin(cmd);
+        }
+        if argv[end].text.starts_with("::::") {
+            // Command lines read from files this line does not show.
+            return Run::Command(cmd);
+        }
+        let script: Vec<&str> = inputs
+            .iter()
+            .take_while(|w| !w.text.starts_with(":::"))
+            .map(|w| w.text.as_str())
+            .collect();
+        let literal = inputs.iter().all(|w| w.literal);
+        return Run::Script {
+            script: script.join("\n"),
+            cmd,
+            via: Via::Parallel,
+            literal,
+        };
+    }
+    let has_placeholder = argv[i..end]
+        .iter()
+        .any(|w| is_placeholder(&w.text, replace.as_deref()));
+    let mut words: Vec<Word> = argv[i..end]
+        .iter()
+        .map(|w| {
+            if is_placeholder(&w.text, replace.as_deref()) {
+                Word {
+                    text: w.text.clone(),
+                    literal: false,
+                }
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    // A command given as one string (`parallel 'rm -rf {}' ::: a`) is shell text.
+    if words.len() == 1 && words[0].text.contains(char::is_whitespace) {
+        let mut script = placeholders_unknown(&words[0].text, replace.as_deref());
+        if !has_placeholder && !pipe {
+            script.push_str(" \"$PARALLEL_INPUT\"");
+        }
+        return Run::Script {
+            script,
+            cmd,
+            via: Via::Parallel,
+            literal: false,
+        };
+    }
+    if !has_placeholder && !pipe {
+        words.push(Word {
+            text: "{}".into(),
+            literal: false,
+        });
+    }
+    cmd.argv = words;
+    Run::Command(cmd)
+}
+
+/// A word that parallel replaces by an input: `{}`, `{.}`, `{/}`, `{//}`, `{/.}`, `{#}`,
+/// `{%}`, `{1}`, `{2.}`, `{= perl =}`, or the string given to `-I`.
+fn is_placeholder(text: &str, replace: Option<&str>) -> bool {
+    if replace.is_some_and(|r| !r.is_empty() && text.contains(r)) {
+        return true;
+    }
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            return false;
+        };
+        let inner = &rest[open + 1..open + close];
+        let digits = inner.trim_start_matches(|c: char| c.is_ascii_digit());
+        if inner.starts_with('=') || matches!(digits, "" | "." | "/" | "//" | "/." | "#" | "%") {
+            return true;
+        }
+        rest = &rest[open + close + 1..];
+    }
+    false
+}
+
+/// Shell text with each placeholder put as an expansion, so that what it names reads as
+/// unknown until run time, as the inputs are.
+fn placeholders_unknown(text: &str, replace: Option<&str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (n, part) in text.split(' ').enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        if is_placeholder(part, replace) {
+            out.push_str("\"$PARALLEL_INPUT\"");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 /// The commands `find`'s `-exec`, `-execdir`, `-ok` and `-okdir` actions run.
 fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
     let mut execs = Vec::new();
@@ -884,6 +1275,89 @@ pub(super) fn changes_directory(cmd: &SimpleCommand) -> Option<Word> {
 #[cfg(test)]
 mod tests {
     use super::config_parameters;
+    use crate::shell::{SimpleCommand, Via, analyze};
+
+    /// The commands a line runs, other than the runner itself.
+    fn runs(line: &str) -> Vec<SimpleCommand> {
+        analyze(line).commands
+    }
+
+    fn argv(cmd: &SimpleCommand) -> Vec<(&str, bool)> {
+        cmd.argv
+            .iter()
+            .map(|w| (w.text.as_str(), w.literal))
+            .collect()
+    }
+
+    #[test]
+    fn parallel_inputs_are_unknown_operands() {
+        for line in [
+            "parallel rm -rf ::: a b",
+            "ls | parallel rm -rf",
+            "parallel -j 4 rm -rf {} :::: dirs.txt",
+        ] {
+            let cmds = runs(line);
+            let rm = cmds.iter().find(|c| c.program() == Some("rm")).unwrap();
+            assert_eq!(
+                argv(rm),
+                [("rm", true), ("-rf", true), ("{}", false)],
+                "{line}"
+            );
+            assert!(rm.uncertain, "{line}");
+            assert_eq!(rm.via, Via::Parallel, "{line}");
+        }
+    }
+
+    #[test]
+    fn parallel_placeholders_and_replacement_strings_are_not_literal() {
+        let cmds = runs("parallel -I XX mv XX XX.bak ::: a");
+        assert_eq!(
+            argv(&cmds[0]),
+            [("mv", true), ("XX", false), ("XX.bak", false)]
+        );
+        let cmds = runs("parallel 'rm -rf {.}/out' ::: a");
+        let rm = cmds.iter().find(|c| c.program() == Some("rm")).unwrap();
+        assert!(rm.argv.iter().skip(2).all(|w| !w.literal), "{rm:?}");
+        assert!(runs("parallel --dry-run rm -rf ::: a").is_empty());
+    }
+
+    #[test]
+    fn runners_yield_the_command_they_run() {
+        for (line, program, via) in [
+            ("flock /tmp/l rm -rf x", "rm", Via::Direct),
+            ("flock -w 5 /tmp/l -c 'rm -rf x'", "rm", Via::ShellArgument),
+            ("chronic rm -rf x", "rm", Via::Direct),
+            ("unbuffer rm -rf x", "rm", Via::Direct),
+            ("caffeinate -t 60 rm -rf x", "rm", Via::Direct),
+            ("runuser -u bob -- rm -rf x", "rm", Via::Direct),
+            ("runuser bob -c 'rm -rf x'", "rm", Via::ShellArgument),
+            ("script -qc 'rm -rf x' /dev/null", "rm", Via::ShellArgument),
+            ("script -q /dev/null rm -rf x", "rm", Via::Direct),
+            ("trap 'rm -rf x' EXIT", "rm", Via::Trap),
+            ("coproc rm -rf x", "rm", Via::Direct),
+        ] {
+            let cmds = runs(line);
+            assert!(
+                cmds.iter()
+                    .any(|c| c.program() == Some(program) && c.via == via),
+                "{line}: {cmds:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn runners_with_nothing_to_run_yield_nothing() {
+        for line in [
+            "flock 9",
+            "caffeinate -t 60",
+            "trap - EXIT",
+            "trap '' INT",
+            "trap -p",
+            "script out.log",
+        ] {
+            assert!(runs(line).is_empty(), "{line}: {:?}", runs(line));
+        }
+    }
 
     #[test]
     fn config_parameters_reads_both_forms_and_quotes() {

@@ -33,6 +33,7 @@ pub const RULE_IDS: &[&str] = &[
     "git.submodule-discard",
     "fs.rm-recursive",
     "fs.find-delete",
+    "fs.rsync-delete",
     "fs.rm-any",
     "shell.dynamic-command",
     "shell.unanalyzable",

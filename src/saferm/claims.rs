@@ -20,10 +20,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::saferm::fsops::{Lock, write_atomic};
-use crate::saferm::git::Repo;
-use crate::saferm::text::{ago, now, utc};
-use crate::saferm::{Error, resolve_partly};
+use super::error::Error;
+use super::fsops::{Lock, resolve_partly, write_atomic};
+use super::git::Repo;
+use super::text::{ago, now, utc};
 
 /// How long a claim lasts when its process keeps running: a working day. Claiming again
 /// renews it.

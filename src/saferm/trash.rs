@@ -17,10 +17,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::saferm::fsops::{move_tree, remove_tree, write_atomic};
-use crate::saferm::git::Repo;
-use crate::saferm::text::{now, stamp};
-use crate::saferm::{Error, Kind, Target};
+use super::error::Error;
+use super::fsops::{move_tree, remove_tree, write_atomic};
+use super::git::Repo;
+use super::target::{Kind, Target};
+use super::text::{now, stamp};
 
 /// The name of the record in each entry's folder.
 const RECORD: &str = "entry.json";
