@@ -435,3 +435,161 @@ fn a_large_repository_still_gets_a_verdict() {
     let verdict = repo.check("rm -rf data");
     assert_eq!(verdict.decision, Decision::Deny, "{}", verdict.reason);
 }
+
+// Each of the following was once cleared by context while it destroyed work.
+
+#[test]
+fn a_quiet_clean_is_judged_by_what_it_deletes() {
+    let repo = Repo::new();
+    repo.write("notes.txt", "draft\n");
+    for command in [
+        "git clean -fq",
+        "git clean -qdf",
+        "git clean --quiet --force",
+        "git clean -f --quiet -d",
+        "git clean -fd -q -e '*.log'",
+    ] {
+        stopped(&repo.check(command), "git.clean-force", "notes.txt");
+    }
+    // Options that change the answer still count: an exclude that covers the file.
+    cleared(&repo.check("git clean -fq -e notes.txt"), "git.clean-force");
+    cleared(&repo.check("git clean -fq -- src"), "git.clean-force");
+    // A nested repository goes with a second -f; asking with it can only add to the loss.
+    std::fs::remove_file(repo.dir.join("notes.txt")).unwrap();
+    repo.write("vendor/lib/.git/HEAD", "ref: refs/heads/main\n");
+    assert_eq!(repo.check("git clean -ffdq").decision, Decision::Deny);
+}
+
+#[test]
+fn placeholders_are_never_missing_paths() {
+    let repo = Repo::new();
+    repo.write("src/cache/notes.md", "draft\n");
+    for command in [
+        "find src -name cache -exec rm -rf {} \\;",
+        "find src -name cache -exec rm -rf {} +",
+        "find src -name cache -exec rm -rf ./{} \\;",
+        "ls | xargs -I{} rm -rf {}",
+        "ls | xargs -I @ rm -rf @",
+        "ls | xargs -i rm -rf {}",
+        "ls | xargs --replace=X rm -rf X/",
+        "ls | xargs rm -rf",
+        "ls | while read d; do rm -rf \"$d\"; done",
+        "rm -rf $(ls)",
+        "rm -rf $TARGET",
+        "rm -rf src/*",
+    ] {
+        let verdict = repo.check(command);
+        assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:#?}");
+        assert!(verdict.cleared.is_empty(), "{command}: {verdict:#?}");
+    }
+}
+
+#[test]
+fn the_repository_is_the_one_git_will_use() {
+    let repo = Repo::new();
+    repo.write("README.md", "edited\n");
+    let clean = repo.dir.parent().unwrap().join("clean");
+    std::fs::create_dir_all(&clean).unwrap();
+    let name = repo.dir.file_name().unwrap().to_str().unwrap();
+    for command in [
+        format!("GIT_WORK_TREE=../{name} GIT_DIR=../{name}/.git git reset --hard"),
+        format!("env GIT_DIR=../{name}/.git GIT_WORK_TREE=../{name} git reset --hard"),
+        format!("git --git-dir=../{name}/.git --work-tree=../{name} reset --hard"),
+        format!("git -C ../{name} reset --hard"),
+        format!("export GIT_DIR=../{name}/.git GIT_WORK_TREE=../{name}; git reset --hard"),
+        "GIT_DIR=$D git reset --hard".to_string(),
+    ] {
+        let verdict = repo.check_in(&clean, &command);
+        assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:#?}");
+    }
+    stopped(
+        &repo.check_in(
+            &clean,
+            &format!("GIT_WORK_TREE=../{name} GIT_DIR=../{name}/.git git reset --hard"),
+        ),
+        "git.reset-hard",
+        "README.md",
+    );
+    // Configuration given on the line is part of the question: an alias defined through
+    // the environment is looked up with it.
+    stopped(
+        &repo.check(
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.wipe GIT_CONFIG_VALUE_0='reset --hard' git wipe",
+        ),
+        "git.reset-hard",
+        "README.md",
+    );
+}
+
+#[test]
+fn earlier_commands_void_what_they_could_change() {
+    let repo = Repo::new();
+    repo.with_remote();
+    // `upstream/topic` does not exist until the fetch runs.
+    assert_eq!(
+        repo.check("git fetch origin && git reset --hard origin/topic")
+            .decision,
+        Decision::Deny
+    );
+    repo.write("draft.md", "draft\n");
+    assert_eq!(
+        repo.check("mkdir old && mv draft.md old/ && rm -rf old")
+            .decision,
+        Decision::Deny
+    );
+    repo.write("README.md", "edited\n");
+    // The stash adds the entry the drop then deletes.
+    assert_eq!(
+        repo.check("git stash && git stash drop stash@{1}").decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        repo.check("git stash; git stash drop").decision,
+        Decision::Deny
+    );
+    // A loop body runs again after its later commands; a function runs when called.
+    assert_eq!(
+        repo.check("for i in 1 2; do rm -rf old; mv draft.md old; done")
+            .decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        repo.check("f() { rm -rf old; }; mkdir old; mv draft.md old; f")
+            .decision,
+        Decision::Deny
+    );
+    // An unknown program could do anything.
+    assert_eq!(
+        repo.check("./prepare.sh && rm -rf old").decision,
+        Decision::Deny
+    );
+}
+
+#[test]
+fn clearings_nothing_earlier_can_change_still_clear() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "target\n");
+    repo.commit("ignore");
+    repo.write("target/debug/app", "binary\n");
+    cleared(
+        &repo.check("mkdir -p notes && echo hi > notes/today.md && rm -rf target"),
+        "fs.rm-recursive",
+    );
+    cleared(
+        &repo.check("git status && ls && rm -rf target"),
+        "fs.rm-recursive",
+    );
+    // What runs after does not matter.
+    cleared(
+        &repo.check("rm -rf target && ./build.sh"),
+        "fs.rm-recursive",
+    );
+    cleared(
+        &repo.check("git reset --hard && git pull"),
+        "git.reset-hard",
+    );
+    cleared(
+        &repo.check("git log -1 && git stash list && git stash clear"),
+        "git.stash-drop",
+    );
+}

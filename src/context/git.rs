@@ -9,10 +9,11 @@ use crate::rules::GitSubject;
 pub(super) fn assess(
     ctx: &Context,
     dir: &Path,
+    env: &[(String, String)],
     globals: &[String],
     what: &GitSubject,
 ) -> Assessment {
-    let ask = |args: &[&str]| git(ctx, dir, globals, args);
+    let ask = |args: &[&str]| git(ctx, dir, Some(env), globals, args);
     let answer = match what {
         GitSubject::ResetHard { target } => reset_hard(&ask, target.as_deref()),
         GitSubject::Discard { paths } => discard(&ask, paths),
@@ -30,9 +31,15 @@ pub(super) fn assess(
     answer.unwrap_or(Assessment::Unknown)
 }
 
-pub(super) fn alias(ctx: &Context, dir: &Path, globals: &[String], name: &str) -> Option<String> {
+pub(super) fn alias(
+    ctx: &Context,
+    dir: &Path,
+    env: &[(String, String)],
+    globals: &[String],
+    name: &str,
+) -> Option<String> {
     let key = format!("alias.{name}");
-    let value = git(ctx, dir, globals, &["config", "--get", &key])?;
+    let value = git(ctx, dir, Some(env), globals, &["config", "--get", &key])?;
     let value = value.trim();
     (!value.is_empty()).then(|| value.to_string())
 }
@@ -169,8 +176,9 @@ fn clean(
     ask: &dyn Fn(&[&str]) -> Option<String>,
     dry_run: &[String],
 ) -> Option<Assessment> {
+    let question = clean_question(dry_run)?;
     let mut args = vec!["clean"];
-    args.extend(dry_run.iter().map(String::as_str));
+    args.extend(question.iter().map(String::as_str));
     let out = ask(&args)?;
     let doomed: Vec<String> = out
         .lines()
@@ -197,6 +205,70 @@ fn clean(
         loses: format!("would delete {}", sample(&doomed, "untracked path")),
         recovery: Some("none: untracked files were never in git".into()),
     })
+}
+
+/// `git clean --dry-run` with only the options of `args` that change which paths it
+/// removes: `-d`, `-x`, `-X`, `-e`/`--exclude` and the pathspecs. Whatever only changes how
+/// it reports (`-q` prints nothing at all) stays out, and an option this does not know
+/// makes the question unaskable.
+fn clean_question(args: &[String]) -> Option<Vec<String>> {
+    // A second `-f` also removes nested repositories. How many the command gave is not
+    // known here, so the question asks with two: the answer can only be larger.
+    let mut options = vec!["--dry-run", "-f", "-f"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    let mut pathspecs = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let w = word.as_str();
+        if w == "--" {
+            pathspecs.extend(words.by_ref().cloned());
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            match name {
+                "dry-run" | "force" | "quiet" | "no-quiet" => {}
+                "exclude" => {
+                    let pattern = match value {
+                        Some(v) => v,
+                        None => words.next()?.clone(),
+                    };
+                    options.push(format!("--exclude={pattern}"));
+                }
+                _ => return None,
+            }
+            continue;
+        }
+        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            pathspecs.push(word.clone());
+            continue;
+        };
+        for (pos, c) in flags.char_indices() {
+            match c {
+                'd' | 'x' | 'X' => options.push(format!("-{c}")),
+                'n' | 'f' | 'q' => {}
+                'e' => {
+                    let rest = &flags[pos + 1..];
+                    let pattern = if rest.is_empty() {
+                        words.next()?.clone()
+                    } else {
+                        rest.to_string()
+                    };
+                    options.push(format!("--exclude={pattern}"));
+                    break;
+                }
+                _ => return None,
+            }
+        }
+    }
+    options.push("--".into());
+    options.extend(pathspecs);
+    Some(options)
 }
 
 fn branch_delete(ask: &dyn Fn(&[&str]) -> Option<String>, names: &[String]) -> Option<Assessment> {
@@ -338,6 +410,7 @@ fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> 
     let out = git(
         ctx,
         &tree,
+        None,
         &[],
         &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
     )?;

@@ -6,6 +6,7 @@
 //! standing. Read-only throughout: git runs with `--no-optional-locks`, so it never takes the
 //! index lock, and nothing is written.
 
+mod earlier;
 mod git;
 mod paths;
 mod run;
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use crate::rules::{Finding, Subject, Tier};
 use crate::settings::Settings;
-use crate::shell::Word;
+use crate::shell::{SimpleCommand, Word};
 
 /// All context work for one hook call must fit in this.
 pub const DEADLINE: Duration = Duration::from_millis(200);
@@ -69,26 +70,41 @@ impl Context {
         self.directory(&finding.dirs)
     }
 
-    /// Looks at what `finding` would destroy. Protected findings are never cleared.
-    pub fn assess(&self, finding: &Finding) -> Assessment {
+    /// Looks at what `finding` would destroy. Protected findings are never cleared, and
+    /// neither is one whose clearing rests on state that a command in `before` (those that
+    /// may run before it, see [`crate::shell::Analysis::before`]) could change.
+    pub fn assess(&self, finding: &Finding, before: &[&SimpleCommand]) -> Assessment {
         let Some(dir) = self.directory(&finding.dirs) else {
             return Assessment::Unknown;
         };
         let assessment = match &finding.subject {
             Subject::Nothing => Assessment::Unknown,
-            Subject::Git { globals, what } => git::assess(self, &dir, globals, what),
+            Subject::Git { globals, what } => match git_env(&finding.env) {
+                Some(env) => git::assess(self, &dir, &env, globals, what),
+                None => Assessment::Unknown,
+            },
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
         };
         match assessment {
             Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,
+            Assessment::Clear(_) if earlier::could_change(self, finding, &dir, before) => {
+                Assessment::Unknown
+            }
             other => other,
         }
     }
 
-    /// What `git <name>` expands to, when `name` is an alias in the repository at `dirs`.
-    pub fn git_alias(&self, dirs: &[Word], globals: &[String], name: &str) -> Option<String> {
+    /// What `git <name>` expands to, when `name` is an alias in the repository that a
+    /// command with `cd`s `dirs` and prefixes `env` uses.
+    pub fn git_alias(
+        &self,
+        dirs: &[Word],
+        env: &[(String, Word)],
+        globals: &[String],
+        name: &str,
+    ) -> Option<String> {
         let dir = self.directory(dirs)?;
-        git::alias(self, &dir, globals, name)
+        git::alias(self, &dir, &git_env(env)?, globals, name)
     }
 
     /// The directory a command runs in, following the `cd`s before it. `None` when any of
@@ -131,6 +147,19 @@ impl Context {
             .get_or_init(|| crate::claims::Session::from_env(None).id);
         crate::claims::claimed_by_other(dir, paths, session).map_err(|_| ())
     }
+}
+
+/// The prefixes of a git command that change which repository and configuration it
+/// uses (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CONFIG_COUNT`, ..., `HOME`): the questions about it
+/// are asked with the same. `None` when one of them is known only at run time.
+fn git_env(assigns: &[(String, Word)]) -> Option<Vec<(String, String)>> {
+    let mut env = Vec::new();
+    for (name, value) in assigns {
+        if name.starts_with("GIT_") || matches!(name.as_str(), "HOME" | "XDG_CONFIG_HOME") {
+            env.push((name.clone(), value.value()?.to_string()));
+        }
+    }
+    Some(env)
 }
 
 /// "claimed by session `x` (pid n)": why another agent's path stays untouched.

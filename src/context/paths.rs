@@ -78,8 +78,14 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
     } else {
         real.parent()?.to_path_buf()
     };
-    let top = git(ctx, &lookup_dir, &[], &["rev-parse", "--show-toplevel"])
-        .map(|t| PathBuf::from(t.trim()));
+    let top = git(
+        ctx,
+        &lookup_dir,
+        None,
+        &[],
+        &["rev-parse", "--show-toplevel"],
+    )
+    .map(|t| PathBuf::from(t.trim()));
     // A repository is judged by what git knows even when it lives in a temporary folder:
     // a checkout under /tmp holds real work too.
     let Some(top) = top else {
@@ -98,6 +104,7 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
     let status = git(
         ctx,
         &top,
+        None,
         &[],
         &[
             "status",
