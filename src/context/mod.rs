@@ -5,6 +5,26 @@
 //! not in by then, or any error, is "unknown", and an unknown leaves the rules' verdict
 //! standing. Read-only throughout: git runs with `--no-optional-locks`, so it never takes the
 //! index lock, and nothing is written.
+//!
+//! One principle: **clear only on proof about the state the command will meet.**
+//!
+//! - Loss comes from git's own answer to the exact question, asked with only the options
+//!   that change the answer (pathspecs, `-d`, `-x`/`-X`, `-e`, the repository); never by
+//!   echoing the agent's flags into a human-readable command (`git clean -q` prints nothing
+//!   even when it deletes).
+//! - An operand known only at run time is never "missing": placeholders (`{}` of
+//!   `find -exec`, the replacement string of `xargs -I`), input fed by `xargs` or
+//!   `while read`, `$( )`, variables and globs. The shell module marks such words as not
+//!   literal, and nothing here clears on a word that is not literal.
+//! - The repository is the one git will use: `-C`, `--git-dir`, `--work-tree` and the
+//!   `GIT_*` prefixes (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, the `GIT_CONFIG_*`
+//!   configuration, ...) go into every question; one known only at run time, or exported
+//!   earlier in the line, leaves the finding standing.
+//! - A command that may run first (earlier in a list, in the same loop, pipeline or
+//!   background list, inside the command's `$( )`) and could create, move, fetch, commit,
+//!   stash or rewrite what a clearing rests on voids it; an unknown command could do
+//!   anything. A clearing nothing earlier can touch (ignored build output no earlier
+//!   command writes into) still clears (the `earlier` module).
 
 mod earlier;
 mod git;
