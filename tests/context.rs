@@ -593,3 +593,36 @@ fn clearings_nothing_earlier_can_change_still_clear() {
         "git.stash-drop",
     );
 }
+
+#[test]
+fn reasons_name_hand_written_work_before_build_output() {
+    let repo = Repo::new();
+    for path in [
+        "build/app",
+        "dist/app.js",
+        "node_modules/pkg/index.js",
+        "out/report.html",
+        "target/debug/app",
+        "x.o",
+        "notes.txt",
+        "src/scratch.rs",
+    ] {
+        repo.write(path, "work\n");
+    }
+    let verdict = repo.check("git clean -fd");
+    stopped(
+        &verdict,
+        "git.clean-force",
+        "would delete 8 untracked paths, among them notes.txt and src/scratch.rs \
+         (and 6 more: build/, dist/, …)",
+    );
+    let before_instead = verdict.reason.split("\nInstead:").next().unwrap();
+    assert!(before_instead.lines().count() <= 3, "{}", verdict.reason);
+    assert!(
+        verdict.reason.contains(
+            "If it runs anyway: untracked files were never in git: they cannot be recovered."
+        ),
+        "{}",
+        verdict.reason
+    );
+}

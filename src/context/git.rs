@@ -156,7 +156,7 @@ fn discard(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<
     }
     Some(Assessment::Loss {
         loses: format!("discards uncommitted changes to {}", sample(&lost, "file")),
-        recovery: Some("none: those changes were never saved by git".into()),
+        recovery: Some("those changes were never saved by git: they cannot be recovered".into()),
     })
 }
 
@@ -198,12 +198,12 @@ fn clean(
     if let Some(claim) = ctx.claim_on(dir, &paths).ok()? {
         return Some(Assessment::Loss {
             loses: format!("would delete {}", super::claimed(&claim)),
-            recovery: Some("none: untracked files were never in git".into()),
+            recovery: Some("untracked files were never in git: they cannot be recovered".into()),
         });
     }
     Some(Assessment::Loss {
         loses: format!("would delete {}", sample(&doomed, "untracked path")),
-        recovery: Some("none: untracked files were never in git".into()),
+        recovery: Some("untracked files were never in git: they cannot be recovered".into()),
     })
 }
 
@@ -425,7 +425,7 @@ fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> 
             "deletes the worktree `{path}` with {}",
             sample(&lost, "changed or untracked file")
         ),
-        recovery: Some("none for uncommitted work".into()),
+        recovery: Some("uncommitted work in it was never in git: it cannot be recovered".into()),
     })
 }
 

@@ -192,7 +192,9 @@ fn claimed(claim: &crate::claims::Claim) -> String {
     )
 }
 
-/// `a`, `b`, `c` and N more: a few names from a longer list, for a reason line.
+/// A few names from a list, for a reason line: "3 files (a, b, c)", or past three, "8
+/// untracked paths, among them notes.txt and src/scratch.rs (and 6 more: build/, dist/, …)".
+/// What a person wrote comes before what looks like build output, whose loss matters less.
 fn sample(items: &[String], noun: &str) -> String {
     let n = items.len();
     let plural = if n == 1 {
@@ -200,11 +202,35 @@ fn sample(items: &[String], noun: &str) -> String {
     } else {
         format!("{noun}s")
     };
-    let shown: Vec<&str> = items.iter().take(3).map(String::as_str).collect();
-    let more = if n > 3 {
-        format!(", ... ({} more)", n - 3)
-    } else {
-        String::new()
-    };
-    format!("{n} {plural} ({}{more})", shown.join(", "))
+    let mut ordered: Vec<&str> = items.iter().map(String::as_str).collect();
+    ordered.sort_by_key(|item| looks_built(item));
+    if n <= 3 {
+        return format!("{n} {plural} ({})", ordered.join(", "));
+    }
+    let (named, rest) = ordered.split_at(2);
+    let mut more: Vec<&str> = rest.iter().take(2).copied().collect();
+    if rest.len() > 2 {
+        more.push("…");
+    }
+    format!(
+        "{n} {plural}, among them {} and {} (and {} more: {})",
+        named[0],
+        named[1],
+        rest.len(),
+        more.join(", ")
+    )
+}
+
+/// Whether `path` looks like output a build makes again: under a folder such as `build/`,
+/// `dist/` or `node_modules/`, a cache, or an object file.
+fn looks_built(path: &str) -> bool {
+    const BUILT_EXTENSIONS: &[&str] = &["o", "obj", "a", "so", "dylib", "dll", "pyc", "class"];
+    let path = path.trim_end_matches('/');
+    let folder = path.split('/').any(|part| {
+        crate::settings::REGENERABLE.contains(&part) || part.to_ascii_lowercase().contains("cache")
+    });
+    let extension = path
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && BUILT_EXTENSIONS.contains(&ext));
+    folder || extension
 }

@@ -41,7 +41,9 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
     }
     Assessment::Loss {
         loses: format!("deletes what cannot be restored: {}", lost.join("; ")),
-        recovery: Some("none for untracked or ignored files".into()),
+        recovery: Some(
+            "untracked and ignored files were never in git: they cannot be recovered".into(),
+        ),
     }
 }
 
