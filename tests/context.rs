@@ -490,6 +490,13 @@ fn the_repository_is_the_one_git_will_use() {
     repo.write("README.md", "edited\n");
     let clean = repo.dir.parent().unwrap().join("clean");
     std::fs::create_dir_all(&clean).unwrap();
+    // A clean repository of its own, where asking would wrongly find nothing to lose.
+    let made = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&clean)
+        .status()
+        .unwrap();
+    assert!(made.success());
     let name = repo.dir.file_name().unwrap().to_str().unwrap();
     for command in [
         format!("GIT_WORK_TREE=../{name} GIT_DIR=../{name}/.git git reset --hard"),
@@ -502,14 +509,19 @@ fn the_repository_is_the_one_git_will_use() {
         let verdict = repo.check_in(&clean, &command);
         assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:#?}");
     }
-    stopped(
-        &repo.check_in(
-            &clean,
-            &format!("GIT_WORK_TREE=../{name} GIT_DIR=../{name}/.git git reset --hard"),
-        ),
-        "git.reset-hard",
-        "README.md",
-    );
+    // Where git really looks, the loss is named.
+    for command in [
+        format!("GIT_WORK_TREE=../{name} GIT_DIR=../{name}/.git git reset --hard"),
+        format!("env -C ../{name} git reset --hard"),
+        format!("env --chdir=../{name} git reset --hard"),
+        format!("git -C ../{name} reset --hard"),
+    ] {
+        stopped(
+            &repo.check_in(&clean, &command),
+            "git.reset-hard",
+            "README.md",
+        );
+    }
     // Configuration given on the line is part of the question: an alias defined through
     // the environment is looked up with it.
     stopped(

@@ -190,6 +190,12 @@ impl Walker {
                 self.command(node, src, via, scope, attached, origin);
                 push_children(stack, node, via, scope, src);
             }
+            // `export GIT_DIR=..`, `declare -x`, `unset`: they change what later commands
+            // run with, so they are recorded as commands (their words never literal).
+            "declaration_command" | "unset_command" => {
+                self.declaration(node, src, via, scope, origin);
+                push_children(stack, node, via, scope, src);
+            }
             "command_substitution" if src[node.byte_range()].starts_with('`') => {
                 self.backticks(node, src, origin, scope, stack);
             }
@@ -234,6 +240,28 @@ impl Walker {
             // `$( )` substitutions while the shell expands it; those are found below it.
             _ => push_children(stack, node, via, scope, src),
         }
+    }
+
+    fn declaration(&mut self, node: Node, src: &str, via: Via, scope: usize, origin: &Origin) {
+        let Some(keyword) = node.child(0).filter(|k| !k.is_named()) else {
+            return;
+        };
+        let mut argv = vec![Word::literal(&src[keyword.byte_range()])];
+        let mut cursor = node.walk();
+        argv.extend(node.named_children(&mut cursor).map(|child| Word {
+            text: src[child.byte_range()].to_string(),
+            literal: false,
+        }));
+        self.out.commands.push(SimpleCommand {
+            argv,
+            assigns: Vec::new(),
+            via,
+            span: self.range(node, origin),
+            uncertain: origin.uncertain,
+            dirs: self.scopes[scope].clone(),
+            redirects: Vec::new(),
+            input: None,
+        });
     }
 
     /// Where `node` lies in the top-level line (a nested script lies where its command is).

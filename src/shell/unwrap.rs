@@ -389,6 +389,8 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
     let argv = &cmd.argv;
     let mut i = 1;
     let mut split: Option<String> = None;
+    // `-C DIR` / `--chdir=DIR`: the command runs there, as after a `cd`.
+    let mut chdir: Option<Word> = None;
     while let Some(word) = argv.get(i) {
         let w = word.text.as_str();
         if w == "--" || w == "-" {
@@ -404,6 +406,15 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
                 i += 2;
             } else if matches!(long, "help" | "version") {
                 return None;
+            } else if let Some(dir) = long.strip_prefix("chdir=") {
+                chdir = Some(Word {
+                    text: dir.to_string(),
+                    literal: word.literal,
+                });
+                i += 1;
+            } else if long == "chdir" {
+                chdir = argv.get(i + 1).cloned();
+                i += 2;
             } else {
                 i += if matches!(long, "unset" | "chdir") {
                     2
@@ -419,12 +430,17 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
                 if matches!(c, 'u' | 'C' | 'S' | 'P') {
                     let value = if rest.is_empty() {
                         i += 1;
-                        argv.get(i).map(|w| w.text.clone())
+                        argv.get(i).cloned()
                     } else {
-                        Some(rest.to_string())
+                        Some(Word {
+                            text: rest.to_string(),
+                            literal: word.literal,
+                        })
                     };
                     if c == 'S' {
-                        split = value;
+                        split = value.map(|w| w.text);
+                    } else if c == 'C' {
+                        chdir = value;
                     }
                     break;
                 }
@@ -434,6 +450,10 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
         }
         break;
     }
+    if let Some(dir) = chdir {
+        cmd.dirs.push(dir);
+    }
+    let argv = &cmd.argv;
     while let Some(word) = argv.get(i) {
         match word.text.split_once('=') {
             Some((name, value)) if is_name(name) => {
