@@ -185,6 +185,19 @@ fn alias_findings(calls: Vec<&SimpleCommand>, ctx: &Context, settings: &Settings
                 continue;
             };
             let rest: Vec<String> = alias.rest.iter().map(shell::Word::shell_quoted).collect();
+            // Git runs a `!` alias from the top of the worktree, wherever it was called.
+            let mut dirs = cmd.dirs.clone();
+            if value.starts_with('!') {
+                dirs.push(
+                    match ctx.git_toplevel(&cmd.dirs, &cmd.assigns, &alias.globals) {
+                        Some(top) => shell::Word::literal(top.to_string_lossy()),
+                        None => shell::Word {
+                            text: "?".into(),
+                            literal: false,
+                        },
+                    },
+                );
+            }
             let script = match value.strip_prefix('!') {
                 Some(shell_text) => format!("{shell_text} {}", rest.join(" ")),
                 None => {
@@ -198,7 +211,7 @@ fn alias_findings(calls: Vec<&SimpleCommand>, ctx: &Context, settings: &Settings
             };
             for mut expanded in shell::analyze(&script).commands {
                 expanded.span = cmd.span.clone();
-                expanded.dirs = [cmd.dirs.clone(), expanded.dirs].concat();
+                expanded.dirs = [dirs.clone(), expanded.dirs].concat();
                 expanded.assigns.extend(cmd.assigns.iter().cloned());
                 let mut hits = rules::check(&expanded, settings);
                 for hit in &mut hits {

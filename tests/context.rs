@@ -638,3 +638,37 @@ fn reasons_name_hand_written_work_before_build_output() {
         verdict.reason
     );
 }
+
+#[test]
+fn shell_aliases_run_from_the_top_of_the_worktree() {
+    let repo = Repo::new();
+    repo.git(&["config", "alias.scrub", "!git clean -fd"]);
+    repo.write("notes.txt", "draft\n");
+    // From `src`, a plain `git clean -fd` would find nothing; the alias cleans the top.
+    stopped(
+        &repo.check("cd src && git scrub"),
+        "git.clean-force",
+        "notes.txt",
+    );
+}
+
+#[test]
+fn a_worktree_goes_with_its_ignored_files() {
+    let repo = Repo::new();
+    repo.write(".gitignore", ".env\ntarget\n");
+    repo.commit("ignore");
+    repo.git(&["worktree", "add", "-q", "../wt", "-b", "wt"]);
+    let wt = repo.dir.parent().unwrap().join("wt");
+    std::fs::create_dir_all(wt.join("target")).unwrap();
+    std::fs::write(wt.join("target/app"), "binary\n").unwrap();
+    cleared(
+        &repo.check("git worktree remove --force ../wt"),
+        "git.worktree-force-remove",
+    );
+    std::fs::write(wt.join(".env"), "SECRET=1\n").unwrap();
+    stopped(
+        &repo.check("git worktree remove --force ../wt"),
+        "git.worktree-force-remove",
+        ".env",
+    );
+}

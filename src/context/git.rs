@@ -412,9 +412,20 @@ fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> 
         &tree,
         None,
         &[],
-        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--ignored=matching",
+        ],
     )?;
-    let lost: Vec<String> = porcelain(&out).into_iter().map(|(_, p)| p).collect();
+    // The whole folder goes, ignored files such as `.env` with it; build output aside.
+    let lost: Vec<String> = porcelain(&out)
+        .into_iter()
+        .filter(|(code, p)| code != "!!" || !super::paths::regenerable(ctx, p))
+        .map(|(_, p)| p)
+        .collect();
     if lost.is_empty() {
         return Some(Assessment::Clear(format!(
             "the worktree `{path}` has no uncommitted or untracked work"

@@ -127,6 +127,26 @@ impl Context {
         git::alias(self, &dir, &git_env(env)?, globals, name)
     }
 
+    /// The top folder of the worktree a git command with `cd`s `dirs`, prefixes `env` and
+    /// global options `globals` works in: where git runs a `!` alias.
+    pub fn git_toplevel(
+        &self,
+        dirs: &[Word],
+        env: &[(String, Word)],
+        globals: &[String],
+    ) -> Option<PathBuf> {
+        let dir = self.directory(dirs)?;
+        let top = run::git(
+            self,
+            &dir,
+            Some(&git_env(env)?),
+            globals,
+            &["rev-parse", "--show-toplevel"],
+        )?;
+        let top = top.trim_end_matches('\n');
+        (!top.is_empty()).then(|| PathBuf::from(top))
+    }
+
     /// The directory a command runs in, following the `cd`s before it. `None` when any of
     /// them is not literal or does not lead to an existing directory: if a `cd` fails, the
     /// shell may well run the command somewhere else.

@@ -151,7 +151,7 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
 }
 
 /// An ignored path under a folder named in the regenerable list (`node_modules`, `target`, ...).
-fn regenerable(ctx: &Context, path: &str) -> bool {
+pub(super) fn regenerable(ctx: &Context, path: &str) -> bool {
     path.trim_end_matches('/')
         .split('/')
         .any(|part| ctx.is_regenerable(part))
