@@ -81,7 +81,8 @@ pub fn evaluate_call(
     let mut standing = Vec::new();
     let mut cleared = Vec::new();
     for mut finding in found {
-        match ctx.assess(&finding) {
+        let before = commands_before(&analysis, &finding);
+        match ctx.assess(&finding, &before) {
             Assessment::Clear(why) => cleared.push(Cleared { finding, why }),
             Assessment::Loss { loses, recovery } => {
                 finding.loses = loses;
@@ -143,6 +144,19 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
     found
 }
 
+/// The commands of the line that may run before `finding`'s own: all of them when its
+/// command cannot be told apart.
+fn commands_before<'a>(analysis: &'a shell::Analysis, finding: &Finding) -> Vec<&'a SimpleCommand> {
+    let at = analysis
+        .commands
+        .iter()
+        .position(|cmd| cmd.span == finding.span && cmd.display() == finding.command);
+    match at {
+        Some(at) => analysis.before(at),
+        None => analysis.commands.iter().collect(),
+    }
+}
+
 fn add_unique(found: &mut Vec<Finding>, new: Vec<Finding>) {
     for finding in new {
         let seen = found
@@ -167,10 +181,24 @@ fn alias_findings(calls: Vec<&SimpleCommand>, ctx: &Context, settings: &Settings
             let Some(alias) = rules::git_alias_call(cmd) else {
                 continue;
             };
-            let Some(value) = ctx.git_alias(&cmd.dirs, &alias.globals, &alias.name) else {
+            let Some(value) = ctx.git_alias(&cmd.dirs, &cmd.assigns, &alias.globals, &alias.name)
+            else {
                 continue;
             };
             let rest: Vec<String> = alias.rest.iter().map(shell::Word::shell_quoted).collect();
+            // Git runs a `!` alias from the top of the worktree, wherever it was called.
+            let mut dirs = cmd.dirs.clone();
+            if value.starts_with('!') {
+                dirs.push(
+                    match ctx.git_toplevel(&cmd.dirs, &cmd.assigns, &alias.globals) {
+                        Some(top) => shell::Word::literal(top.to_string_lossy()),
+                        None => shell::Word {
+                            text: "?".into(),
+                            literal: false,
+                        },
+                    },
+                );
+            }
             let script = match value.strip_prefix('!') {
                 Some(shell_text) => format!("{shell_text} {}", rest.join(" ")),
                 None => {
@@ -184,7 +212,7 @@ fn alias_findings(calls: Vec<&SimpleCommand>, ctx: &Context, settings: &Settings
             };
             for mut expanded in shell::analyze(&script).commands {
                 expanded.span = cmd.span.clone();
-                expanded.dirs = [cmd.dirs.clone(), expanded.dirs].concat();
+                expanded.dirs = [dirs.clone(), expanded.dirs].concat();
                 expanded.assigns.extend(cmd.assigns.iter().cloned());
                 let mut hits = rules::check(&expanded, settings);
                 for hit in &mut hits {

@@ -361,9 +361,24 @@ pub fn finding_text(f: &Finding) -> String {
         line.push_str(&format!("\nInstead: {safer}."));
     }
     if let Some(recovery) = &f.recovery {
-        line.push_str(&format!("\nIf it runs anyway: {recovery}."));
+        line.push_str(&format!("\nIf it runs anyway: {}.", as_sentence(recovery)));
     }
     line
+}
+
+/// A recovery note as the end of a sentence: rules write "none: <why>" or "none for <what>"
+/// as short notes; after "If it runs anyway:" they read "<why>" and "nothing brings back
+/// <what>".
+fn as_sentence(recovery: &str) -> String {
+    if let Some(why) = recovery.strip_prefix("none: ") {
+        why.to_string()
+    } else if let Some(what) = recovery.strip_prefix("none for ") {
+        format!("nothing brings back {what}")
+    } else if let Some(when) = recovery.strip_prefix("none once ") {
+        format!("nothing brings it back once {when}")
+    } else {
+        recovery.to_string()
+    }
 }
 
 /// Keeps a quoted command to one readable line.

@@ -435,3 +435,240 @@ fn a_large_repository_still_gets_a_verdict() {
     let verdict = repo.check("rm -rf data");
     assert_eq!(verdict.decision, Decision::Deny, "{}", verdict.reason);
 }
+
+// Each of the following was once cleared by context while it destroyed work.
+
+#[test]
+fn a_quiet_clean_is_judged_by_what_it_deletes() {
+    let repo = Repo::new();
+    repo.write("notes.txt", "draft\n");
+    for command in [
+        "git clean -fq",
+        "git clean -qdf",
+        "git clean --quiet --force",
+        "git clean -f --quiet -d",
+        "git clean -fd -q -e '*.log'",
+    ] {
+        stopped(&repo.check(command), "git.clean-force", "notes.txt");
+    }
+    // Options that change the answer still count: an exclude that covers the file.
+    cleared(&repo.check("git clean -fq -e notes.txt"), "git.clean-force");
+    cleared(&repo.check("git clean -fq -- src"), "git.clean-force");
+    // A nested repository goes with a second -f; asking with it can only add to the loss.
+    std::fs::remove_file(repo.dir.join("notes.txt")).unwrap();
+    repo.write("vendor/lib/.git/HEAD", "ref: refs/heads/main\n");
+    assert_eq!(repo.check("git clean -ffdq").decision, Decision::Deny);
+}
+
+#[test]
+fn placeholders_are_never_missing_paths() {
+    let repo = Repo::new();
+    repo.write("src/cache/notes.md", "draft\n");
+    for command in [
+        "find src -name cache -exec rm -rf {} \\;",
+        "find src -name cache -exec rm -rf {} +",
+        "find src -name cache -exec rm -rf ./{} \\;",
+        "ls | xargs -I{} rm -rf {}",
+        "ls | xargs -I @ rm -rf @",
+        "ls | xargs -i rm -rf {}",
+        "ls | xargs --replace=X rm -rf X/",
+        "ls | xargs rm -rf",
+        "ls | while read d; do rm -rf \"$d\"; done",
+        "rm -rf $(ls)",
+        "rm -rf $TARGET",
+        "rm -rf src/*",
+    ] {
+        let verdict = repo.check(command);
+        assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:#?}");
+        assert!(verdict.cleared.is_empty(), "{command}: {verdict:#?}");
+    }
+}
+
+#[test]
+fn the_repository_is_the_one_git_will_use() {
+    let repo = Repo::new();
+    repo.write("README.md", "edited\n");
+    let clean = repo.dir.parent().unwrap().join("clean");
+    std::fs::create_dir_all(&clean).unwrap();
+    // A clean repository of its own, where asking would wrongly find nothing to lose.
+    let made = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&clean)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let name = repo.dir.file_name().unwrap().to_str().unwrap();
+    for command in [
+        format!("GIT_WORK_TREE=../{name} GIT_DIR=../{name}/.git git reset --hard"),
+        format!("env GIT_DIR=../{name}/.git GIT_WORK_TREE=../{name} git reset --hard"),
+        format!("git --git-dir=../{name}/.git --work-tree=../{name} reset --hard"),
+        format!("git -C ../{name} reset --hard"),
+        format!("export GIT_DIR=../{name}/.git GIT_WORK_TREE=../{name}; git reset --hard"),
+        "GIT_DIR=$D git reset --hard".to_string(),
+    ] {
+        let verdict = repo.check_in(&clean, &command);
+        assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:#?}");
+    }
+    // Where git really looks, the loss is named.
+    for command in [
+        format!("GIT_WORK_TREE=../{name} GIT_DIR=../{name}/.git git reset --hard"),
+        format!("env -C ../{name} git reset --hard"),
+        format!("env --chdir=../{name} git reset --hard"),
+        format!("git -C ../{name} reset --hard"),
+    ] {
+        stopped(
+            &repo.check_in(&clean, &command),
+            "git.reset-hard",
+            "README.md",
+        );
+    }
+    // Configuration given on the line is part of the question: an alias defined through
+    // the environment is looked up with it.
+    stopped(
+        &repo.check(
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.wipe GIT_CONFIG_VALUE_0='reset --hard' git wipe",
+        ),
+        "git.reset-hard",
+        "README.md",
+    );
+}
+
+#[test]
+fn earlier_commands_void_what_they_could_change() {
+    let repo = Repo::new();
+    repo.with_remote();
+    // `upstream/topic` does not exist until the fetch runs.
+    assert_eq!(
+        repo.check("git fetch origin && git reset --hard origin/topic")
+            .decision,
+        Decision::Deny
+    );
+    repo.write("draft.md", "draft\n");
+    assert_eq!(
+        repo.check("mkdir old && mv draft.md old/ && rm -rf old")
+            .decision,
+        Decision::Deny
+    );
+    repo.write("README.md", "edited\n");
+    // The stash adds the entry the drop then deletes.
+    assert_eq!(
+        repo.check("git stash && git stash drop stash@{1}").decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        repo.check("git stash; git stash drop").decision,
+        Decision::Deny
+    );
+    // A loop body runs again after its later commands; a function runs when called.
+    assert_eq!(
+        repo.check("for i in 1 2; do rm -rf old; mv draft.md old; done")
+            .decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        repo.check("f() { rm -rf old; }; mkdir old; mv draft.md old; f")
+            .decision,
+        Decision::Deny
+    );
+    // An unknown program could do anything.
+    assert_eq!(
+        repo.check("./prepare.sh && rm -rf old").decision,
+        Decision::Deny
+    );
+}
+
+#[test]
+fn clearings_nothing_earlier_can_change_still_clear() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "target\n");
+    repo.commit("ignore");
+    repo.write("target/debug/app", "binary\n");
+    cleared(
+        &repo.check("mkdir -p notes && echo hi > notes/today.md && rm -rf target"),
+        "fs.rm-recursive",
+    );
+    cleared(
+        &repo.check("git status && ls && rm -rf target"),
+        "fs.rm-recursive",
+    );
+    // What runs after does not matter.
+    cleared(
+        &repo.check("rm -rf target && ./build.sh"),
+        "fs.rm-recursive",
+    );
+    cleared(
+        &repo.check("git reset --hard && git pull"),
+        "git.reset-hard",
+    );
+    cleared(
+        &repo.check("git log -1 && git stash list && git stash clear"),
+        "git.stash-drop",
+    );
+}
+
+#[test]
+fn reasons_name_hand_written_work_before_build_output() {
+    let repo = Repo::new();
+    for path in [
+        "build/app",
+        "dist/app.js",
+        "node_modules/pkg/index.js",
+        "out/report.html",
+        "target/debug/app",
+        "x.o",
+        "notes.txt",
+        "src/scratch.rs",
+    ] {
+        repo.write(path, "work\n");
+    }
+    let verdict = repo.check("git clean -fd");
+    stopped(
+        &verdict,
+        "git.clean-force",
+        "would delete 8 untracked paths, among them notes.txt and src/scratch.rs \
+         (and 6 more: build/, dist/, …)",
+    );
+    let before_instead = verdict.reason.split("\nInstead:").next().unwrap();
+    assert!(before_instead.lines().count() <= 3, "{}", verdict.reason);
+    assert!(
+        verdict.reason.contains(
+            "If it runs anyway: untracked files were never in git: they cannot be recovered."
+        ),
+        "{}",
+        verdict.reason
+    );
+}
+
+#[test]
+fn shell_aliases_run_from_the_top_of_the_worktree() {
+    let repo = Repo::new();
+    repo.git(&["config", "alias.scrub", "!git clean -fd"]);
+    repo.write("notes.txt", "draft\n");
+    // From `src`, a plain `git clean -fd` would find nothing; the alias cleans the top.
+    stopped(
+        &repo.check("cd src && git scrub"),
+        "git.clean-force",
+        "notes.txt",
+    );
+}
+
+#[test]
+fn a_worktree_goes_with_its_ignored_files() {
+    let repo = Repo::new();
+    repo.write(".gitignore", ".env\ntarget\n");
+    repo.commit("ignore");
+    repo.git(&["worktree", "add", "-q", "../wt", "-b", "wt"]);
+    let wt = repo.dir.parent().unwrap().join("wt");
+    std::fs::create_dir_all(wt.join("target")).unwrap();
+    std::fs::write(wt.join("target/app"), "binary\n").unwrap();
+    cleared(
+        &repo.check("git worktree remove --force ../wt"),
+        "git.worktree-force-remove",
+    );
+    std::fs::write(wt.join(".env"), "SECRET=1\n").unwrap();
+    stopped(
+        &repo.check("git worktree remove --force ../wt"),
+        "git.worktree-force-remove",
+        ".env",
+    );
+}

@@ -9,10 +9,11 @@ use crate::rules::GitSubject;
 pub(super) fn assess(
     ctx: &Context,
     dir: &Path,
+    env: &[(String, String)],
     globals: &[String],
     what: &GitSubject,
 ) -> Assessment {
-    let ask = |args: &[&str]| git(ctx, dir, globals, args);
+    let ask = |args: &[&str]| git(ctx, dir, Some(env), globals, args);
     let answer = match what {
         GitSubject::ResetHard { target } => reset_hard(&ask, target.as_deref()),
         GitSubject::Discard { paths } => discard(&ask, paths),
@@ -33,9 +34,15 @@ pub(super) fn assess(
     answer.unwrap_or(Assessment::Unknown)
 }
 
-pub(super) fn alias(ctx: &Context, dir: &Path, globals: &[String], name: &str) -> Option<String> {
+pub(super) fn alias(
+    ctx: &Context,
+    dir: &Path,
+    env: &[(String, String)],
+    globals: &[String],
+    name: &str,
+) -> Option<String> {
     let key = format!("alias.{name}");
-    let value = git(ctx, dir, globals, &["config", "--get", &key])?;
+    let value = git(ctx, dir, Some(env), globals, &["config", "--get", &key])?;
     let value = value.trim();
     (!value.is_empty()).then(|| value.to_string())
 }
@@ -152,7 +159,7 @@ fn discard(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<
     }
     Some(Assessment::Loss {
         loses: format!("discards uncommitted changes to {}", sample(&lost, "file")),
-        recovery: Some("none: those changes were never saved by git".into()),
+        recovery: Some("those changes were never saved by git: they cannot be recovered".into()),
     })
 }
 
@@ -172,8 +179,9 @@ fn clean(
     ask: &dyn Fn(&[&str]) -> Option<String>,
     dry_run: &[String],
 ) -> Option<Assessment> {
+    let question = clean_question(dry_run)?;
     let mut args = vec!["clean"];
-    args.extend(dry_run.iter().map(String::as_str));
+    args.extend(question.iter().map(String::as_str));
     let out = ask(&args)?;
     let doomed: Vec<String> = out
         .lines()
@@ -193,13 +201,77 @@ fn clean(
     if let Some(claim) = ctx.claim_on(dir, &paths).ok()? {
         return Some(Assessment::Loss {
             loses: format!("would delete {}", super::claimed(&claim)),
-            recovery: Some("none: untracked files were never in git".into()),
+            recovery: Some("untracked files were never in git: they cannot be recovered".into()),
         });
     }
     Some(Assessment::Loss {
         loses: format!("would delete {}", sample(&doomed, "untracked path")),
-        recovery: Some("none: untracked files were never in git".into()),
+        recovery: Some("untracked files were never in git: they cannot be recovered".into()),
     })
+}
+
+/// `git clean --dry-run` with only the options of `args` that change which paths it
+/// removes: `-d`, `-x`, `-X`, `-e`/`--exclude` and the pathspecs. Whatever only changes how
+/// it reports (`-q` prints nothing at all) stays out, and an option this does not know
+/// makes the question unaskable.
+fn clean_question(args: &[String]) -> Option<Vec<String>> {
+    // A second `-f` also removes nested repositories. How many the command gave is not
+    // known here, so the question asks with two: the answer can only be larger.
+    let mut options = vec!["--dry-run", "-f", "-f"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    let mut pathspecs = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let w = word.as_str();
+        if w == "--" {
+            pathspecs.extend(words.by_ref().cloned());
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (long, None),
+            };
+            match name {
+                "dry-run" | "force" | "quiet" | "no-quiet" => {}
+                "exclude" => {
+                    let pattern = match value {
+                        Some(v) => v,
+                        None => words.next()?.clone(),
+                    };
+                    options.push(format!("--exclude={pattern}"));
+                }
+                _ => return None,
+            }
+            continue;
+        }
+        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            pathspecs.push(word.clone());
+            continue;
+        };
+        for (pos, c) in flags.char_indices() {
+            match c {
+                'd' | 'x' | 'X' => options.push(format!("-{c}")),
+                'n' | 'f' | 'q' => {}
+                'e' => {
+                    let rest = &flags[pos + 1..];
+                    let pattern = if rest.is_empty() {
+                        words.next()?.clone()
+                    } else {
+                        rest.to_string()
+                    };
+                    options.push(format!("--exclude={pattern}"));
+                    break;
+                }
+                _ => return None,
+            }
+        }
+    }
+    options.push("--".into());
+    options.extend(pathspecs);
+    Some(options)
 }
 
 fn branch_delete(ask: &dyn Fn(&[&str]) -> Option<String>, names: &[String]) -> Option<Assessment> {
@@ -341,10 +413,22 @@ fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> 
     let out = git(
         ctx,
         &tree,
+        None,
         &[],
-        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--ignored=matching",
+        ],
     )?;
-    let lost: Vec<String> = porcelain(&out).into_iter().map(|(_, p)| p).collect();
+    // The whole folder goes, ignored files such as `.env` with it; build output aside.
+    let lost: Vec<String> = porcelain(&out)
+        .into_iter()
+        .filter(|(code, p)| code != "!!" || !super::paths::regenerable(ctx, p))
+        .map(|(_, p)| p)
+        .collect();
     if lost.is_empty() {
         return Some(Assessment::Clear(format!(
             "the worktree `{path}` has no uncommitted or untracked work"
@@ -355,7 +439,7 @@ fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> 
             "deletes the worktree `{path}` with {}",
             sample(&lost, "changed or untracked file")
         ),
-        recovery: Some("none for uncommitted work".into()),
+        recovery: Some("uncommitted work in it was never in git: it cannot be recovered".into()),
     })
 }
 

@@ -5,7 +5,28 @@
 //! not in by then, or any error, is "unknown", and an unknown leaves the rules' verdict
 //! standing. Read-only throughout: git runs with `--no-optional-locks`, so it never takes the
 //! index lock, and nothing is written.
+//!
+//! One principle: **clear only on proof about the state the command will meet.**
+//!
+//! - Loss comes from git's own answer to the exact question, asked with only the options
+//!   that change the answer (pathspecs, `-d`, `-x`/`-X`, `-e`, the repository); never by
+//!   echoing the agent's flags into a human-readable command (`git clean -q` prints nothing
+//!   even when it deletes).
+//! - An operand known only at run time is never "missing": placeholders (`{}` of
+//!   `find -exec`, the replacement string of `xargs -I`), input fed by `xargs` or
+//!   `while read`, `$( )`, variables and globs. The shell module marks such words as not
+//!   literal, and nothing here clears on a word that is not literal.
+//! - The repository is the one git will use: `-C`, `--git-dir`, `--work-tree` and the
+//!   `GIT_*` prefixes (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, the `GIT_CONFIG_*`
+//!   configuration, ...) go into every question; one known only at run time, or exported
+//!   earlier in the line, leaves the finding standing.
+//! - A command that may run first (earlier in a list, in the same loop, pipeline or
+//!   background list, inside the command's `$( )`) and could create, move, fetch, commit,
+//!   stash or rewrite what a clearing rests on voids it; an unknown command could do
+//!   anything. A clearing nothing earlier can touch (ignored build output no earlier
+//!   command writes into) still clears (the `earlier` module).
 
+mod earlier;
 mod git;
 mod moves;
 mod paths;
@@ -17,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use crate::rules::{Finding, Subject, Tier};
 use crate::settings::Settings;
-use crate::shell::Word;
+use crate::shell::{SimpleCommand, Word};
 
 /// All context work for one hook call must fit in this.
 pub const DEADLINE: Duration = Duration::from_millis(200);
@@ -71,27 +92,62 @@ impl Context {
         self.directory(&finding.dirs)
     }
 
-    /// Looks at what `finding` would destroy. Protected findings are never cleared.
-    pub fn assess(&self, finding: &Finding) -> Assessment {
+    /// Looks at what `finding` would destroy. Protected findings are never cleared, and
+    /// neither is one whose clearing rests on state that a command in `before` (those that
+    /// may run before it, see [`crate::shell::Analysis::before`]) could change.
+    pub fn assess(&self, finding: &Finding, before: &[&SimpleCommand]) -> Assessment {
         let Some(dir) = self.directory(&finding.dirs) else {
             return Assessment::Unknown;
         };
         let assessment = match &finding.subject {
             Subject::Nothing => Assessment::Unknown,
-            Subject::Git { globals, what } => git::assess(self, &dir, globals, what),
+            Subject::Git { globals, what } => match git_env(&finding.env) {
+                Some(env) => git::assess(self, &dir, &env, globals, what),
+                None => Assessment::Unknown,
+            },
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
             Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
         };
         match assessment {
             Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,
+            Assessment::Clear(_) if earlier::could_change(self, finding, &dir, before) => {
+                Assessment::Unknown
+            }
             other => other,
         }
     }
 
-    /// What `git <name>` expands to, when `name` is an alias in the repository at `dirs`.
-    pub fn git_alias(&self, dirs: &[Word], globals: &[String], name: &str) -> Option<String> {
+    /// What `git <name>` expands to, when `name` is an alias in the repository that a
+    /// command with `cd`s `dirs` and prefixes `env` uses.
+    pub fn git_alias(
+        &self,
+        dirs: &[Word],
+        env: &[(String, Word)],
+        globals: &[String],
+        name: &str,
+    ) -> Option<String> {
         let dir = self.directory(dirs)?;
-        git::alias(self, &dir, globals, name)
+        git::alias(self, &dir, &git_env(env)?, globals, name)
+    }
+
+    /// The top folder of the worktree a git command with `cd`s `dirs`, prefixes `env` and
+    /// global options `globals` works in: where git runs a `!` alias.
+    pub fn git_toplevel(
+        &self,
+        dirs: &[Word],
+        env: &[(String, Word)],
+        globals: &[String],
+    ) -> Option<PathBuf> {
+        let dir = self.directory(dirs)?;
+        let top = run::git(
+            self,
+            &dir,
+            Some(&git_env(env)?),
+            globals,
+            &["rev-parse", "--show-toplevel"],
+        )?;
+        let top = top.trim_end_matches('\n');
+        (!top.is_empty()).then(|| PathBuf::from(top))
     }
 
     /// The directory a command runs in, following the `cd`s before it. `None` when any of
@@ -136,6 +192,19 @@ impl Context {
     }
 }
 
+/// The prefixes of a git command that change which repository and configuration it
+/// uses (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CONFIG_COUNT`, ..., `HOME`): the questions about it
+/// are asked with the same. `None` when one of them is known only at run time.
+fn git_env(assigns: &[(String, Word)]) -> Option<Vec<(String, String)>> {
+    let mut env = Vec::new();
+    for (name, value) in assigns {
+        if name.starts_with("GIT_") || matches!(name.as_str(), "HOME" | "XDG_CONFIG_HOME") {
+            env.push((name.clone(), value.value()?.to_string()));
+        }
+    }
+    Some(env)
+}
+
 /// "claimed by session `x` (pid n)": why another agent's path stays untouched.
 fn claimed(claim: &crate::claims::Claim) -> String {
     format!(
@@ -146,7 +215,9 @@ fn claimed(claim: &crate::claims::Claim) -> String {
     )
 }
 
-/// `a`, `b`, `c` and N more: a few names from a longer list, for a reason line.
+/// A few names from a list, for a reason line: "3 files (a, b, c)", or past three, "8
+/// untracked paths, among them notes.txt and src/scratch.rs (and 6 more: build/, dist/, …)".
+/// What a person wrote comes before what looks like build output, whose loss matters less.
 fn sample(items: &[String], noun: &str) -> String {
     let n = items.len();
     let plural = if n == 1 {
@@ -154,11 +225,35 @@ fn sample(items: &[String], noun: &str) -> String {
     } else {
         format!("{noun}s")
     };
-    let shown: Vec<&str> = items.iter().take(3).map(String::as_str).collect();
-    let more = if n > 3 {
-        format!(", ... ({} more)", n - 3)
-    } else {
-        String::new()
-    };
-    format!("{n} {plural} ({}{more})", shown.join(", "))
+    let mut ordered: Vec<&str> = items.iter().map(String::as_str).collect();
+    ordered.sort_by_key(|item| looks_built(item));
+    if n <= 3 {
+        return format!("{n} {plural} ({})", ordered.join(", "));
+    }
+    let (named, rest) = ordered.split_at(2);
+    let mut more: Vec<&str> = rest.iter().take(2).copied().collect();
+    if rest.len() > 2 {
+        more.push("…");
+    }
+    format!(
+        "{n} {plural}, among them {} and {} (and {} more: {})",
+        named[0],
+        named[1],
+        rest.len(),
+        more.join(", ")
+    )
+}
+
+/// Whether `path` looks like output a build makes again: under a folder such as `build/`,
+/// `dist/` or `node_modules/`, a cache, or an object file.
+fn looks_built(path: &str) -> bool {
+    const BUILT_EXTENSIONS: &[&str] = &["o", "obj", "a", "so", "dylib", "dll", "pyc", "class"];
+    let path = path.trim_end_matches('/');
+    let folder = path.split('/').any(|part| {
+        crate::settings::REGENERABLE.contains(&part) || part.to_ascii_lowercase().contains("cache")
+    });
+    let extension = path
+        .rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && BUILT_EXTENSIONS.contains(&ext));
+    folder || extension
 }

@@ -41,7 +41,9 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
     }
     Assessment::Loss {
         loses: format!("deletes what cannot be restored: {}", lost.join("; ")),
-        recovery: Some("none for untracked or ignored files".into()),
+        recovery: Some(
+            "untracked and ignored files were never in git: they cannot be recovered".into(),
+        ),
     }
 }
 
@@ -78,8 +80,14 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
     } else {
         real.parent()?.to_path_buf()
     };
-    let top = git(ctx, &lookup_dir, &[], &["rev-parse", "--show-toplevel"])
-        .map(|t| PathBuf::from(t.trim()));
+    let top = git(
+        ctx,
+        &lookup_dir,
+        None,
+        &[],
+        &["rev-parse", "--show-toplevel"],
+    )
+    .map(|t| PathBuf::from(t.trim()));
     // A repository is judged by what git knows even when it lives in a temporary folder:
     // a checkout under /tmp holds real work too.
     let Some(top) = top else {
@@ -98,6 +106,7 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
     let status = git(
         ctx,
         &top,
+        None,
         &[],
         &[
             "status",
@@ -142,7 +151,7 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
 }
 
 /// An ignored path under a folder named in the regenerable list (`node_modules`, `target`, ...).
-fn regenerable(ctx: &Context, path: &str) -> bool {
+pub(super) fn regenerable(ctx: &Context, path: &str) -> bool {
     path.trim_end_matches('/')
         .split('/')
         .any(|part| ctx.is_regenerable(part))

@@ -7,11 +7,43 @@ use std::time::{Duration, Instant};
 
 use super::Context;
 
+/// Variables that tell git which repository, index or object store to use.
+const LOCATION: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+];
+
 /// Runs `git <globals> <args>` in `dir` and returns its stdout when it exits 0 in time.
 /// Read-only: optional locks are off, pagers, prompts and hooks are never involved.
-pub(super) fn git(ctx: &Context, dir: &Path, globals: &[String], args: &[&str]) -> Option<String> {
+///
+/// `env` is the environment the agent's own git command runs with, added to the one this
+/// process inherited; `None` asks about whatever repository holds `dir`, whatever this
+/// process's environment names.
+pub(super) fn git(
+    ctx: &Context,
+    dir: &Path,
+    env: Option<&[(String, String)]>,
+    globals: &[String],
+    args: &[&str],
+) -> Option<String> {
     let left = ctx.time_left()?;
-    let mut child = Command::new("git")
+    let mut command = Command::new("git");
+    match env {
+        Some(env) => {
+            command.envs(env.iter().map(|(k, v)| (k, v)));
+        }
+        None => {
+            for name in LOCATION {
+                command.env_remove(name);
+            }
+        }
+    }
+    let mut child = command
         .arg("--no-optional-locks")
         .args(globals)
         .args(args)

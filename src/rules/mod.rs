@@ -81,6 +81,8 @@ pub struct Finding {
     pub needs_confirmation: bool,
     /// The `cd` arguments in effect where the command runs.
     pub dirs: Vec<Word>,
+    /// The command's `NAME=value` prefixes: the environment it runs with (`GIT_DIR=...`).
+    pub env: Vec<(String, Word)>,
 }
 
 /// What a finding is about, in terms the context layer can check against the world.
@@ -336,6 +338,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         subject: hit.subject,
         needs_confirmation: hit.needs_confirmation,
         dirs: cmd.dirs.clone(),
+        env: cmd.assigns.clone(),
     }
 }
 

@@ -88,5 +88,6 @@ pub fn unanalyzable(command: &str, why: Incomplete) -> Option<Finding> {
         subject: super::Subject::Nothing,
         needs_confirmation: false,
         dirs: Vec::new(),
+        env: Vec::new(),
     })
 }

@@ -164,6 +164,44 @@ pub struct Analysis {
     pub incomplete: Option<Incomplete>,
     /// The shell would reject some of the text; the commands before and around it are kept.
     pub syntax_error: bool,
+    /// Byte ranges of the line whose commands need not run in the order written: loop
+    /// bodies (a later command runs before the next round), pipelines and lists with a
+    /// background `&` (they run at the same time).
+    pub together: Vec<Range<usize>>,
+    /// Function bodies: they run whenever the function is called, after anything.
+    pub deferred: Vec<Range<usize>>,
+}
+
+impl Analysis {
+    /// The commands that may run before `commands[at]` starts, or while it runs: those
+    /// written before it, those inside it (its `$( )`, a script it runs), and any other
+    /// that shares a loop, pipeline or background list with it; everything, when it lies
+    /// in a function body.
+    pub fn before(&self, at: usize) -> Vec<&SimpleCommand> {
+        let Some(this) = self.commands.get(at) else {
+            return Vec::new();
+        };
+        let within = |outer: &Range<usize>, inner: &Range<usize>| {
+            outer.start <= inner.start && inner.end <= outer.end
+        };
+        let deferred = self.deferred.iter().any(|r| within(r, &this.span));
+        self.commands
+            .iter()
+            .enumerate()
+            .filter(|&(i, cmd)| {
+                i != at
+                    && (i < at
+                        || deferred
+                        || within(&this.span, &cmd.span)
+                        || within(&cmd.span, &this.span)
+                        || self
+                            .together
+                            .iter()
+                            .any(|r| within(r, &this.span) && within(r, &cmd.span)))
+            })
+            .map(|(_, cmd)| cmd)
+            .collect()
+    }
 }
 
 /// Analyzes one command line.

@@ -190,6 +190,12 @@ impl Walker {
                 self.command(node, src, via, scope, attached, origin);
                 push_children(stack, node, via, scope, src);
             }
+            // `export GIT_DIR=..`, `declare -x`, `unset`: they change what later commands
+            // run with, so they are recorded as commands (their words never literal).
+            "declaration_command" | "unset_command" => {
+                self.declaration(node, src, via, scope, origin);
+                push_children(stack, node, via, scope, src);
+            }
             "command_substitution" if src[node.byte_range()].starts_with('`') => {
                 self.backticks(node, src, origin, scope, stack);
             }
@@ -207,15 +213,63 @@ impl Walker {
                 push_children(stack, node, Via::Substitution, inner, src);
             }
             "subshell" | "function_definition" => {
+                if node.kind() == "function_definition" {
+                    let range = self.range(node, origin);
+                    self.out.deferred.push(range);
+                }
                 let inner = self.subshell(scope);
                 push_children(stack, node, via, inner, src);
             }
             "redirected_statement" => self.redirected(node, src, via, scope, attached.stdin, stack),
-            "pipeline" => self.pipeline(node, src, via, scope, attached.stdin, stack),
+            "pipeline" => {
+                let range = self.range(node, origin);
+                self.out.together.push(range);
+                self.pipeline(node, src, via, scope, attached.stdin, stack)
+            }
+            "for_statement" | "c_style_for_statement" | "while_statement" => {
+                let range = self.range(node, origin);
+                self.out.together.push(range);
+                push_children(stack, node, via, scope, src);
+            }
+            "program" | "list" | "compound_statement" | "do_group" if backgrounds(node) => {
+                let range = self.range(node, origin);
+                self.out.together.push(range);
+                push_children(stack, node, via, scope, src);
+            }
             // Text of a heredoc nobody executes is data, but an unquoted one still runs its
             // `$( )` substitutions while the shell expands it; those are found below it.
             _ => push_children(stack, node, via, scope, src),
         }
+    }
+
+    fn declaration(&mut self, node: Node, src: &str, via: Via, scope: usize, origin: &Origin) {
+        let Some(keyword) = node.child(0).filter(|k| !k.is_named()) else {
+            return;
+        };
+        let mut argv = vec![Word::literal(&src[keyword.byte_range()])];
+        let mut cursor = node.walk();
+        argv.extend(node.named_children(&mut cursor).map(|child| Word {
+            text: src[child.byte_range()].to_string(),
+            literal: false,
+        }));
+        self.out.commands.push(SimpleCommand {
+            argv,
+            assigns: Vec::new(),
+            via,
+            span: self.range(node, origin),
+            uncertain: origin.uncertain,
+            dirs: self.scopes[scope].clone(),
+            redirects: Vec::new(),
+            input: None,
+        });
+    }
+
+    /// Where `node` lies in the top-level line (a nested script lies where its command is).
+    fn range(&self, node: Node, origin: &Origin) -> Range<usize> {
+        origin
+            .span
+            .clone()
+            .unwrap_or_else(|| self.removed.original(node.byte_range()))
     }
 
     /// `` `...` ``: inside backquotes the shell first drops the backslash before `\`, `` ` ``
@@ -509,6 +563,13 @@ fn guard_brace_scanner(src: &str) -> Cow<'_, str> {
         after_brace = c == '{' || (after_brace && (c.is_ascii_digit() || c == '.'));
     }
     out.map_or(Cow::Borrowed(src), Cow::Owned)
+}
+
+/// `a & b`: a command sent to the background runs alongside what follows it.
+fn backgrounds(node: Node) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .any(|c| !c.is_named() && c.kind() == "&")
 }
 
 fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, scope: usize, src: &str) {

@@ -212,18 +212,22 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 cmd.uncertain = true;
                 // xargs appends what it reads to the command, unless it substitutes it
                 // (`-I {}`); that input stands as one operand known only at run time.
-                let substitutes = cmd.argv[1..i].iter().any(|w| {
-                    let t = w.text.as_str();
-                    t.starts_with("-I")
-                        || t.starts_with("-i")
-                        || t.starts_with("-J")
-                        || t.starts_with("--replace")
-                });
-                if !substitutes {
-                    cmd.argv.push(Word {
-                        text: "{}".into(),
-                        literal: false,
-                    });
+                match xargs_replacement(&cmd.argv[1..i]) {
+                    // Each word holding the replacement string becomes an input line: not
+                    // known until it runs, so never a literal path.
+                    Some(replace) => {
+                        for word in &mut cmd.argv[i..] {
+                            if word.text.contains(replace.as_str()) {
+                                word.literal = false;
+                            }
+                        }
+                    }
+                    None => {
+                        cmd.argv.push(Word {
+                            text: "{}".into(),
+                            literal: false,
+                        });
+                    }
                 }
                 i
             }
@@ -414,6 +418,8 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
     let argv = &cmd.argv;
     let mut i = 1;
     let mut split: Option<String> = None;
+    // `-C DIR` / `--chdir=DIR`: the command runs there, as after a `cd`.
+    let mut chdir: Option<Word> = None;
     while let Some(word) = argv.get(i) {
         let w = word.text.as_str();
         if w == "--" || w == "-" {
@@ -429,6 +435,15 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
                 i += 2;
             } else if matches!(long, "help" | "version") {
                 return None;
+            } else if let Some(dir) = long.strip_prefix("chdir=") {
+                chdir = Some(Word {
+                    text: dir.to_string(),
+                    literal: word.literal,
+                });
+                i += 1;
+            } else if long == "chdir" {
+                chdir = argv.get(i + 1).cloned();
+                i += 2;
             } else {
                 i += if matches!(long, "unset" | "chdir") {
                     2
@@ -444,12 +459,17 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
                 if matches!(c, 'u' | 'C' | 'S' | 'P') {
                     let value = if rest.is_empty() {
                         i += 1;
-                        argv.get(i).map(|w| w.text.clone())
+                        argv.get(i).cloned()
                     } else {
-                        Some(rest.to_string())
+                        Some(Word {
+                            text: rest.to_string(),
+                            literal: word.literal,
+                        })
                     };
                     if c == 'S' {
-                        split = value;
+                        split = value.map(|w| w.text);
+                    } else if c == 'C' {
+                        chdir = value;
                     }
                     break;
                 }
@@ -459,6 +479,10 @@ fn env(cmd: &mut SimpleCommand) -> Option<EnvRun> {
         }
         break;
     }
+    if let Some(dir) = chdir {
+        cmd.dirs.push(dir);
+    }
+    let argv = &cmd.argv;
     while let Some(word) = argv.get(i) {
         match word.text.split_once('=') {
             Some((name, value)) if is_name(name) => {
@@ -492,6 +516,66 @@ fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The replacement string of `xargs -I REPL` / `-iREPL` / `--replace[=REPL]` / BSD `-J REPL`
+/// (`-i` and `--replace` alone mean `{}`), when the options ask for one.
+fn xargs_replacement(options: &[Word]) -> Option<String> {
+    let mut found = None;
+    let mut words = options.iter();
+    while let Some(word) = words.next() {
+        let w = word.text.as_str();
+        if let Some(long) = w.strip_prefix("--") {
+            if long == "replace" {
+                found = Some("{}".to_string());
+            } else if let Some(r) = long.strip_prefix("replace=") {
+                found = Some(r.to_string());
+            } else if !long.contains('=')
+                && matches!(
+                    long,
+                    "arg-file"
+                        | "delimiter"
+                        | "max-args"
+                        | "max-procs"
+                        | "max-chars"
+                        | "process-slot-var"
+                )
+            {
+                words.next();
+            }
+            continue;
+        }
+        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            continue;
+        };
+        for (pos, c) in flags.char_indices() {
+            let rest = &flags[pos + c.len_utf8()..];
+            match c {
+                'I' | 'J' => {
+                    let value = if rest.is_empty() {
+                        words.next().map(|n| n.text.clone())
+                    } else {
+                        Some(rest.to_string())
+                    };
+                    found = value.or(found);
+                    break;
+                }
+                'i' => {
+                    found = Some(if rest.is_empty() { "{}" } else { rest }.to_string());
+                    break;
+                }
+                'a' | 'd' | 'E' | 'L' | 'n' | 'P' | 's' | 'R' | 'S' => {
+                    if rest.is_empty() {
+                        words.next();
+                    }
+                    break;
+                }
+                'e' | 'l' => break,
+                _ => {}
+            }
+        }
+    }
+    found.filter(|r| !r.is_empty())
 }
 
 /// Where the command starts in `xargs [options] [command [initial-arguments]]`.
@@ -1222,7 +1306,12 @@ fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
             if ends {
                 break;
             }
-            argv.push(w.clone());
+            // `{}` stands for each file found: known only when find runs.
+            let literal = w.literal && !w.text.contains("{}");
+            argv.push(Word {
+                text: w.text.clone(),
+                literal,
+            });
         }
         if !argv.is_empty() {
             execs.push(SimpleCommand {

@@ -1,0 +1,220 @@
+//! What the commands that may run before a finding's own could change.
+//!
+//! A clearing is proof about the state the command meets. `git fetch && git reset --hard
+//! upstream/x` meets a ref the fetch creates, `mkdir old && mv draft.md old && rm -rf old`
+//! a folder the `mv` fills, `git stash && git stash drop` an entry the first command adds.
+//! So a clearing stands only when every command that may run first is known to leave its
+//! ground alone: it only reads, or it writes paths that are named, literal, and apart from
+//! the paths a delete clears. Anything else, including any program this does not know,
+//! could change anything.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::Context;
+use crate::rules::{Finding, Subject};
+use crate::shell::{SimpleCommand, Word};
+
+/// What one command may change.
+enum Effect {
+    /// Nothing: it only reads.
+    Nothing,
+    /// Only these paths (and what lies under them), in the directory given by its `cd`s.
+    Paths(Vec<Word>),
+    /// Anything at all.
+    Anything,
+}
+
+/// Whether a command in `before` could change what clearing `finding` rests on. `dir` is
+/// where `finding`'s command runs.
+pub(super) fn could_change(
+    ctx: &Context,
+    finding: &Finding,
+    dir: &Path,
+    before: &[&SimpleCommand],
+) -> bool {
+    before.iter().any(|cmd| match effect(cmd) {
+        Effect::Nothing => false,
+        Effect::Anything => true,
+        // Git's answers rest on the whole tree and its refs: a write anywhere may matter.
+        Effect::Paths(written) => match &finding.subject {
+            Subject::Paths(targets) => {
+                let Some(written_dir) = ctx.directory(&cmd.dirs) else {
+                    return true;
+                };
+                written.iter().any(|w| {
+                    targets.iter().any(|t| {
+                        match (resolve(ctx, &written_dir, w), resolve(ctx, dir, t)) {
+                            (Some(a), Some(b)) => a.starts_with(&b) || b.starts_with(&a),
+                            _ => true,
+                        }
+                    })
+                })
+            }
+            _ => true,
+        },
+    })
+}
+
+/// `word` as an absolute path from `dir`, `..` folded away; `None` when not literal.
+fn resolve(ctx: &Context, dir: &Path, word: &Word) -> Option<PathBuf> {
+    let text = word.value()?;
+    let joined = match text {
+        "~" => ctx.home.clone()?,
+        t if t.starts_with("~/") => ctx.home.as_ref()?.join(&t[2..]),
+        t => dir.join(t),
+    };
+    let mut out = PathBuf::new();
+    for part in joined.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+fn effect(cmd: &SimpleCommand) -> Effect {
+    let mut written: Vec<Word> = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.writes() && r.target.value() != Some("/dev/null"))
+        .map(|r| r.target.clone())
+        .collect();
+    let Some(program) = cmd.program() else {
+        return Effect::Anything;
+    };
+    let reads_only = match program {
+        "git" => git_reads_only(cmd.args()),
+        "find" => !cmd
+            .args()
+            .iter()
+            .any(|w| w.text == "-delete" || w.text.starts_with("-fprint") || w.text == "-fls"),
+        _ => READERS.contains(&program),
+    };
+    if reads_only {
+        return if written.is_empty() {
+            Effect::Nothing
+        } else {
+            Effect::Paths(written)
+        };
+    }
+    if !WRITERS.contains(&program) {
+        return Effect::Anything;
+    }
+    let mut options_done = false;
+    for word in cmd.args() {
+        if !options_done && word.text == "--" {
+            options_done = true;
+        } else if !options_done && word.text.starts_with('-') {
+            // `--target-directory=dir`: the value is a path written too.
+            if let Some((_, value)) = word.text.split_once('=') {
+                written.push(Word {
+                    text: value.to_string(),
+                    literal: word.literal,
+                });
+            }
+        } else {
+            written.push(word.clone());
+        }
+    }
+    Effect::Paths(written)
+}
+
+/// Programs that change no file and no repository (their output redirects aside).
+const READERS: &[&str] = &[
+    ":",
+    "[",
+    "basename",
+    "cat",
+    "cd",
+    "cmp",
+    "date",
+    "df",
+    "diff",
+    "dirname",
+    "du",
+    "echo",
+    "false",
+    "file",
+    "grep",
+    "head",
+    "id",
+    "less",
+    "ls",
+    "md5sum",
+    "more",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "readlink",
+    "realpath",
+    "rg",
+    "sha1sum",
+    "sha256sum",
+    "sleep",
+    "sort",
+    "stat",
+    "tail",
+    "test",
+    "tree",
+    "true",
+    "type",
+    "uname",
+    "uniq",
+    "wc",
+    "which",
+    "whoami",
+];
+
+/// Programs whose every operand is a path they create, change, move or remove.
+const WRITERS: &[&str] = &[
+    "chmod", "cp", "install", "ln", "mkdir", "mv", "rm", "rmdir", "tee", "touch", "truncate",
+];
+
+/// `git <sub>` that only reads the repository.
+fn git_reads_only(args: &[Word]) -> bool {
+    let mut words = args.iter();
+    let sub = loop {
+        let Some(word) = words.next() else {
+            return true; // `git` alone prints its help
+        };
+        match word.text.as_str() {
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => {
+                words.next();
+            }
+            w if w.starts_with('-') => {}
+            w => break w,
+        }
+    };
+    let rest: Vec<&str> = words.map(|w| w.text.as_str()).collect();
+    match sub {
+        "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "describe"
+        | "blame" | "shortlog" | "cat-file" | "rev-list" | "grep" | "merge-base"
+        | "for-each-ref" | "show-ref" | "name-rev" | "whatchanged" | "help" | "version" => true,
+        "stash" => matches!(rest.first(), Some(&("list" | "show"))),
+        "worktree" => rest.first() == Some(&"list"),
+        "remote" => rest.iter().all(|w| *w == "-v" || *w == "--verbose"),
+        "branch" | "tag" => rest.iter().all(|w| {
+            matches!(
+                *w,
+                "-l" | "--list"
+                    | "-a"
+                    | "--all"
+                    | "-r"
+                    | "--remotes"
+                    | "-v"
+                    | "-vv"
+                    | "--verbose"
+                    | "--show-current"
+            )
+        }),
+        "config" => rest
+            .first()
+            .is_some_and(|w| matches!(*w, "--get" | "--get-all" | "-l" | "--list")),
+        _ => false,
+    }
+}
