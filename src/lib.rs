@@ -12,6 +12,7 @@ pub mod context;
 pub mod docs;
 pub mod host;
 pub mod install;
+pub mod lang;
 pub mod policy;
 pub mod rules;
 pub mod saferm;

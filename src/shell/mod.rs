@@ -41,6 +41,8 @@ pub enum Via {
     Xargs,
     /// The command `find -exec`/`-execdir`/`-ok`/`-okdir` runs.
     FindExec,
+    /// Found in code given to an interpreter (`python3 -c`, `node -e`, PowerShell, `cmd /c`).
+    Embedded(crate::lang::Lang),
 }
 
 impl Via {
@@ -53,6 +55,7 @@ impl Via {
             Via::ShellStdin => Some("in a script fed to a shell"),
             Via::Xargs => Some("run by `xargs`"),
             Via::FindExec => Some("run by `find -exec`"),
+            Via::Embedded(lang) => Some(lang.describe()),
         }
     }
 }
@@ -79,6 +82,9 @@ pub struct SimpleCommand {
     /// What it reads on stdin, when the command line shows it (a heredoc, a here-string,
     /// the output of an `echo` piped in).
     pub input: Option<String>,
+    /// The call it was lowered from, when it comes from interpreter code
+    /// (`shutil.rmtree('out')` for `rm -r out`): reasons name the call as written.
+    pub call: Option<String>,
 }
 
 /// One redirection of a command.
