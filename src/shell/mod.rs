@@ -168,11 +168,30 @@ pub struct Analysis {
 
 /// Analyzes one command line.
 pub fn analyze(command: &str) -> Analysis {
+    analyze_as(command, Dialect::Posix)
+}
+
+/// The language a host's tool runs its command in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// A POSIX shell (bash, zsh, sh): every host's shell tool.
+    #[default]
+    Posix,
+    /// PowerShell: Copilot CLI's `powershell` tool, Claude Code's `PowerShell` tool.
+    PowerShell,
+}
+
+/// Analyzes one command line written for `dialect`.
+pub fn analyze_as(command: &str, dialect: Dialect) -> Analysis {
     if command.len() > MAX_INPUT_BYTES {
         return Analysis {
             incomplete: Some(Incomplete::TooLarge),
             ..Analysis::default()
         };
     }
-    parse::Walker::new(Instant::now() + PARSE_DEADLINE).run(command)
+    let walker = parse::Walker::new(Instant::now() + PARSE_DEADLINE);
+    match dialect {
+        Dialect::Posix => walker.run(command),
+        Dialect::PowerShell => walker.run_code(crate::lang::Lang::PowerShell, command),
+    }
 }

@@ -120,6 +120,20 @@ impl Walker {
         self.out
     }
 
+    /// Analyzes a whole command line written in an embedded language (a host tool that runs
+    /// PowerShell).
+    pub(super) fn run_code(mut self, lang: Lang, command: &str) -> Analysis {
+        let top = Origin {
+            span: Some(0..command.len()),
+            uncertain: false,
+            depth: 0,
+            dirs: Vec::new(),
+        };
+        self.scopes.push(Vec::new());
+        self.embedded(lang, Word::literal(command), &[], &top, 0);
+        self.out
+    }
+
     fn parse(&mut self, src: &str) -> Option<Tree> {
         let deadline = self.deadline;
         let mut past_deadline = |_: &tree_sitter::ParseState| {
