@@ -2,7 +2,7 @@
 //! native commands. cmd's syntax is small enough to split by hand: `&`, `&&`, `||` and `|`
 //! between commands, double quotes, `^` escaping the next character, `%VAR%` expansions.
 
-use super::{Effect, remove, remove_dir, rename, run, unknown};
+use super::{Effect, remove, remove_dir, rename, run};
 use crate::shell::{Redirect, Word};
 
 pub(super) fn effects(code: &str) -> Vec<Effect> {
@@ -163,7 +163,7 @@ fn split(code: &str) -> Vec<Command> {
     commands
 }
 
-fn lower(text: &str, mut words: Vec<Word>, redirects: Vec<Redirect>) -> Option<Effect> {
+fn lower(text: &str, words: Vec<Word>, redirects: Vec<Redirect>) -> Option<Effect> {
     let name = words.first()?.text.to_ascii_lowercase();
     let name = name.strip_suffix(".exe").unwrap_or(&name).to_string();
     let switches: Vec<String> = words[1..]
@@ -189,11 +189,6 @@ fn lower(text: &str, mut words: Vec<Word>, redirects: Vec<Redirect>) -> Option<E
             rename(text, paths.first()?.clone(), paths.get(1)?.clone())
         }
         _ => {
-            for w in &mut words[1..] {
-                if !w.literal {
-                    *w = unknown(&w.text);
-                }
-            }
             let mut effect = run(text, words)?;
             if let Effect::Command { redirects: r, .. } = &mut effect {
                 *r = redirects;

@@ -117,14 +117,23 @@ fn value_of(node: Node, src: &str) -> Value {
         }
         "template_string" => {
             let mut body = String::new();
+            let mut literal = true;
             for part in tree::args(node) {
                 match part.kind() {
                     "string_fragment" => body.push_str(text(part, src)),
                     "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
-                    _ => return Value::Other(unknown(source)),
+                    // `${...}`: its source stands in for the value.
+                    _ => {
+                        body.push_str(text(part, src));
+                        literal = false;
+                    }
                 }
             }
-            Value::Str(Word::literal(body))
+            if literal {
+                Value::Str(Word::literal(body))
+            } else {
+                Value::Other(unknown(&body))
+            }
         }
         "binary_expression"
             if node
@@ -228,6 +237,10 @@ mod tests {
         assert_eq!(
             lowered("spawnSync('git', ['clean', '-fd'], {stdio: 'inherit'})"),
             ["git clean -fd"]
+        );
+        assert_eq!(
+            lowered("cp.execSync(`rm -rf ${dir}`)"),
+            ["sh rm -rf ${dir}"]
         );
         assert!(lowered("console.log('git reset --hard')").is_empty());
         assert!(lowered("/rm -rf/.exec('rm -rf x')").is_empty());

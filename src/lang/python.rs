@@ -182,23 +182,31 @@ fn value_of(node: Node, src: &str) -> Value {
 
 /// A string literal; an f-string with replacement fields is not literal.
 fn string(node: Node, src: &str) -> Value {
-    let source = text(node, src);
     let mut prefix = "";
     let mut body = String::new();
+    let mut literal = true;
     for part in tree::args(node) {
         match part.kind() {
             "string_start" => prefix = text(part, src),
             "string_content" => body.push_str(text(part, src)),
             "string_end" => {}
-            _ => return Value::Other(unknown(source)),
+            // A replacement field: its source stands in for the value.
+            _ => {
+                body.push_str(text(part, src));
+                literal = false;
+            }
         }
     }
-    let raw = prefix.contains(['r', 'R']);
-    Value::Str(Word::literal(if raw {
+    let body = if prefix.contains(['r', 'R']) {
         body
     } else {
         tree::unescape(&body)
-    }))
+    };
+    if literal {
+        Value::Str(Word::literal(body))
+    } else {
+        Value::Other(unknown(&body))
+    }
 }
 
 #[cfg(test)]
@@ -236,8 +244,10 @@ mod tests {
         assert_eq!(lowered("os.rmdir('d')"), ["rmdir d"]);
         assert_eq!(
             lowered("shutil.rmtree(f'{base}/out')"),
-            ["rm -r f'{base}/out'"]
+            ["rm -r {base}/out"]
         );
+        assert_eq!(lowered("os.system(f'rm -rf {d}')"), ["sh rm -rf {d}"]);
+        assert_eq!(lowered("os.system('rm -rf ' + d)"), ["sh rm -rf d"]);
     }
 
     #[test]
