@@ -174,8 +174,17 @@ fn elements(node: Node, src: &str) -> Vec<Element> {
 }
 
 /// A word as PowerShell passes it: quotes removed, literal unless it expands a variable or
-/// a subexpression or holds an escape.
+/// a subexpression or holds an escape. Backslashes, which PowerShell does not treat as
+/// escapes, become slashes so Windows paths compare like the rules' paths.
 fn value(node: Node, src: &str) -> Word {
+    let mut word = quoted_value(node, src);
+    if word.literal {
+        word.text = word.text.replace('\\', "/");
+    }
+    word
+}
+
+fn quoted_value(node: Node, src: &str) -> Word {
     let raw = text(node, src).trim();
     if raw.len() >= 2 && raw.starts_with('\'') && raw.ends_with('\'') {
         return Word::literal(raw[1..raw.len() - 1].replace("''", "'"));
@@ -396,6 +405,10 @@ mod tests {
         assert_eq!(
             lowered("Get-Content .claude/settings.json"),
             Vec::<String>::new()
+        );
+        assert_eq!(
+            lowered("Out-File -FilePath .claude\\settings.json"),
+            ["Out-File > .claude/settings.json"]
         );
     }
 }
