@@ -4,6 +4,9 @@
 //! - `mix/all`: ~40 typical agent commands per iteration; criterion's throughput line is
 //!   commands per second (budget: at least 100k/s on one core).
 //! - `command/<name>`: each command of the mix on its own (per-command time).
+//! - `interpreter/<name>`: one-line interpreter, PowerShell and `cmd` commands, whose code
+//!   is parsed with its own grammar (budget: under 1 ms each). They are kept out of the mix
+//!   so its figure stays the cost of commands that never meet a grammar.
 //! - `pathological/*`: a 100 KB command, 500 nested `$( )`, 5,000 `;`-separated commands;
 //!   these must stay bounded, not be fast.
 //!
@@ -79,6 +82,31 @@ const MIX: &[(&str, &str)] = &[
     ("git_push_force", "git push --force origin main"),
 ];
 
+/// (name, command): code handed to interpreters, stopped and passed.
+const INTERPRETER: &[(&str, &str)] = &[
+    (
+        "python_rmtree",
+        "python3 -c \"import shutil; shutil.rmtree('out')\"",
+    ),
+    ("python_print", "python3 -c \"print('ok')\""),
+    (
+        "node_rmsync",
+        "node -e \"require('fs').rmSync('cache', {recursive: true})\"",
+    ),
+    ("node_print", "node -e \"console.log(process.version)\""),
+    (
+        "ruby_rm_r",
+        "ruby -e 'require \"fileutils\"; FileUtils.rm_r(\"tmp\")'",
+    ),
+    ("perl_system", "perl -e 'system \"git clean -fd\"'"),
+    ("php_exec", "php -r 'exec(\"git reset --hard\");'"),
+    (
+        "pwsh_remove_item",
+        "pwsh -Command \"Remove-Item -Recurse -Force out\"",
+    ),
+    ("cmd_rd", "cmd /c \"rd /s /q out\""),
+];
+
 fn settings() -> Settings {
     Settings {
         context: false,
@@ -123,6 +151,24 @@ fn mix(c: &mut Criterion) {
     group.finish();
 }
 
+fn interpreter(c: &mut Criterion) {
+    let settings = settings();
+    let mut group = c.benchmark_group("interpreter");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for (name, cmd) in INTERPRETER {
+        eprintln!(
+            "interpreter/{name}: {}",
+            agent_guard::evaluate(cmd, &settings).decision.as_str()
+        );
+        group.bench_with_input(BenchmarkId::from_parameter(name), cmd, |b, cmd| {
+            b.iter(|| agent_guard::evaluate(black_box(cmd), &settings))
+        });
+    }
+    group.finish();
+}
+
 fn pathological(c: &mut Criterion) {
     let settings = settings();
     let inputs = [
@@ -154,5 +200,5 @@ fn pathological(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, mix, pathological);
+criterion_group!(benches, mix, interpreter, pathological);
 criterion_main!(benches);

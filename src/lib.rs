@@ -11,6 +11,7 @@ pub mod context;
 pub mod docs;
 pub mod host;
 pub mod install;
+pub mod lang;
 pub mod policy;
 pub mod rules;
 pub mod saferm;
@@ -47,12 +48,23 @@ pub fn evaluate_call(
     settings: &Settings,
     channel: Channel,
 ) -> Verdict {
-    let mut analysis = shell::analyze(command);
+    evaluate_dialect(command, shell::Dialect::Posix, cwd, settings, channel)
+}
+
+/// Judges one command line written for `dialect` (a POSIX shell, or PowerShell).
+pub fn evaluate_dialect(
+    command: &str,
+    dialect: shell::Dialect,
+    cwd: Option<&Path>,
+    settings: &Settings,
+    channel: Channel,
+) -> Verdict {
+    let mut analysis = shell::analyze_as(command, dialect);
     // `--yes-i-know` is the agent's word to the guard, not part of the command: the command
     // is judged without it.
     let confirmed = policy::confirmation(command, &analysis);
     if let Some(stripped) = &confirmed {
-        analysis = shell::analyze(stripped);
+        analysis = shell::analyze_as(stripped, dialect);
     }
     let line = confirmed.as_deref().unwrap_or(command);
     let found = rules_findings(line, &analysis, settings);

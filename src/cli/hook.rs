@@ -54,7 +54,8 @@ pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
     let loaded = load_settings(call.cwd.as_deref());
     let settings = &loaded.settings;
     let cwd = call.cwd.as_deref();
-    let mut verdict = crate::evaluate_call(&call.command, cwd, settings, call.channel());
+    let mut verdict =
+        crate::evaluate_dialect(&call.command, call.dialect(), cwd, settings, call.channel());
     let mut taken = Vec::new();
     let mut missed = Vec::new();
     if verdict.may_destroy() {

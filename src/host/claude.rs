@@ -18,7 +18,14 @@ pub(super) fn is_shell_tool(name: &str) -> bool {
     let name = name.strip_prefix("functions.").unwrap_or(name);
     matches!(
         name,
-        "Bash" | "bash" | "Shell" | "shell" | "shell_command" | "exec_command" | "local_shell"
+        "Bash"
+            | "bash"
+            | "Shell"
+            | "shell"
+            | "shell_command"
+            | "exec_command"
+            | "local_shell"
+            | "PowerShell"
     )
 }
 

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::{Host, Reply, Rewrite, Stop, ToolCall, claude, text, text_at};
 
 fn is_shell_tool(name: &str) -> bool {
-    matches!(name, "bash" | "Bash")
+    matches!(name, "bash" | "Bash" | "powershell")
 }
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
@@ -94,10 +94,18 @@ mod tests {
     }
 
     #[test]
+    fn the_powershell_tool_is_read_as_powershell() {
+        let case =
+            br#"{"toolName":"powershell","toolArgs":{"command":"Remove-Item -Recurse out"}}"#;
+        let call = decode(case, Some(Host::Copilot)).expect("a powershell call");
+        assert_eq!(call.command, "Remove-Item -Recurse out");
+        assert_eq!(call.dialect(), crate::shell::Dialect::PowerShell);
+    }
+
+    #[test]
     fn other_tools_and_shapes_pass() {
         let cases = [
             r#"{"toolName":"edit","toolArgs":{"command":"rm -rf /"}}"#,
-            r#"{"toolName":"powershell","toolArgs":{"command":"Remove-Item -Recurse C:\\"}}"#,
             r#"{"toolName":"bash","toolArgs":"{not json"}"#,
             r#"{"toolName":"bash"}"#,
             r#"{"toolName":7,"toolArgs":{"command":"ls"}}"#,

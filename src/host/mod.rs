@@ -90,6 +90,15 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
+    /// The language the tool runs its command in, told by the tool's name.
+    pub fn dialect(&self) -> crate::shell::Dialect {
+        if self.tool.eq_ignore_ascii_case("powershell") {
+            crate::shell::Dialect::PowerShell
+        } else {
+            crate::shell::Dialect::Posix
+        }
+    }
+
     /// What the host can do with an answer.
     pub fn channel(&self) -> Channel {
         Channel {

@@ -311,6 +311,7 @@ pub fn file_edit(tool: &str, path: &str, settings: &Settings) -> Option<Finding>
         dirs: Vec::new(),
         redirects: Vec::new(),
         input: None,
+        call: None,
     };
     Some(finding(hit, &edit, settings))
 }
@@ -327,7 +328,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         } else {
             hit.tier
         },
-        command: cmd.display(),
+        command: cmd.call.clone().unwrap_or_else(|| cmd.display()),
         loses: hit.loses,
         safer: hit.safer,
         recovery: hit.recovery,

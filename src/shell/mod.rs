@@ -45,6 +45,8 @@ pub enum Via {
     Parallel,
     /// The action of a `trap`, run when a signal or the shell's exit comes.
     Trap,
+    /// Found in code given to an interpreter (`python3 -c`, `node -e`, PowerShell, `cmd /c`).
+    Embedded(crate::lang::Lang),
 }
 
 impl Via {
@@ -59,6 +61,7 @@ impl Via {
             Via::FindExec => Some("run by `find -exec`"),
             Via::Parallel => Some("run by `parallel`"),
             Via::Trap => Some("in a `trap` action"),
+            Via::Embedded(lang) => Some(lang.describe()),
         }
     }
 }
@@ -85,6 +88,9 @@ pub struct SimpleCommand {
     /// What it reads on stdin, when the command line shows it (a heredoc, a here-string,
     /// the output of an `echo` piped in).
     pub input: Option<String>,
+    /// The call it was lowered from, when it comes from interpreter code
+    /// (`shutil.rmtree('out')` for `rm -r out`): reasons name the call as written.
+    pub call: Option<String>,
 }
 
 /// One redirection of a command.
@@ -206,11 +212,30 @@ impl Analysis {
 
 /// Analyzes one command line.
 pub fn analyze(command: &str) -> Analysis {
+    analyze_as(command, Dialect::Posix)
+}
+
+/// The language a host's tool runs its command in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// A POSIX shell (bash, zsh, sh): every host's shell tool.
+    #[default]
+    Posix,
+    /// PowerShell: Copilot CLI's `powershell` tool, Claude Code's `PowerShell` tool.
+    PowerShell,
+}
+
+/// Analyzes one command line written for `dialect`.
+pub fn analyze_as(command: &str, dialect: Dialect) -> Analysis {
     if command.len() > MAX_INPUT_BYTES {
         return Analysis {
             incomplete: Some(Incomplete::TooLarge),
             ..Analysis::default()
         };
     }
-    parse::Walker::new(Instant::now() + PARSE_DEADLINE).run(command)
+    let walker = parse::Walker::new(Instant::now() + PARSE_DEADLINE);
+    match dialect {
+        Dialect::Posix => walker.run(command),
+        Dialect::PowerShell => walker.run_code(crate::lang::Lang::PowerShell, command),
+    }
 }

@@ -15,6 +15,7 @@ use tree_sitter::{Node, ParseOptions, Parser, Tree};
 use super::unwrap::{self, Run};
 use super::word::{self, Word};
 use super::{Analysis, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Via};
+use crate::lang::{self, Code, Effect, Lang};
 
 thread_local! {
     /// Building a parser allocates; the hook parses once, benchmarks parse millions of times.
@@ -116,6 +117,20 @@ impl Walker {
             dirs: Vec::new(),
         };
         self.script(command, Via::Direct, &top);
+        self.out
+    }
+
+    /// Analyzes a whole command line written in an embedded language (a host tool that runs
+    /// PowerShell).
+    pub(super) fn run_code(mut self, lang: Lang, command: &str) -> Analysis {
+        let top = Origin {
+            span: Some(0..command.len()),
+            uncertain: false,
+            depth: 0,
+            dirs: Vec::new(),
+        };
+        self.scopes.push(Vec::new());
+        self.embedded(lang, Word::literal(command), &[], &top, 0);
         self.out
     }
 
@@ -261,6 +276,7 @@ impl Walker {
             dirs: self.scopes[scope].clone(),
             redirects: Vec::new(),
             input: None,
+            call: None,
         });
     }
 
@@ -435,6 +451,7 @@ impl Walker {
             dirs: self.scopes[scope].clone(),
             redirects: attached.redirects,
             input: stdin.clone(),
+            call: None,
         };
         self.follow(cmd, stdin, origin, scope);
     }
@@ -474,11 +491,94 @@ impl Walker {
                     self.script(&script, Via::ShellStdin, &nested);
                 }
             }
+            Run::Embedded { cmd, lang, code } => {
+                let code = match code {
+                    Code::Text(word) => Some(word),
+                    Code::Stdin => stdin.map(Word::literal),
+                    Code::Elsewhere => None,
+                };
+                let nested = Origin {
+                    span: Some(cmd.span.clone()),
+                    uncertain: cmd.uncertain,
+                    depth: origin.depth + 1,
+                    dirs: cmd.dirs.clone(),
+                };
+                // The interpreter itself is judged too (`perl -i` edits files in place).
+                if let Some(code) = code {
+                    let assigns = cmd.assigns.clone();
+                    self.out.commands.push(cmd);
+                    self.embedded(lang, code, &assigns, &nested, scope);
+                } else {
+                    self.out.commands.push(cmd);
+                }
+            }
             Run::Find { find, execs } => {
                 self.out.commands.push(find);
                 for cmd in execs {
                     self.follow(cmd, None, origin, scope);
                 }
+            }
+        }
+    }
+}
+
+impl Walker {
+    /// Records what interpreter code does: each call it lowers to is followed like a
+    /// command of the shell, in a scope of its own (a `cd` in the code stays there).
+    /// `assigns` are the interpreter's own (`AGENT_GUARD_OFF=1 python3 -c ...`).
+    fn embedded(
+        &mut self,
+        lang: Lang,
+        code: Word,
+        assigns: &[(String, Word)],
+        origin: &Origin,
+        scope: usize,
+    ) {
+        if origin.depth > MAX_NESTING {
+            self.out.incomplete = Some(Incomplete::TooDeep);
+            return;
+        }
+        if Instant::now() > self.deadline {
+            self.out.incomplete = Some(Incomplete::Timeout);
+            return;
+        }
+        let via = Via::Embedded(lang);
+        let inner = self.subshell(scope);
+        let uncertain = origin.uncertain || !code.literal;
+        for effect in lang::effects(lang, &code.text) {
+            let nested = Origin {
+                span: origin.span.clone(),
+                uncertain,
+                depth: origin.depth + 1,
+                dirs: self.scopes[inner].clone(),
+            };
+            match effect {
+                Effect::Command {
+                    argv,
+                    redirects,
+                    call,
+                } => {
+                    let cmd = SimpleCommand {
+                        argv,
+                        assigns: assigns.to_vec(),
+                        via,
+                        span: origin.span.clone().unwrap_or_default(),
+                        uncertain,
+                        dirs: nested.dirs.clone(),
+                        redirects,
+                        input: None,
+                        call: Some(call),
+                    };
+                    self.follow(cmd, None, &nested, inner);
+                }
+                Effect::Shell { script } => {
+                    let nested = Origin {
+                        uncertain: uncertain || !script.literal,
+                        ..nested
+                    };
+                    self.script(&script.text, via, &nested);
+                }
+                Effect::Code { lang, code } => self.embedded(lang, code, assigns, &nested, inner),
             }
         }
     }
@@ -686,6 +786,7 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         dirs: Vec::new(),
         redirects: Vec::new(),
         input: None,
+        call: None,
     };
     if cmd.argv.is_empty() {
         return None;

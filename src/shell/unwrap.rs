@@ -25,6 +25,12 @@ pub(super) enum Run {
     },
     /// A shell with no script argument: it runs whatever its stdin holds.
     ShellReadingStdin(SimpleCommand),
+    /// An interpreter (`python3 -c`, `node -e`, `pwsh -Command`, `cmd /c`) and its code.
+    Embedded {
+        cmd: SimpleCommand,
+        lang: crate::lang::Lang,
+        code: crate::lang::Code,
+    },
     /// `find` itself and the commands its `-exec` actions run.
     Find {
         find: SimpleCommand,
@@ -294,6 +300,12 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             }
             "parallel" => return parallel(cmd),
             n if is_shell(n) => return shell(cmd),
+            n if crate::lang::language_of(n).is_some() => {
+                return match crate::lang::code_of(&cmd.argv) {
+                    Some((lang, code)) => Run::Embedded { cmd, lang, code },
+                    None => Run::Command(cmd),
+                };
+            }
             n => match wrapper(n) {
                 Some(spec) => match peel(&spec, &cmd.argv) {
                     Peeled::At(i) => i,
@@ -1323,6 +1335,7 @@ fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 dirs: find.dirs.clone(),
                 redirects: Vec::new(),
                 input: None,
+                call: None,
             });
         }
     }

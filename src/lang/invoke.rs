@@ -1,0 +1,535 @@
+//! Which programs are interpreters, and where their code is on the command line: a code
+//! argument (`-c`, `-e`, `-E`, `-r`, `-p`, `--eval`, `eval`, `-Command`, `-EncodedCommand`,
+//! `/c`), standard input (`python3 -`, a bare `node` fed a heredoc), or a script file.
+
+use super::Lang;
+use crate::shell::Word;
+
+/// Where an interpreter's code comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Code {
+    /// Given on the command line.
+    Text(Word),
+    /// Read from standard input.
+    Stdin,
+    /// A script file, a module, or nothing that runs code (`--version`).
+    Elsewhere,
+}
+
+/// The language of an interpreter named `program` (a base name), if it is one. Called for
+/// every command, so it compares without allocating.
+pub fn language_of(program: &str) -> Option<Lang> {
+    let name = match program
+        .len()
+        .checked_sub(4)
+        .and_then(|at| program.get(at..))
+    {
+        Some(ext) if ext.eq_ignore_ascii_case(".exe") => &program[..program.len() - 4],
+        _ => program,
+    };
+    let versioned = |stem: &str| {
+        name.get(..stem.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(stem))
+            && name[stem.len()..]
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'.')
+    };
+    let is = |other: &str| name.eq_ignore_ascii_case(other);
+    Some(if versioned("python") || versioned("pypy") {
+        Lang::Python
+    } else if is("node") || is("nodejs") || is("deno") || is("bun") {
+        Lang::JavaScript
+    } else if versioned("ruby") {
+        Lang::Ruby
+    } else if versioned("perl") {
+        Lang::Perl
+    } else if versioned("php") {
+        Lang::Php
+    } else if is("pwsh") || is("powershell") {
+        Lang::PowerShell
+    } else if is("cmd") {
+        Lang::Cmd
+    } else {
+        return None;
+    })
+}
+
+/// The language and code an interpreter command runs. `argv[0]` names the interpreter.
+pub fn code_of(argv: &[Word]) -> Option<(Lang, Code)> {
+    let program = argv
+        .first()?
+        .text
+        .rsplit(['/', '\\'])
+        .next()?
+        .to_ascii_lowercase();
+    let lang = language_of(&program)?;
+    let args = &argv[1..];
+    let code = match lang {
+        Lang::Python => short_options(args, "c", "WXQ", "m"),
+        Lang::Ruby => short_options(args, "e", "rICEFx", ""),
+        Lang::Perl => perl(args),
+        Lang::Php => return Some(php(args)),
+        Lang::JavaScript if program.starts_with("deno") => deno(args),
+        Lang::JavaScript => node(args),
+        Lang::PowerShell => powershell(args),
+        Lang::Cmd => cmd(args),
+        Lang::PhpTagged => Code::Elsewhere,
+    };
+    Some((lang, code))
+}
+
+/// Joins several code arguments (`ruby -e a -e b`) as the interpreter does, one a line.
+fn joined(parts: Vec<Word>) -> Option<Word> {
+    if parts.is_empty() {
+        return None;
+    }
+    Some(Word {
+        literal: parts.iter().all(|w| w.literal),
+        text: parts
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    })
+}
+
+/// Interpreters with clustered short options (`python -vc CODE`, `ruby -we CODE`):
+/// `code` flags take the code, `value` flags a value, `module` flags run something else.
+fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let w = word.text.as_str();
+        i += 1;
+        if w == "-" {
+            return Code::Stdin;
+        }
+        if w == "--" {
+            break;
+        }
+        if w.starts_with("--") {
+            if matches!(w, "--help" | "--version") {
+                return Code::Elsewhere;
+            }
+            continue;
+        }
+        let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            // The script file: the code is in it, and any later words are its arguments.
+            return joined(parts).map_or(Code::Elsewhere, Code::Text);
+        };
+        for (at, c) in cluster.char_indices() {
+            let rest = &cluster[at + c.len_utf8()..];
+            if code.contains(c) {
+                let text = if rest.is_empty() {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                } else {
+                    Some(Word {
+                        text: rest.to_string(),
+                        literal: word.literal,
+                    })
+                };
+                parts.extend(text);
+                break;
+            }
+            if module.contains(c) {
+                return Code::Elsewhere;
+            }
+            if value.contains(c) {
+                if rest.is_empty() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+        // Python's `-c` ends its options: what follows are the code's own arguments.
+        if code == "c" && !parts.is_empty() {
+            break;
+        }
+    }
+    match joined(parts) {
+        Some(text) => Code::Text(text),
+        None if i >= args.len() => Code::Stdin,
+        None => Code::Elsewhere,
+    }
+}
+
+/// `perl -e/-E CODE`, clusters like `-lne`, and options whose value is attached
+/// (`-MFile::Path`, `-i.bak`, `-0777`).
+fn perl(args: &[Word]) -> Code {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let w = word.text.as_str();
+        i += 1;
+        if w == "-" {
+            return Code::Stdin;
+        }
+        if w == "--" {
+            break;
+        }
+        if matches!(w, "--help" | "--version" | "-v" | "-V") {
+            return Code::Elsewhere;
+        }
+        let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            return joined(parts).map_or(Code::Elsewhere, Code::Text);
+        };
+        let mut digits_end = 0;
+        for (at, c) in cluster.char_indices() {
+            if at < digits_end {
+                continue;
+            }
+            let rest = &cluster[at + c.len_utf8()..];
+            match c {
+                // `-l`, `-0`: an optional number, then more switches (`-lne`, `-0777ne`).
+                'l' | '0' => {
+                    digits_end = at
+                        + 1
+                        + rest
+                            .find(|d: char| !d.is_ascii_hexdigit() && d != 'x')
+                            .unwrap_or(rest.len());
+                    if c == 'l' {
+                        digits_end = at
+                            + 1
+                            + rest
+                                .find(|d: char| !d.is_ascii_digit())
+                                .unwrap_or(rest.len());
+                    }
+                }
+                'e' | 'E' => {
+                    if rest.is_empty() {
+                        parts.extend(args.get(i).cloned());
+                        i += 1;
+                    } else {
+                        parts.push(Word {
+                            text: rest.to_string(),
+                            literal: word.literal,
+                        });
+                    }
+                    break;
+                }
+                'I' | 'M' | 'm' if rest.is_empty() => {
+                    i += 1;
+                    break;
+                }
+                'I' | 'M' | 'm' | 'i' | 'x' | 'F' | 'C' | 'd' | 'D' => break,
+                _ => {}
+            }
+        }
+    }
+    match joined(parts) {
+        Some(text) => Code::Text(text),
+        None => Code::Stdin,
+    }
+}
+
+/// `php -r CODE` (and the per-line `-B`/`-R`/`-E` codes); bare `php` reads a PHP file on
+/// stdin, tags and all.
+fn php(args: &[Word]) -> (Lang, Code) {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let w = word.text.as_str();
+        i += 1;
+        match w {
+            "-r" | "-B" | "-R" | "-E" | "--run" | "--process-begin" | "--process-code"
+            | "--process-end" => {
+                parts.extend(args.get(i).cloned());
+                i += 1;
+            }
+            "-d" | "-c" | "-z" | "--define" => i += 1,
+            "-f" | "--file" | "-S" | "-a" | "-v" | "-h" | "-i" | "-m" | "--version" | "--help" => {
+                return (Lang::Php, Code::Elsewhere);
+            }
+            "--" | "-" => break,
+            _ if w.starts_with('-') => {}
+            _ => return (Lang::Php, joined(parts).map_or(Code::Elsewhere, Code::Text)),
+        }
+    }
+    match joined(parts) {
+        Some(text) => (Lang::Php, Code::Text(text)),
+        None => (Lang::PhpTagged, Code::Stdin),
+    }
+}
+
+/// `node -e/--eval/-p/--print CODE`, `bun -e CODE`, `node -` and a bare `node` on stdin.
+fn node(args: &[Word]) -> Code {
+    const VALUE: &[&str] = &[
+        "-r",
+        "--require",
+        "--import",
+        "--loader",
+        "--experimental-loader",
+        "-C",
+        "--conditions",
+        "--input-type",
+        "--env-file",
+        "--cwd",
+        "--preload",
+        "--title",
+    ];
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let w = word.text.as_str();
+        i += 1;
+        if let Some(code) = w
+            .strip_prefix("--eval=")
+            .or_else(|| w.strip_prefix("--print="))
+        {
+            return Code::Text(Word {
+                text: code.to_string(),
+                literal: word.literal,
+            });
+        }
+        match w {
+            "-e" | "--eval" | "-p" | "--print" | "-pe" | "-ep" => {
+                return args.get(i).cloned().map_or(Code::Elsewhere, Code::Text);
+            }
+            "-" => return Code::Stdin,
+            "--" => break,
+            "-v" | "--version" | "-h" | "--help" | "-c" | "--check" => return Code::Elsewhere,
+            _ if VALUE.contains(&w) => i += 1,
+            _ if w.starts_with('-') => {}
+            // A script file, or a bun subcommand (`bun run x`, `bun install`).
+            _ => return Code::Elsewhere,
+        }
+    }
+    Code::Stdin
+}
+
+/// `deno eval [options] CODE`, `deno run -`.
+fn deno(args: &[Word]) -> Code {
+    match args.first().map(|w| w.text.as_str()) {
+        Some("eval") => args[1..]
+            .iter()
+            .find(|w| !w.text.starts_with('-'))
+            .cloned()
+            .map_or(Code::Elsewhere, Code::Text),
+        Some("run") if args.last().is_some_and(|w| w.text == "-") => Code::Stdin,
+        _ => Code::Elsewhere,
+    }
+}
+
+/// `pwsh`/`powershell` parameters, which may be shortened and may start with `/` too.
+fn powershell(args: &[Word]) -> Code {
+    const VALUE: &[&str] = &[
+        "executionpolicy",
+        "windowstyle",
+        "inputformat",
+        "outputformat",
+        "workingdirectory",
+        "configurationname",
+        "custompipename",
+        "version",
+        "settingsfile",
+        "psconsolefile",
+        "encodedarguments",
+    ];
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let w = word.text.as_str();
+        i += 1;
+        let Some(param) = w.strip_prefix('-').or_else(|| w.strip_prefix('/')) else {
+            // A bare word: the command itself, unless it names a script.
+            if w.to_ascii_lowercase().ends_with(".ps1") {
+                return Code::Elsewhere;
+            }
+            return rest_as_command(&args[i - 1..]);
+        };
+        let param = param.to_ascii_lowercase();
+        let prefix_of = |full: &str| !param.is_empty() && full.starts_with(param.as_str());
+        if param == "c" || (param.len() >= 3 && prefix_of("command")) {
+            return match args.get(i) {
+                Some(w) if w.text == "-" => Code::Stdin,
+                Some(_) => rest_as_command(&args[i..]),
+                None => Code::Elsewhere,
+            };
+        }
+        if matches!(param.as_str(), "e" | "ec" | "en" | "enc") || prefix_of("encodedcommand") {
+            let Some(encoded) = args.get(i) else {
+                return Code::Elsewhere;
+            };
+            return match decode_utf16_base64(&encoded.text) {
+                Some(text) => Code::Text(Word {
+                    text,
+                    literal: encoded.literal,
+                }),
+                None => Code::Elsewhere,
+            };
+        }
+        if param == "f" || prefix_of("file") || param == "cwa" || prefix_of("commandwithargs") {
+            return Code::Elsewhere;
+        }
+        if matches!(param.as_str(), "?" | "h" | "help" | "v") {
+            return Code::Elsewhere;
+        }
+        if VALUE
+            .iter()
+            .any(|full| *full == param || (param.len() >= 2 && full.starts_with(param.as_str())))
+            || matches!(param.as_str(), "ex" | "ep" | "w" | "wd")
+        {
+            i += 1;
+        }
+    }
+    Code::Stdin
+}
+
+/// `-Command` takes every word after it, joined with spaces.
+fn rest_as_command(words: &[Word]) -> Code {
+    Code::Text(Word {
+        text: words
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+        literal: words.iter().all(|w| w.literal),
+    })
+}
+
+/// `cmd [/q /d /v:on ...] /c|/k COMMAND...`: the rest of the line is the command.
+fn cmd(args: &[Word]) -> Code {
+    for (i, word) in args.iter().enumerate() {
+        let w = word.text.to_ascii_lowercase();
+        if w == "/c" || w == "/k" || w == "/r" {
+            return match args.get(i + 1..) {
+                Some(rest) if !rest.is_empty() => rest_as_command(rest),
+                _ => Code::Elsewhere,
+            };
+        }
+        if let Some(attached) = w
+            .strip_prefix("/c")
+            .or_else(|| w.strip_prefix("/k"))
+            .filter(|rest| rest.starts_with(['"', ' ']) || !rest.contains(':'))
+        {
+            let mut words = vec![Word {
+                text: word.text[word.text.len() - attached.len()..].to_string(),
+                literal: word.literal,
+            }];
+            words.extend(args[i + 1..].iter().cloned());
+            return rest_as_command(&words);
+        }
+        if !w.starts_with('/') {
+            return Code::Elsewhere;
+        }
+    }
+    Code::Stdin
+}
+
+/// `-EncodedCommand`: base64 of the script in UTF-16LE.
+pub(super) fn decode_utf16_base64(text: &str) -> Option<String> {
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut bytes = Vec::with_capacity(text.len() * 3 / 4);
+    for c in text.bytes() {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => break,
+            c if c.is_ascii_whitespace() => continue,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(value);
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            bytes.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    if bytes.len() % 2 != 0 {
+        return None;
+    }
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word> {
+        line.split(' ').map(Word::literal).collect()
+    }
+
+    fn code(line: &str) -> Option<(Lang, Code)> {
+        code_of(&words(line))
+    }
+
+    fn text(line: &str) -> String {
+        match code(line) {
+            Some((_, Code::Text(w))) => w.text,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn code_arguments() {
+        assert_eq!(text("python3 -c X"), "X");
+        assert_eq!(text("python -vc X"), "X");
+        assert_eq!(text("python -cX"), "X");
+        assert_eq!(text("python3.11 -W ignore -c X"), "X");
+        assert_eq!(text("node -e X"), "X");
+        assert_eq!(text("node --eval=X"), "X");
+        assert_eq!(text("node -pe X"), "X");
+        assert_eq!(text("bun -e X"), "X");
+        assert_eq!(text("deno eval --quiet X"), "X");
+        assert_eq!(text("ruby -rfileutils -e X"), "X");
+        assert_eq!(text("ruby -we X"), "X");
+        assert_eq!(text("ruby -e X -e Y"), "X\nY");
+        assert_eq!(text("perl -MFile::Path -lne X"), "X");
+        assert_eq!(text("perl -E X"), "X");
+        assert_eq!(text("php -r X"), "X");
+        assert_eq!(
+            text("pwsh -NoProfile -Command Remove-Item x"),
+            "Remove-Item x"
+        );
+        assert_eq!(text("powershell.exe -c X"), "X");
+        assert_eq!(text("powershell X Y"), "X Y");
+        assert_eq!(text("cmd /c rd /s x"), "rd /s x");
+        assert_eq!(text("cmd.exe /q /C del x"), "del x");
+    }
+
+    #[test]
+    fn stdin_and_elsewhere() {
+        assert_eq!(code("python3 -"), Some((Lang::Python, Code::Stdin)));
+        assert_eq!(code("python3"), Some((Lang::Python, Code::Stdin)));
+        assert_eq!(code("node"), Some((Lang::JavaScript, Code::Stdin)));
+        assert_eq!(code("php"), Some((Lang::PhpTagged, Code::Stdin)));
+        assert_eq!(
+            code("python3 script.py -c x"),
+            Some((Lang::Python, Code::Elsewhere))
+        );
+        assert_eq!(
+            code("python -m pytest"),
+            Some((Lang::Python, Code::Elsewhere))
+        );
+        assert_eq!(
+            code("node server.js"),
+            Some((Lang::JavaScript, Code::Elsewhere))
+        );
+        assert_eq!(
+            code("pwsh -File x.ps1"),
+            Some((Lang::PowerShell, Code::Elsewhere))
+        );
+        assert_eq!(
+            code("bun install"),
+            Some((Lang::JavaScript, Code::Elsewhere))
+        );
+        assert_eq!(code("pythonista"), None);
+        assert_eq!(code("nodemon"), None);
+    }
+
+    #[test]
+    fn encoded_commands() {
+        // "rm x" in UTF-16LE.
+        assert_eq!(decode_utf16_base64("cgBtACAAeAA=").as_deref(), Some("rm x"));
+        assert_eq!(decode_utf16_base64("not base64!"), None);
+        assert_eq!(text("pwsh -enc cgBtACAAeAA="), "rm x");
+    }
+}

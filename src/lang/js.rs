@@ -1,0 +1,256 @@
+//! JavaScript (node, deno, bun): `fs.rmSync`, `fs.rm`, `fs.promises.rm`, `rmdirSync` with
+//! `recursive`, `unlinkSync`, `Deno.remove`, `child_process`, `Bun.spawn`, `Deno.Command`
+//! and file writes.
+
+use tree_sitter::Node;
+
+use super::tree::{self, Grammar, Value, named_nodes, text};
+use super::{Effect, remove, remove_dir, rename, run, unknown, write};
+use crate::shell::Word;
+
+pub(super) fn effects(code: &str) -> Vec<Effect> {
+    let Some(tree) = tree::parse(Grammar::JavaScript, code) else {
+        return Vec::new();
+    };
+    named_nodes(tree.root_node())
+        .into_iter()
+        .filter(|n| matches!(n.kind(), "call_expression" | "new_expression"))
+        .filter_map(|n| call(n, code))
+        .collect()
+}
+
+fn call(node: Node, src: &str) -> Option<Effect> {
+    let function = node
+        .child_by_field_name("function")
+        .or_else(|| node.child_by_field_name("constructor"))?;
+    let args: Vec<Value> = tree::args(node.child_by_field_name("arguments")?)
+        .into_iter()
+        .map(|a| value_of(a, src))
+        .collect();
+    let whole = text(node, src);
+    let (owner, name) = match function.kind() {
+        "identifier" => ("", text(function, src)),
+        "member_expression" => (
+            text(function.child_by_field_name("object")?, src),
+            text(function.child_by_field_name("property")?, src),
+        ),
+        _ => return None,
+    };
+    let arg = |i: usize| args.get(i).map(Value::word);
+    let option = |i: usize, key: &str| args.get(i).is_some_and(|o| o.sets(key));
+    let is_new = node.kind() == "new_expression";
+    match (owner, name) {
+        (_, "rmSync" | "rm") if !is_new => {
+            Some(remove(whole, vec![arg(0)?], option(1, "recursive")))
+        }
+        (_, "rmdirSync" | "rmdir") if !is_new => Some(if option(1, "recursive") {
+            remove(whole, vec![arg(0)?], true)
+        } else {
+            remove_dir(whole, arg(0)?)
+        }),
+        (_, "unlinkSync" | "unlink") if !is_new => Some(remove(whole, vec![arg(0)?], false)),
+        ("Deno", "remove" | "removeSync") => {
+            Some(remove(whole, vec![arg(0)?], option(1, "recursive")))
+        }
+        (o, "remove" | "removeSync") if o.contains("fs") => {
+            Some(remove(whole, vec![arg(0)?], true))
+        }
+        (_, "execSync") => Some(Effect::Shell { script: arg(0)? }),
+        (o, "exec") if o.is_empty() || o.contains("child") || o == "cp" => {
+            Some(Effect::Shell { script: arg(0)? })
+        }
+        (_, "execFile" | "execFileSync") => {
+            let mut argv = vec![arg(0)?];
+            argv.extend(args.get(1).and_then(Value::list).unwrap_or_default());
+            run(whole, argv)
+        }
+        ("Bun", "spawn" | "spawnSync") => run(whole, args.first()?.list()?),
+        (_, "spawn" | "spawnSync") => {
+            let mut argv = vec![arg(0)?];
+            let rest = args.get(1).and_then(Value::list);
+            let options = if rest.is_some() { 2 } else { 1 };
+            argv.extend(rest.unwrap_or_default());
+            if option(options, "shell") {
+                let script = argv.iter().map(|w| w.text.as_str()).collect::<Vec<_>>();
+                return Some(Effect::Shell {
+                    script: Word {
+                        text: script.join(" "),
+                        literal: argv.iter().all(|w| w.literal),
+                    },
+                });
+            }
+            run(whole, argv)
+        }
+        ("Deno", "Command") if is_new => {
+            let mut argv = vec![arg(0)?];
+            if let Some(Value::Map(pairs, _)) = args.get(1)
+                && let Some((_, list)) = pairs.iter().find(|(k, _)| k == "args")
+            {
+                argv.extend(list.list().unwrap_or_else(|| vec![list.word()]));
+            }
+            run(whole, argv)
+        }
+        (
+            _,
+            "writeFileSync" | "writeFile" | "appendFileSync" | "appendFile" | "createWriteStream"
+            | "writeTextFile" | "writeTextFileSync",
+        )
+        | ("Bun", "write") => Some(write(whole, name, arg(0)?)),
+        (_, "renameSync" | "rename") if !is_new => Some(rename(whole, arg(0)?, arg(1)?)),
+        _ => None,
+    }
+}
+
+fn value_of(node: Node, src: &str) -> Value {
+    let source = text(node, src);
+    match node.kind() {
+        "string" => {
+            let mut body = String::new();
+            for part in tree::args(node) {
+                match part.kind() {
+                    "string_fragment" => body.push_str(text(part, src)),
+                    "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
+                    _ => return Value::Other(unknown(source)),
+                }
+            }
+            Value::Str(Word::literal(body))
+        }
+        "template_string" => {
+            let mut body = String::new();
+            let mut literal = true;
+            for part in tree::args(node) {
+                match part.kind() {
+                    "string_fragment" => body.push_str(text(part, src)),
+                    "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
+                    // `${...}`: its source stands in for the value.
+                    _ => {
+                        body.push_str(text(part, src));
+                        literal = false;
+                    }
+                }
+            }
+            if literal {
+                Value::Str(Word::literal(body))
+            } else {
+                Value::Other(unknown(&body))
+            }
+        }
+        "binary_expression"
+            if node
+                .child_by_field_name("operator")
+                .is_some_and(|op| text(op, src) == "+") =>
+        {
+            match (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) {
+                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
+                _ => Value::Other(unknown(source)),
+            }
+        }
+        "parenthesized_expression" => match tree::args(node).first() {
+            Some(inner) => value_of(*inner, src),
+            None => Value::Other(unknown(source)),
+        },
+        "array" => Value::List(
+            tree::args(node)
+                .into_iter()
+                .map(|item| value_of(item, src))
+                .collect(),
+            unknown(source),
+        ),
+        "object" => {
+            let mut pairs = Vec::new();
+            for pair in tree::args(node) {
+                match pair.kind() {
+                    "pair" => {
+                        if let (Some(k), Some(v)) = (
+                            pair.child_by_field_name("key"),
+                            pair.child_by_field_name("value"),
+                        ) {
+                            let key = text(k, src).trim_matches(['"', '\'']).to_string();
+                            pairs.push((key, value_of(v, src)));
+                        }
+                    }
+                    // `{recursive}`: set by a variable of that name.
+                    "shorthand_property_identifier" => pairs.push((
+                        text(pair, src).to_string(),
+                        Value::Other(unknown(text(pair, src))),
+                    )),
+                    _ => {}
+                }
+            }
+            Value::Map(pairs, unknown(source))
+        }
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => Value::Other(unknown(source)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(code: &str) -> Vec<String> {
+        effects(code)
+            .iter()
+            .map(|e| match e {
+                Effect::Command {
+                    argv, redirects, ..
+                } => {
+                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
+                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
+                    words.join(" ")
+                }
+                Effect::Shell { script } => format!("sh {}", script.text),
+                Effect::Code { code, .. } => format!("code {}", code.text),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn deletions() {
+        assert_eq!(
+            lowered("require('fs').rmSync('cache', {recursive: true, force: true})"),
+            ["rm -r cache"]
+        );
+        assert_eq!(lowered("fs.rmSync('a.txt')"), ["rm a.txt"]);
+        assert_eq!(
+            lowered("await fs.promises.rm(dir, {recursive: true})"),
+            ["rm -r dir"]
+        );
+        assert_eq!(lowered("fs.rmdirSync('d', {recursive: true})"), ["rm -r d"]);
+        assert_eq!(lowered("fs.rmdirSync('d')"), ["rmdir d"]);
+        assert_eq!(
+            lowered("await Deno.remove('out', { recursive: true })"),
+            ["rm -r out"]
+        );
+    }
+
+    #[test]
+    fn processes_and_mentions() {
+        assert_eq!(
+            lowered("require('child_process').execSync('git reset --hard')"),
+            ["sh git reset --hard"]
+        );
+        assert_eq!(
+            lowered("spawnSync('git', ['clean', '-fd'], {stdio: 'inherit'})"),
+            ["git clean -fd"]
+        );
+        assert_eq!(
+            lowered("cp.execSync(`rm -rf ${dir}`)"),
+            ["sh rm -rf ${dir}"]
+        );
+        assert!(lowered("console.log('git reset --hard')").is_empty());
+        assert!(lowered("/rm -rf/.exec('rm -rf x')").is_empty());
+    }
+
+    #[test]
+    fn writes() {
+        assert_eq!(
+            lowered("fs.writeFileSync('.claude/settings.json', '{}')"),
+            ["writeFileSync > .claude/settings.json"]
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! Embedded languages: code handed to an interpreter (`python3 -c`, `node -e`, `ruby -e`,
+//! `perl -e`, `php -r`, PowerShell, `cmd /c`), read beside the shell parser.
+//!
+//! Each language module finds the calls that delete files, run processes or write files and
+//! lowers them into the shell's vocabulary: a deletion becomes the `rm` it amounts to, a
+//! process call its shell text or argv, a file write a command with an output redirect. The
+//! rules then judge them like any other command, so no rule has a copy per language. Code
+//! that only prints, reads or mentions a command lowers to nothing.
+//!
+//! Grammars are created on first use: a command line with no interpreter pays nothing.
+
+mod cmd;
+mod invoke;
+mod js;
+mod perl;
+mod php;
+mod powershell;
+mod python;
+mod ruby;
+mod tree;
+
+use crate::shell::{Redirect, Word};
+
+pub use invoke::{Code, code_of, language_of};
+
+/// The languages read here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Python,
+    JavaScript,
+    Ruby,
+    Perl,
+    Php,
+    /// A `php` reading a file from stdin: code only inside `<?php ... ?>` tags.
+    PhpTagged,
+    PowerShell,
+    Cmd,
+}
+
+impl Lang {
+    /// Where a command was found, for reasons.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Lang::Python => "in Python code",
+            Lang::JavaScript => "in JavaScript code",
+            Lang::Ruby => "in Ruby code",
+            Lang::Perl => "in Perl code",
+            Lang::Php | Lang::PhpTagged => "in PHP code",
+            Lang::PowerShell => "in a PowerShell command",
+            Lang::Cmd => "in a `cmd` command",
+        }
+    }
+}
+
+/// What one call in the code amounts to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// A command to judge as it stands: the `rm -r` a `shutil.rmtree` amounts to, the argv
+    /// of `subprocess.run([...])`, or a write carried as an output redirect.
+    Command {
+        argv: Vec<Word>,
+        redirects: Vec<Redirect>,
+        /// The call as written, for reasons.
+        call: String,
+    },
+    /// Shell text the code hands to a shell (`os.system`, `execSync`, backticks).
+    Shell { script: Word },
+    /// Code of the same or another embedded language (`Invoke-Expression`, `cmd /c` in
+    /// PowerShell).
+    Code { lang: Lang, code: Word },
+}
+
+/// Every effect of `code` in `lang`, in source order. Never panics; unparsable code gives
+/// what could be read of it.
+pub fn effects(lang: Lang, code: &str) -> Vec<Effect> {
+    if code.len() > crate::shell::MAX_INPUT_BYTES {
+        return Vec::new();
+    }
+    match lang {
+        Lang::Python => python::effects(code),
+        Lang::JavaScript => js::effects(code),
+        Lang::Ruby => ruby::effects(code),
+        Lang::Perl => perl::effects(code),
+        Lang::Php => php::effects(code, false),
+        Lang::PhpTagged => php::effects(code, true),
+        Lang::PowerShell => powershell::effects(code),
+        Lang::Cmd => cmd::effects(code),
+    }
+}
+
+/// Longest source text kept in a non-literal word.
+const MAX_SOURCE_TEXT: usize = 120;
+
+/// A value known only at run time, shown by its source.
+fn unknown(source: &str) -> Word {
+    let text = if source.len() <= MAX_SOURCE_TEXT {
+        source.to_string()
+    } else {
+        let cut = (0..=MAX_SOURCE_TEXT)
+            .rev()
+            .find(|&i| source.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("{}…", &source[..cut])
+    };
+    Word {
+        text,
+        literal: false,
+    }
+}
+
+/// A call's text for a reason, on one line and not too long.
+fn call_text(source: &str) -> String {
+    let line: String = source.split_whitespace().collect::<Vec<_>>().join(" ");
+    unknown(&line).text
+}
+
+/// Deleting `targets` as `rm` would, recursive or not.
+fn remove(call: &str, targets: Vec<Word>, recursive: bool) -> Effect {
+    let mut argv = vec![Word::literal("rm")];
+    if recursive {
+        argv.push(Word::literal("-r"));
+    }
+    if targets.iter().any(|t| t.text.starts_with('-')) {
+        argv.push(Word::literal("--"));
+    }
+    argv.extend(targets);
+    Effect::Command {
+        argv,
+        redirects: Vec::new(),
+        call: call_text(call),
+    }
+}
+
+/// Removing an (empty) directory, as `rmdir` would.
+fn remove_dir(call: &str, target: Word) -> Effect {
+    Effect::Command {
+        argv: vec![Word::literal("rmdir"), target],
+        redirects: Vec::new(),
+        call: call_text(call),
+    }
+}
+
+/// Moving `from` to `to`, as `mv` would.
+fn rename(call: &str, from: Word, to: Word) -> Effect {
+    Effect::Command {
+        argv: vec![Word::literal("mv"), from, to],
+        redirects: Vec::new(),
+        call: call_text(call),
+    }
+}
+
+/// Writing `target`: a command named after the call, its output redirected there.
+fn write(call: &str, name: &str, target: Word) -> Effect {
+    Effect::Command {
+        argv: vec![Word::literal(name)],
+        redirects: vec![Redirect {
+            op: ">".into(),
+            target,
+        }],
+        call: call_text(call),
+    }
+}
+
+/// Running a program with these arguments, no shell in between.
+fn run(call: &str, argv: Vec<Word>) -> Option<Effect> {
+    (!argv.is_empty()).then(|| Effect::Command {
+        argv,
+        redirects: Vec::new(),
+        call: call_text(call),
+    })
+}
+
+/// Whether an `open`-style mode string writes (`w`, `a`, `x`, `+`, PHP's `c`).
+fn mode_writes(mode: &Word) -> bool {
+    !mode.literal || mode.text.contains(['w', 'a', 'x', '+', 'c'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(effect: &Effect) -> Vec<String> {
+        match effect {
+            Effect::Command { argv, .. } => argv.iter().map(|w| w.text.clone()).collect(),
+            Effect::Shell { script } => vec![format!("sh: {}", script.text)],
+            Effect::Code { code, .. } => vec![format!("code: {}", code.text)],
+        }
+    }
+
+    #[test]
+    fn removal_keeps_targets_and_guards_dashes() {
+        let e = remove("x", vec![Word::literal("-a"), Word::literal("b")], true);
+        assert_eq!(argv(&e), ["rm", "-r", "--", "-a", "b"]);
+        let e = remove("x", vec![Word::literal("b")], false);
+        assert_eq!(argv(&e), ["rm", "b"]);
+    }
+
+    #[test]
+    fn long_sources_are_cut_on_a_char_boundary() {
+        let long = "é".repeat(200);
+        let word = unknown(&long);
+        assert!(!word.literal);
+        assert!(word.text.ends_with('…'));
+        assert!(word.text.len() <= MAX_SOURCE_TEXT + '…'.len_utf8());
+    }
+
+    #[test]
+    fn write_modes() {
+        for (mode, writes) in [("w", true), ("a+", true), ("r", false), ("rb", false)] {
+            assert_eq!(mode_writes(&Word::literal(mode)), writes, "{mode}");
+        }
+        assert!(mode_writes(&unknown("m")));
+    }
+}

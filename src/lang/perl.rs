@@ -1,0 +1,496 @@
+//! Perl: `system`, `exec`, backticks and `qx`, `unlink`, `rmdir`, `File::Path`'s `rmtree`
+//! and `remove_tree`, `open` for writing or to a pipe, `rename`.
+//!
+//! The only Perl grammar on crates.io is built against another tree-sitter runtime than the
+//! one the shell parser uses, so Perl is read by a small scanner instead: it knows Perl's
+//! quoting (`'...'`, `"..."`, `q()`, `qq{}`, `qw//`, backticks, `qx`), comments and
+//! regular-expression operators well enough that text inside them never looks like a call,
+//! then reads the argument list after each name it cares about.
+
+use super::{Effect, remove, remove_dir, rename, run, unknown, write};
+use crate::shell::Word;
+
+#[derive(Debug)]
+enum Token {
+    Ident(String),
+    Str(Word),
+    /// `qw(...)`: a list of literal words.
+    Words(Vec<Word>),
+    /// Backticks or `qx`: shell text.
+    Shell(Word),
+    /// A variable, number, regex or anything else that is a value known only at run time.
+    Value(String),
+    Punct(char),
+}
+
+struct Scanner<'s> {
+    src: &'s str,
+    pos: usize,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<char> {
+        self.src[self.pos..].chars().next()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        Some(c)
+    }
+
+    /// Text up to the closing delimiter (nesting for bracket pairs), backslash escapes kept.
+    fn delimited(&mut self, open: char) -> String {
+        let close = match open {
+            '(' => ')',
+            '[' => ']',
+            '{' => '}',
+            '<' => '>',
+            c => c,
+        };
+        let mut depth = 0usize;
+        let mut out = String::new();
+        while let Some(c) = self.bump() {
+            if c == '\\' {
+                out.push(c);
+                out.extend(self.bump());
+                continue;
+            }
+            if c == close && depth == 0 {
+                break;
+            }
+            if open != close {
+                if c == open {
+                    depth += 1;
+                } else if c == close {
+                    depth -= 1;
+                }
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() {
+                self.bump();
+            } else if c == '#' {
+                while self.bump().is_some_and(|c| c != '\n') {}
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The opening delimiter of a quote-like operator, if one follows.
+    fn quote_delimiter(&mut self) -> Option<char> {
+        let save = self.pos;
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+        match self.peek() {
+            Some(c)
+                if !c.is_alphanumeric()
+                    && !c.is_whitespace()
+                    && !matches!(c, '_' | ',' | ';' | ')' | '=') =>
+            {
+                self.bump();
+                Some(c)
+            }
+            _ => {
+                self.pos = save;
+                None
+            }
+        }
+    }
+
+    /// The next token and its byte range.
+    fn next(&mut self, prev: Option<&Token>) -> Option<(Token, usize, usize)> {
+        self.skip_space();
+        let start = self.pos;
+        let c = self.bump()?;
+        let token = match c {
+            '\'' => Token::Str(Word::literal(single(&self.delimited('\'')))),
+            '"' => double(&self.delimited('"')),
+            '`' => Token::Shell(double_word(&self.delimited('`'))),
+            '$' | '@' | '%'
+                if self
+                    .peek()
+                    .is_some_and(|c| c.is_alphanumeric() || "_{$:!@".contains(c)) =>
+            {
+                if self.peek() == Some('{') {
+                    self.bump();
+                    self.delimited('{');
+                } else {
+                    while self
+                        .peek()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                    {
+                        self.bump();
+                    }
+                    if self.pos == start + 1 {
+                        self.bump();
+                    }
+                }
+                Token::Value(self.src[start..self.pos].to_string())
+            }
+            '/' if regex_may_follow(prev) => {
+                self.delimited('/');
+                Token::Value(self.src[start..self.pos].to_string())
+            }
+            c if c.is_alphabetic() || c == '_' => {
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                {
+                    self.bump();
+                }
+                let word = &self.src[start..self.pos];
+                match word {
+                    "q" | "qq" | "qw" | "qx" | "m" | "qr" | "s" | "tr" | "y" => {
+                        match self.quote_delimiter() {
+                            Some(open) => self.quote_like(word, open, start),
+                            None => Token::Ident(word.to_string()),
+                        }
+                    }
+                    _ => Token::Ident(word.to_string()),
+                }
+            }
+            c if c.is_ascii_digit() => {
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '.' || c == '_')
+                {
+                    self.bump();
+                }
+                Token::Value(self.src[start..self.pos].to_string())
+            }
+            c => Token::Punct(c),
+        };
+        Some((token, start, self.pos))
+    }
+
+    fn quote_like(&mut self, op: &str, open: char, start: usize) -> Token {
+        let body = self.delimited(open);
+        match op {
+            "q" => Token::Str(Word::literal(single(&body))),
+            "qq" => double(&body),
+            "qw" => Token::Words(body.split_whitespace().map(Word::literal).collect()),
+            "qx" if open == '\'' => Token::Shell(Word::literal(body)),
+            "qx" => Token::Shell(double_word(&body)),
+            _ => {
+                // `s{a}{b}`, `tr/a/b/`: a second part follows.
+                if matches!(op, "s" | "tr" | "y") {
+                    if open != body_close(open) {
+                        self.skip_space();
+                        if let Some(second) = self.bump() {
+                            self.delimited(second);
+                        }
+                    } else {
+                        self.delimited(open);
+                    }
+                }
+                while self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
+                    self.bump();
+                }
+                Token::Value(self.src[start..self.pos].to_string())
+            }
+        }
+    }
+}
+
+fn body_close(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        '<' => '>',
+        c => c,
+    }
+}
+
+/// A `/` starts a regular expression where a value is expected, not after one.
+fn regex_may_follow(prev: Option<&Token>) -> bool {
+    match prev {
+        None => true,
+        Some(Token::Punct(c)) => !matches!(c, ')' | ']' | '}'),
+        Some(Token::Ident(_)) => true,
+        _ => false,
+    }
+}
+
+fn single(body: &str) -> String {
+    body.replace("\\'", "'").replace("\\\\", "\\")
+}
+
+fn double_word(body: &str) -> Word {
+    let interpolates = body
+        .char_indices()
+        .any(|(i, c)| matches!(c, '$' | '@') && (i == 0 || !body[..i].ends_with('\\')));
+    if interpolates {
+        unknown(body)
+    } else {
+        Word::literal(super::tree::unescape(body))
+    }
+}
+
+fn double(body: &str) -> Token {
+    let word = double_word(body);
+    if word.literal {
+        Token::Str(word)
+    } else {
+        Token::Value(word.text)
+    }
+}
+
+pub(super) fn effects(code: &str) -> Vec<Effect> {
+    let mut scanner = Scanner { src: code, pos: 0 };
+    let mut tokens: Vec<(Token, usize, usize)> = Vec::new();
+    while let Some(token) = scanner.next(tokens.last().map(|(t, _, _)| t)) {
+        tokens.push(token);
+    }
+    let mut out = Vec::new();
+    for (i, (token, start, _)) in tokens.iter().enumerate() {
+        match token {
+            Token::Shell(script) => out.push(Effect::Shell {
+                script: script.clone(),
+            }),
+            Token::Ident(name) => {
+                // `->system`, `sub system`, `$x{system}`, `system => 1` are not the builtin.
+                let prev = i.checked_sub(1).map(|j| &tokens[j].0);
+                let next = tokens.get(i + 1).map(|t| &t.0);
+                let not_a_call = matches!(prev, Some(Token::Punct('>')))
+                    || matches!(prev, Some(Token::Ident(w)) if w == "sub")
+                    || matches!(next, Some(Token::Punct('=' | '}')));
+                if not_a_call {
+                    continue;
+                }
+                let (args, end) = arguments(&tokens[i + 1..]);
+                let end = end.map_or(code.len(), |e| tokens[i + 1 + e].2);
+                if let Some(effect) = call(name, &args, &code[*start..end]) {
+                    out.push(effect);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The comma-separated arguments after a name, in parentheses or up to the end of the
+/// statement, and the index of the last token read.
+fn arguments(tokens: &[(Token, usize, usize)]) -> (Vec<Vec<&Token>>, Option<usize>) {
+    let parens = matches!(tokens.first(), Some((Token::Punct('('), _, _)));
+    let mut args: Vec<Vec<&Token>> = vec![Vec::new()];
+    let mut depth = 0usize;
+    let mut last = None;
+    for (i, (token, _, _)) in tokens.iter().enumerate().skip(usize::from(parens)) {
+        last = Some(i);
+        match token {
+            Token::Punct('(' | '[' | '{') => depth += 1,
+            Token::Punct(')' | ']' | '}') if depth > 0 => depth -= 1,
+            Token::Punct(')') => break,
+            Token::Punct(';') if depth == 0 => break,
+            Token::Punct(',') if depth == 0 => {
+                args.push(Vec::new());
+                continue;
+            }
+            Token::Ident(w)
+                if depth == 0
+                    && !parens
+                    && matches!(w.as_str(), "or" | "and" | "if" | "unless") =>
+            {
+                break;
+            }
+            _ => {}
+        }
+        if let Some(arg) = args.last_mut() {
+            arg.push(token);
+        }
+    }
+    args.retain(|a| !a.is_empty());
+    (args, last)
+}
+
+/// One argument's value: literal strings joined by `.`, anything else unknown.
+fn words_of(arg: &[&Token]) -> Vec<Word> {
+    if let [Token::Words(words)] = arg {
+        return words.clone();
+    }
+    let mut text = String::new();
+    let mut literal = true;
+    for token in arg {
+        match token {
+            Token::Str(w) => text.push_str(&w.text),
+            Token::Punct('.') => {}
+            Token::Value(v) | Token::Ident(v) => {
+                text.push_str(v);
+                literal = false;
+            }
+            Token::Punct(c) => {
+                text.push(*c);
+                literal = false;
+            }
+            Token::Shell(w) => {
+                text.push_str(&w.text);
+                literal = false;
+            }
+            Token::Words(w) => {
+                text.push_str(
+                    &w.iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+                literal = false;
+            }
+        }
+    }
+    vec![Word { text, literal }]
+}
+
+fn call(name: &str, args: &[Vec<&Token>], text: &str) -> Option<Effect> {
+    let name = name.trim_start_matches("CORE::");
+    let all = || -> Vec<Word> { args.iter().flat_map(|a| words_of(a)).collect() };
+    let first = || {
+        args.first()
+            .map(|a| words_of(a))
+            .and_then(|w| w.into_iter().next())
+    };
+    match name {
+        "system" | "exec" => {
+            let words = all();
+            match words.as_slice() {
+                [] => None,
+                [one] if args.len() == 1 && !matches!(args[0].as_slice(), [Token::Words(_)]) => {
+                    Some(Effect::Shell {
+                        script: one.clone(),
+                    })
+                }
+                _ => run(text, words),
+            }
+        }
+        "unlink" => {
+            let targets = all();
+            (!targets.is_empty()).then(|| remove(text, targets, false))
+        }
+        "rmdir" => Some(remove_dir(text, first()?)),
+        "rmtree" | "remove_tree" | "File::Path::rmtree" | "File::Path::remove_tree" => {
+            // A trailing `{ ... }` holds options, not a path.
+            let targets: Vec<Word> = args
+                .iter()
+                .filter(|a| !matches!(a.first(), Some(Token::Punct('{'))))
+                .flat_map(|a| words_of(a))
+                .collect();
+            (!targets.is_empty()).then(|| remove(text, targets, true))
+        }
+        "open" => open(args, text),
+        "rename" => Some(rename(
+            text,
+            first()?,
+            args.get(1).map(|a| words_of(a))?.into_iter().next()?,
+        )),
+        _ => None,
+    }
+}
+
+/// `open(FH, '>', $path)`, `open(FH, ">$path")`, `open(FH, "| cmd")`, `open(FH, '-|', @argv)`.
+fn open(args: &[Vec<&Token>], text: &str) -> Option<Effect> {
+    let mode = words_of(args.get(1)?).into_iter().next()?;
+    if args.len() >= 3 {
+        let rest: Vec<Word> = args[2..].iter().flat_map(|a| words_of(a)).collect();
+        let mode = mode.text.trim();
+        return match mode {
+            "-|" | "|-" => run(text, rest),
+            m if m.contains(['>', '+']) => Some(write(text, "open", rest.into_iter().next()?)),
+            _ => None,
+        };
+    }
+    let spec = mode.text.trim();
+    if let Some(script) = spec.strip_prefix('|').or_else(|| spec.strip_suffix('|')) {
+        return Some(Effect::Shell {
+            script: Word {
+                text: script.trim().to_string(),
+                literal: mode.literal,
+            },
+        });
+    }
+    let target = spec.trim_start_matches(['+', '>', '<']).trim();
+    spec.starts_with(['>', '+']).then(|| {
+        write(
+            text,
+            "open",
+            Word {
+                text: target.to_string(),
+                literal: mode.literal,
+            },
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(code: &str) -> Vec<String> {
+        effects(code)
+            .iter()
+            .map(|e| match e {
+                Effect::Command {
+                    argv, redirects, ..
+                } => {
+                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
+                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
+                    words.join(" ")
+                }
+                Effect::Shell { script } => format!("sh {}", script.text),
+                Effect::Code { code, .. } => format!("code {}", code.text),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn processes() {
+        assert_eq!(lowered("system \"git clean -fd\""), ["sh git clean -fd"]);
+        assert_eq!(
+            lowered("system('git', 'reset', '--hard');"),
+            ["git reset --hard"]
+        );
+        assert_eq!(lowered("print `rm -rf $dir`"), ["sh rm -rf $dir"]);
+        assert_eq!(
+            lowered("my $x = qx{git stash clear};"),
+            ["sh git stash clear"]
+        );
+        assert_eq!(lowered("exec qw(git reset --hard)"), ["git reset --hard"]);
+    }
+
+    #[test]
+    fn deletions_and_writes() {
+        assert_eq!(lowered("unlink 'a', 'b';"), ["rm a b"]);
+        assert_eq!(
+            lowered("use File::Path qw(remove_tree); remove_tree('out', {verbose => 1});"),
+            ["rm -r out"]
+        );
+        assert_eq!(
+            lowered("open(my $f, '>', '.agent-guard.toml') or die"),
+            ["open > .agent-guard.toml"]
+        );
+        assert_eq!(lowered("open(F, \">>.bashrc\")"), ["open > .bashrc"]);
+    }
+
+    #[test]
+    fn mentions_pass() {
+        for code in [
+            "print \"system('rm -rf /')\"",
+            "print 'unlink x'",
+            "# system('rm -rf /')\nprint 1",
+            "$x =~ s/system/exec/g; print $x",
+            "say 1",
+            "open(my $f, '<', 'x') or die",
+            "$obj->system('rm -rf /')",
+        ] {
+            assert!(lowered(code).is_empty(), "{code}");
+        }
+    }
+}

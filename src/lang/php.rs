@@ -1,0 +1,173 @@
+//! PHP: `unlink`, `rmdir`, `system`/`exec`/`shell_exec`/`passthru`/`popen`/`proc_open`,
+//! backticks, `file_put_contents` and `fopen` for writing.
+
+use tree_sitter::Node;
+
+use super::tree::{self, Grammar, Value, named_nodes, text};
+use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use crate::shell::Word;
+
+/// `tagged`: the code is a PHP file (`<?php ... ?>`), as `php` reads on stdin; `php -r`
+/// takes bare code.
+pub(super) fn effects(code: &str, tagged: bool) -> Vec<Effect> {
+    let grammar = if tagged {
+        Grammar::PhpTagged
+    } else {
+        Grammar::Php
+    };
+    let Some(tree) = tree::parse(grammar, code) else {
+        return Vec::new();
+    };
+    named_nodes(tree.root_node())
+        .into_iter()
+        .filter_map(|n| match n.kind() {
+            "function_call_expression" => call(n, code),
+            "shell_command_expression" => Some(Effect::Shell {
+                script: string(n, code).word(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn call(node: Node, src: &str) -> Option<Effect> {
+    let name = text(node.child_by_field_name("function")?, src).trim_start_matches('\\');
+    let args: Vec<Value> = tree::args(node.child_by_field_name("arguments")?)
+        .into_iter()
+        .map(|arg| {
+            // `argument` wraps the expression, after an optional `name:`.
+            let value = tree::args(arg).into_iter().next_back().unwrap_or(arg);
+            value_of(value, src)
+        })
+        .collect();
+    let whole = text(node, src);
+    let arg = |i: usize| args.get(i).map(Value::word);
+    match name.to_ascii_lowercase().as_str() {
+        "unlink" => Some(remove(whole, vec![arg(0)?], false)),
+        "rmdir" => Some(remove_dir(whole, arg(0)?)),
+        "system" | "exec" | "shell_exec" | "passthru" | "popen" => {
+            Some(Effect::Shell { script: arg(0)? })
+        }
+        "proc_open" => match args.first()?.list() {
+            Some(argv) => run(whole, argv),
+            None => Some(Effect::Shell { script: arg(0)? }),
+        },
+        "pcntl_exec" => {
+            let mut argv = vec![arg(0)?];
+            argv.extend(args.get(1).and_then(Value::list).unwrap_or_default());
+            run(whole, argv)
+        }
+        "file_put_contents" => Some(write(whole, name, arg(0)?)),
+        "fopen" => {
+            let target = arg(0)?;
+            mode_writes(&arg(1)?).then(|| write(whole, name, target))
+        }
+        "rename" => Some(rename(whole, arg(0)?, arg(1)?)),
+        _ => None,
+    }
+}
+
+fn value_of(node: Node, src: &str) -> Value {
+    let source = text(node, src);
+    match node.kind() {
+        "string" | "encapsed_string" | "nowdoc" | "heredoc" => string(node, src),
+        "binary_expression"
+            if node
+                .child_by_field_name("operator")
+                .is_some_and(|op| text(op, src) == ".") =>
+        {
+            match (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) {
+                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
+                _ => Value::Other(unknown(source)),
+            }
+        }
+        "array_creation_expression" => Value::List(
+            tree::args(node)
+                .into_iter()
+                .map(|element| match tree::args(element).as_slice() {
+                    [value] => value_of(*value, src),
+                    _ => Value::Other(unknown(text(element, src))),
+                })
+                .collect(),
+            unknown(source),
+        ),
+        "boolean" => Value::Bool(source.eq_ignore_ascii_case("true")),
+        _ => Value::Other(unknown(source)),
+    }
+}
+
+/// A string or backticks: literal unless a variable or expression is interpolated.
+fn string(node: Node, src: &str) -> Value {
+    let source = text(node, src);
+    let single = source.starts_with('\'');
+    let mut body = String::new();
+    let mut literal = true;
+    for part in tree::args(node) {
+        match part.kind() {
+            "string_content" | "string_value" if single => {
+                body.push_str(&text(part, src).replace("\\'", "'").replace("\\\\", "\\"))
+            }
+            "string_content" | "string_value" => body.push_str(text(part, src)),
+            "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
+            "heredoc_start" | "heredoc_end" | "heredoc_body" | "nowdoc_body" => {
+                return Value::Other(unknown(source));
+            }
+            // An interpolated variable or expression: its source stands in for the value.
+            _ => {
+                body.push_str(text(part, src));
+                literal = false;
+            }
+        }
+    }
+    if literal {
+        Value::Str(Word::literal(body))
+    } else {
+        Value::Other(unknown(&body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(code: &str) -> Vec<String> {
+        effects(code, false)
+            .iter()
+            .map(|e| match e {
+                Effect::Command {
+                    argv, redirects, ..
+                } => {
+                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
+                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
+                    words.join(" ")
+                }
+                Effect::Shell { script } => format!("sh {}", script.text),
+                Effect::Code { code, .. } => format!("code {}", code.text),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn calls() {
+        assert_eq!(lowered("unlink('a.txt');"), ["rm a.txt"]);
+        assert_eq!(
+            lowered("system(\"git reset --hard\");"),
+            ["sh git reset --hard"]
+        );
+        assert_eq!(lowered("echo `rm -rf $d`;"), ["sh rm -rf $d"]);
+        assert_eq!(
+            lowered("file_put_contents('.gemini/settings.json', '{}');"),
+            ["file_put_contents > .gemini/settings.json"]
+        );
+        assert!(lowered("echo 'rm -rf /';").is_empty());
+        assert!(lowered("echo file_get_contents('.gemini/settings.json');").is_empty());
+    }
+
+    #[test]
+    fn tagged_files() {
+        assert_eq!(effects("<?php exec('git clean -fdx'); ?>", true).len(), 1);
+    }
+}

@@ -1,0 +1,414 @@
+//! PowerShell: `Remove-Item` and its aliases, `Clear-RecycleBin`, `Move-Item`, writes
+//! (`Set-Content`, `Out-File`, `>`), `Invoke-Expression`, and native commands (`git reset
+//! --hard`), inside script blocks and pipelines too.
+
+use tree_sitter::Node;
+
+use super::tree::{self, Grammar, named_nodes, text};
+use super::{Effect, Lang, remove, rename, run, unknown, write};
+use crate::shell::Word;
+
+pub(super) fn effects(code: &str) -> Vec<Effect> {
+    let Some(tree) = tree::parse(Grammar::PowerShell, code) else {
+        return Vec::new();
+    };
+    named_nodes(tree.root_node())
+        .into_iter()
+        .filter_map(|n| match n.kind() {
+            "command" => command(n, code),
+            "redirection" => redirection(n, code),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One element after the command name.
+enum Element {
+    /// `-Name` or `-Name:value`, the name lower-cased without the dash.
+    Parameter(String, Option<Word>, String),
+    Value(Word),
+}
+
+fn command(node: Node, src: &str) -> Option<Effect> {
+    let name_node = node.child_by_field_name("command_name")?;
+    let name = match name_node.kind() {
+        "command_name" => Word::literal(text(name_node, src)),
+        // `& 'C:\tools\git.exe' ...`; a script block's commands are found on their own.
+        _ if name_node
+            .named_child(0)
+            .is_some_and(|c| c.kind() == "script_block_expression") =>
+        {
+            return None;
+        }
+        _ => value(name_node, src),
+    };
+    let elements: Vec<Element> = node
+        .child_by_field_name("command_elements")
+        .map(|e| elements(e, src))
+        .unwrap_or_default();
+    let whole = text(node, src);
+    let lower = name.text.to_ascii_lowercase();
+    let lower = lower.strip_suffix(".exe").unwrap_or(&lower);
+    match lower {
+        "remove-item" | "rm" | "ri" | "del" | "erase" | "rd" | "rmdir" => {
+            remove_item(&elements, whole)
+        }
+        "clear-recyclebin" => {
+            let args = Parameters::read(&elements, CLEAR_RECYCLE_BIN);
+            (!args.has("whatif")).then(|| remove(whole, vec![unknown("$Recycle.Bin")], true))
+        }
+        "move-item" | "mi" | "move" | "mv" => {
+            let args = Parameters::read(&elements, MOVE_ITEM);
+            let mut positional = args.positional.iter().cloned();
+            let from = args
+                .values("path")
+                .into_iter()
+                .chain(args.values("literalpath"))
+                .next()
+                .or_else(|| positional.next())?;
+            let to = args
+                .values("destination")
+                .into_iter()
+                .next()
+                .or_else(|| positional.next())?;
+            (!args.has("whatif")).then(|| rename(whole, from, to))
+        }
+        "set-content" | "sc" | "add-content" | "ac" | "out-file" | "new-item" | "ni" => {
+            let args = Parameters::read(&elements, WRITE);
+            let target = args
+                .values("path")
+                .into_iter()
+                .chain(args.values("filepath"))
+                .chain(args.values("literalpath"))
+                .chain(args.positional.first().cloned())
+                .next()?;
+            (!args.has("whatif")).then(|| write(whole, &name.text, target))
+        }
+        "invoke-expression" | "iex" => {
+            let args = Parameters::read(&elements, &[("command", true)]);
+            let code = args
+                .values("command")
+                .into_iter()
+                .chain(args.positional.first().cloned())
+                .next()?;
+            Some(Effect::Code {
+                lang: Lang::PowerShell,
+                code,
+            })
+        }
+        // Cmdlets (`Get-ChildItem`) and aliases of read-only cmdlets change nothing here;
+        // any other name is a native program, judged by the rules as it is.
+        n if n.contains('-') => None,
+        _ => {
+            let mut argv = vec![name];
+            for element in elements {
+                match element {
+                    Element::Parameter(_, value, raw) => {
+                        argv.push(Word::literal(raw));
+                        argv.extend(value);
+                    }
+                    Element::Value(word) => argv.push(word),
+                }
+            }
+            run(whole, argv)
+        }
+    }
+}
+
+/// `... > file`, `... >> file`: a write to that file (not to `$null`).
+fn redirection(node: Node, src: &str) -> Option<Effect> {
+    let mut op = "";
+    let mut target = None;
+    for part in tree::args(node) {
+        match part.kind() {
+            "file_redirection_operator" => op = text(part, src),
+            "redirected_file_name" => target = Some(value(part, src)),
+            _ => {}
+        }
+    }
+    let target = target?;
+    let whole = node.parent().map_or(text(node, src), |p| text(p, src));
+    (op.contains('>') && !target.text.eq_ignore_ascii_case("$null"))
+        .then(|| write(whole, "Out-File", target))
+}
+
+fn elements(node: Node, src: &str) -> Vec<Element> {
+    let mut out = Vec::new();
+    // `-Recurse:$false`: the value after the colon belongs to the parameter.
+    let mut colon = false;
+    for part in tree::args(node) {
+        if colon && part.kind() != "command_argument_sep" {
+            colon = false;
+            if let Some(Element::Parameter(_, slot, _)) = out.last_mut() {
+                *slot = Some(value(part, src));
+                continue;
+            }
+        }
+        match part.kind() {
+            "command_argument_sep" => colon = text(part, src).contains(':'),
+            "command_parameter" => {
+                let raw = text(part, src);
+                let (name, value) = match raw.split_once(':') {
+                    Some((n, v)) => (n, Some(bare(v))),
+                    None => (raw, None),
+                };
+                let name = name.trim_start_matches('-').to_ascii_lowercase();
+                out.push(Element::Parameter(
+                    name,
+                    value.filter(|v| !v.text.is_empty()),
+                    raw.to_string(),
+                ));
+            }
+            "array_literal_expression" => {
+                let items: Vec<Node> = tree::args(part);
+                if items.len() > 1 {
+                    out.extend(items.into_iter().map(|i| Element::Value(value(i, src))));
+                } else {
+                    out.push(Element::Value(value(part, src)));
+                }
+            }
+            _ => out.push(Element::Value(value(part, src))),
+        }
+    }
+    out
+}
+
+/// A word as PowerShell passes it: quotes removed, literal unless it expands a variable or
+/// a subexpression or holds an escape. Backslashes, which PowerShell does not treat as
+/// escapes, become slashes so Windows paths compare like the rules' paths.
+fn value(node: Node, src: &str) -> Word {
+    let mut word = quoted_value(node, src);
+    if word.literal {
+        word.text = word.text.replace('\\', "/");
+    }
+    word
+}
+
+fn quoted_value(node: Node, src: &str) -> Word {
+    let raw = text(node, src).trim();
+    if raw.len() >= 2 && raw.starts_with('\'') && raw.ends_with('\'') {
+        return Word::literal(raw[1..raw.len() - 1].replace("''", "'"));
+    }
+    if raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"') {
+        let body = &raw[1..raw.len() - 1];
+        return if body.contains(['$', '`']) {
+            unknown(raw)
+        } else {
+            Word::literal(body)
+        };
+    }
+    bare(raw)
+}
+
+fn bare(raw: &str) -> Word {
+    if raw.is_empty() || raw.contains(['$', '`', '(', '@', '{', ',', '"', '\'']) {
+        unknown(raw)
+    } else {
+        Word::literal(raw)
+    }
+}
+
+/// A cmdlet's parameters: name and whether it takes a value.
+type Spec = &'static [(&'static str, bool)];
+
+const COMMON: Spec = &[
+    ("whatif", false),
+    ("confirm", false),
+    ("verbose", false),
+    ("debug", false),
+    ("erroraction", true),
+    ("ea", true),
+    ("warningaction", true),
+    ("wa", true),
+    ("informationaction", true),
+    ("errorvariable", true),
+    ("warningvariable", true),
+    ("informationvariable", true),
+    ("outvariable", true),
+    ("outbuffer", true),
+    ("pipelinevariable", true),
+    ("progressaction", true),
+];
+
+const REMOVE_ITEM: Spec = &[
+    ("path", true),
+    ("literalpath", true),
+    ("pspath", true),
+    ("lp", true),
+    ("filter", true),
+    ("include", true),
+    ("exclude", true),
+    ("recurse", false),
+    ("force", false),
+    ("credential", true),
+    ("stream", true),
+];
+
+const CLEAR_RECYCLE_BIN: Spec = &[("driveletter", true), ("force", false)];
+
+const MOVE_ITEM: Spec = &[
+    ("path", true),
+    ("literalpath", true),
+    ("destination", true),
+    ("force", false),
+    ("filter", true),
+    ("include", true),
+    ("exclude", true),
+    ("passthru", false),
+    ("credential", true),
+];
+
+const WRITE: Spec = &[
+    ("path", true),
+    ("filepath", true),
+    ("literalpath", true),
+    ("value", true),
+    ("encoding", true),
+    ("itemtype", true),
+    ("name", true),
+    ("inputobject", true),
+    ("force", false),
+    ("nonewline", false),
+    ("append", false),
+    ("noclobber", false),
+    ("passthru", false),
+    ("width", true),
+    ("filter", true),
+    ("include", true),
+    ("exclude", true),
+];
+
+struct Parameters {
+    named: Vec<(&'static str, Option<Word>)>,
+    positional: Vec<Word>,
+}
+
+impl Parameters {
+    /// Binds parameters as PowerShell does: a name may be shortened to any prefix that
+    /// names one parameter alone.
+    fn read(elements: &[Element], spec: Spec) -> Parameters {
+        let mut out = Parameters {
+            named: Vec::new(),
+            positional: Vec::new(),
+        };
+        let mut iter = elements.iter();
+        while let Some(element) = iter.next() {
+            match element {
+                Element::Value(word) => out.positional.push(word.clone()),
+                Element::Parameter(name, attached, _) => {
+                    let Some((full, takes_value)) = resolve(name, spec) else {
+                        continue;
+                    };
+                    let value = match attached {
+                        Some(v) => Some(v.clone()),
+                        None if takes_value => match iter.next() {
+                            Some(Element::Value(v)) => Some(v.clone()),
+                            _ => None,
+                        },
+                        None => None,
+                    };
+                    out.named.push((full, value));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a switch is on: given, and not `-Switch:$false`.
+    fn has(&self, name: &str) -> bool {
+        self.named.iter().any(|(n, v)| {
+            *n == name
+                && !v
+                    .as_ref()
+                    .is_some_and(|v| v.text.eq_ignore_ascii_case("$false"))
+        })
+    }
+
+    fn values(&self, name: &str) -> Vec<Word> {
+        self.named
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .filter_map(|(_, v)| v.clone())
+            .collect()
+    }
+}
+
+fn resolve(name: &str, spec: Spec) -> Option<(&'static str, bool)> {
+    let all = spec.iter().chain(COMMON);
+    if let Some(exact) = all.clone().find(|(n, _)| *n == name) {
+        return Some(*exact);
+    }
+    let mut matches = all.filter(|(n, _)| !name.is_empty() && n.starts_with(name));
+    let first = matches.next()?;
+    matches.next().is_none().then_some(*first)
+}
+
+fn remove_item(elements: &[Element], whole: &str) -> Option<Effect> {
+    let args = Parameters::read(elements, REMOVE_ITEM);
+    if args.has("whatif") {
+        return None;
+    }
+    let mut targets = args.values("path");
+    targets.extend(args.values("literalpath"));
+    targets.extend(args.values("pspath"));
+    targets.extend(args.values("lp"));
+    targets.extend(args.positional.iter().cloned());
+    Some(remove(whole, targets, args.has("recurse")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(code: &str) -> Vec<String> {
+        effects(code)
+            .iter()
+            .map(|e| match e {
+                Effect::Command {
+                    argv, redirects, ..
+                } => {
+                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
+                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
+                    words.join(" ")
+                }
+                Effect::Shell { script } => format!("sh {}", script.text),
+                Effect::Code { code, .. } => format!("code {}", code.text),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn remove_item_and_aliases() {
+        assert_eq!(lowered("Remove-Item -Recurse -Force out"), ["rm -r out"]);
+        assert_eq!(lowered("ri src -r"), ["rm -r src"]);
+        assert_eq!(lowered("rm -Path 'a b' -Rec"), ["rm -r a b"]);
+        assert_eq!(lowered("del x.txt"), ["rm x.txt"]);
+        assert_eq!(
+            lowered("Remove-Item -Recurse out -WhatIf"),
+            Vec::<String>::new()
+        );
+        assert_eq!(lowered("Remove-Item -Recurse:$false out"), ["rm out"]);
+        assert_eq!(
+            lowered("Get-ChildItem | ForEach-Object { Remove-Item $_ -Recurse }"),
+            ["rm -r $_"]
+        );
+    }
+
+    #[test]
+    fn natives_and_writes() {
+        assert_eq!(lowered("git reset --hard"), ["git reset --hard"]);
+        assert_eq!(
+            lowered("'{}' | Set-Content .claude/settings.json"),
+            ["Set-Content > .claude/settings.json"]
+        );
+        assert_eq!(lowered("Write-Output 'rm -rf /'"), Vec::<String>::new());
+        assert_eq!(
+            lowered("Get-Content .claude/settings.json"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            lowered("Out-File -FilePath .claude\\settings.json"),
+            ["Out-File > .claude/settings.json"]
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! Python: `shutil.rmtree`, `os.remove`, `pathlib` deletions, `os.system`, `subprocess`,
+//! `open(..., 'w')` and `Path.write_text`.
+
+use tree_sitter::Node;
+
+use super::tree::{self, Grammar, Value, named_nodes, text};
+use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use crate::shell::Word;
+
+pub(super) fn effects(code: &str) -> Vec<Effect> {
+    let Some(tree) = tree::parse(Grammar::Python, code) else {
+        return Vec::new();
+    };
+    named_nodes(tree.root_node())
+        .into_iter()
+        .filter(|n| n.kind() == "call")
+        .filter_map(|n| call(n, code))
+        .collect()
+}
+
+struct Args {
+    positional: Vec<Value>,
+    keywords: Vec<(String, Value)>,
+}
+
+impl Args {
+    fn get(&self, at: usize, keyword: &str) -> Option<&Value> {
+        self.positional.get(at).or_else(|| self.keyword(keyword))
+    }
+
+    fn keyword(&self, name: &str) -> Option<&Value> {
+        self.keywords
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+    }
+}
+
+fn arguments(node: Node, src: &str) -> Args {
+    let mut args = Args {
+        positional: Vec::new(),
+        keywords: Vec::new(),
+    };
+    for arg in tree::args(node) {
+        if arg.kind() == "keyword_argument" {
+            if let (Some(name), Some(value)) = (
+                arg.child_by_field_name("name"),
+                arg.child_by_field_name("value"),
+            ) {
+                args.keywords
+                    .push((text(name, src).to_string(), value_of(value, src)));
+            }
+        } else {
+            args.positional.push(value_of(arg, src));
+        }
+    }
+    args
+}
+
+fn call(node: Node, src: &str) -> Option<Effect> {
+    let function = node.child_by_field_name("function")?;
+    let args = arguments(node.child_by_field_name("arguments")?, src);
+    let whole = text(node, src);
+    let (receiver, name) = match function.kind() {
+        "identifier" => (None, text(function, src)),
+        "attribute" => (
+            function.child_by_field_name("object"),
+            text(function.child_by_field_name("attribute")?, src),
+        ),
+        _ => return None,
+    };
+    let owner = receiver.map_or("", |r| text(r, src));
+    let first = |keyword: &str| args.get(0, keyword).map(Value::word);
+    match (owner, name) {
+        ("shutil" | "", "rmtree") => Some(remove(whole, vec![first("path")?], true)),
+        ("os", "remove" | "unlink") | ("", "unlink") => {
+            Some(remove(whole, vec![first("path")?], false))
+        }
+        ("os", "rmdir" | "removedirs") => Some(remove_dir(whole, first("path")?)),
+        (_, "unlink") if args.positional.is_empty() => {
+            Some(remove(whole, vec![path_of(receiver?, src)], false))
+        }
+        (_, "rmdir") if args.positional.is_empty() => {
+            Some(remove_dir(whole, path_of(receiver?, src)))
+        }
+        ("os", "system" | "popen")
+        | ("", "system")
+        | ("subprocess", "getoutput" | "getstatusoutput") => Some(Effect::Shell {
+            script: first("command").or_else(|| first("cmd"))?,
+        }),
+        ("subprocess", "run" | "call" | "check_call" | "check_output" | "Popen") => {
+            let command = args.get(0, "args")?;
+            if let Some(argv) = command.list() {
+                return run(whole, argv);
+            }
+            if tree::truthy(args.keyword("shell")) {
+                return Some(Effect::Shell {
+                    script: command.word(),
+                });
+            }
+            run(whole, vec![command.word()])
+        }
+        ("os", "rename" | "replace") | ("shutil", "move") => {
+            Some(rename(whole, first("src")?, args.get(1, "dst")?.word()))
+        }
+        ("" | "io" | "builtins" | "codecs", "open") => {
+            let mode = args.get(1, "mode").map(Value::word);
+            mode.is_some_and(|m| mode_writes(&m))
+                .then(|| first("file"))
+                .flatten()
+                .map(|target| write(whole, "open", target))
+        }
+        (_, "open") if receiver.is_some_and(|r| is_path(r, src)) => {
+            let mode = args.get(0, "mode").map(Value::word);
+            let target = path_of(receiver?, src);
+            mode.is_some_and(|m| mode_writes(&m))
+                .then(|| write(whole, "open", target))
+        }
+        (_, "write_text" | "write_bytes") => Some(write(whole, name, path_of(receiver?, src))),
+        _ => None,
+    }
+}
+
+/// Whether `node` builds a path object: `Path('x')`, `pathlib.Path(p)`, `PurePath(...)`.
+fn is_path(node: Node, src: &str) -> bool {
+    node.kind() == "call"
+        && node
+            .child_by_field_name("function")
+            .is_some_and(|f| text(f, src).ends_with("Path"))
+}
+
+/// The path a method is called on: the literal given to `Path(...)`, else the receiver's
+/// source as an unknown value.
+fn path_of(receiver: Node, src: &str) -> Word {
+    if is_path(receiver, src)
+        && let Some(args) = receiver.child_by_field_name("arguments")
+        && let Some(first) = tree::args(args).first()
+    {
+        return value_of(*first, src).word();
+    }
+    unknown(text(receiver, src))
+}
+
+fn value_of(node: Node, src: &str) -> Value {
+    let source = text(node, src);
+    match node.kind() {
+        "string" => string(node, src),
+        "concatenated_string" => tree::args(node)
+            .into_iter()
+            .map(|part| value_of(part, src))
+            .reduce(Value::concat)
+            .unwrap_or_else(|| Value::Other(unknown(source))),
+        "binary_operator"
+            if node
+                .child_by_field_name("operator")
+                .is_some_and(|op| text(op, src) == "+") =>
+        {
+            match (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) {
+                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
+                _ => Value::Other(unknown(source)),
+            }
+        }
+        "parenthesized_expression" => match tree::args(node).first() {
+            Some(inner) => value_of(*inner, src),
+            None => Value::Other(unknown(source)),
+        },
+        "list" | "tuple" => Value::List(
+            tree::args(node)
+                .into_iter()
+                .map(|item| value_of(item, src))
+                .collect(),
+            unknown(source),
+        ),
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => Value::Other(unknown(source)),
+    }
+}
+
+/// A string literal; an f-string with replacement fields is not literal.
+fn string(node: Node, src: &str) -> Value {
+    let mut prefix = "";
+    let mut body = String::new();
+    let mut literal = true;
+    for part in tree::args(node) {
+        match part.kind() {
+            "string_start" => prefix = text(part, src),
+            "string_content" => body.push_str(text(part, src)),
+            "string_end" => {}
+            // A replacement field: its source stands in for the value.
+            _ => {
+                body.push_str(text(part, src));
+                literal = false;
+            }
+        }
+    }
+    let body = if prefix.contains(['r', 'R']) {
+        body
+    } else {
+        tree::unescape(&body)
+    };
+    if literal {
+        Value::Str(Word::literal(body))
+    } else {
+        Value::Other(unknown(&body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(code: &str) -> Vec<String> {
+        effects(code)
+            .iter()
+            .map(|e| match e {
+                Effect::Command {
+                    argv, redirects, ..
+                } => {
+                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
+                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
+                    words.join(" ")
+                }
+                Effect::Shell { script } => format!("sh {}", script.text),
+                Effect::Code { code, .. } => format!("code {}", code.text),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn deletions() {
+        assert_eq!(
+            lowered("import shutil; shutil.rmtree('out')"),
+            ["rm -r out"]
+        );
+        assert_eq!(lowered("import os\nos.remove(\"a.txt\")"), ["rm a.txt"]);
+        assert_eq!(
+            lowered("from pathlib import Path; Path('x').unlink()"),
+            ["rm x"]
+        );
+        assert_eq!(lowered("os.rmdir('d')"), ["rmdir d"]);
+        assert_eq!(
+            lowered("shutil.rmtree(f'{base}/out')"),
+            ["rm -r {base}/out"]
+        );
+        assert_eq!(lowered("os.system(f'rm -rf {d}')"), ["sh rm -rf {d}"]);
+        assert_eq!(lowered("os.system('rm -rf ' + d)"), ["sh rm -rf d"]);
+    }
+
+    #[test]
+    fn processes() {
+        assert_eq!(
+            lowered("import os; os.system('git clean -fd')"),
+            ["sh git clean -fd"]
+        );
+        assert_eq!(
+            lowered("subprocess.run(['git', 'reset', '--hard'])"),
+            ["git reset --hard"]
+        );
+        assert_eq!(
+            lowered("subprocess.call('rm -rf x', shell=True)"),
+            ["sh rm -rf x"]
+        );
+    }
+
+    #[test]
+    fn writes_and_reads() {
+        assert_eq!(
+            lowered("open('.claude/settings.json','w').write('{}')"),
+            ["open > .claude/settings.json"]
+        );
+        assert!(lowered("print(open('.claude/settings.json').read())").is_empty());
+        assert!(lowered("print('rm -rf /')").is_empty());
+        assert_eq!(
+            lowered("Path('.agent-guard.toml').write_text('')"),
+            ["write_text > .agent-guard.toml"]
+        );
+    }
+}

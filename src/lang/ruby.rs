@@ -1,0 +1,240 @@
+//! Ruby: `FileUtils` deletions, `File.delete`, `system`/`exec`/`spawn`, backticks and `%x`,
+//! `Open3`, and `File.write`.
+
+use tree_sitter::Node;
+
+use super::tree::{self, Grammar, Value, named_nodes, text};
+use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use crate::shell::Word;
+
+pub(super) fn effects(code: &str) -> Vec<Effect> {
+    let Some(tree) = tree::parse(Grammar::Ruby, code) else {
+        return Vec::new();
+    };
+    named_nodes(tree.root_node())
+        .into_iter()
+        .filter_map(|n| match n.kind() {
+            "call" => call(n, code),
+            "subshell" => Some(Effect::Shell {
+                script: string(n, code).word(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn call(node: Node, src: &str) -> Option<Effect> {
+    let name = text(node.child_by_field_name("method")?, src);
+    let owner = node
+        .child_by_field_name("receiver")
+        .map_or("", |r| text(r, src));
+    let args: Vec<Value> = node
+        .child_by_field_name("arguments")
+        .map(|a| {
+            tree::args(a)
+                .into_iter()
+                .map(|a| value_of(a, src))
+                .collect()
+        })
+        .unwrap_or_default();
+    let whole = text(node, src);
+    // The paths: a single argument may be a list of them.
+    let paths = || -> Vec<Word> {
+        args.iter()
+            .filter(|a| !matches!(a, Value::Map(..)))
+            .flat_map(|a| a.list().unwrap_or_else(|| vec![a.word()]))
+            .collect()
+    };
+    let owner = owner.trim_start_matches("::");
+    match (owner, name) {
+        (
+            "FileUtils",
+            "rm_rf" | "rm_r" | "rmtree" | "remove_dir" | "remove_entry" | "remove_entry_secure",
+        )
+        | ("", "rm_rf" | "rm_r") => nonempty(paths()).map(|p| remove(whole, p, true)),
+        ("FileUtils", "rm" | "rm_f" | "remove" | "safe_unlink" | "remove_file")
+        | ("File", "delete" | "unlink") => nonempty(paths()).map(|p| remove(whole, p, false)),
+        ("FileUtils" | "Dir", "rmdir" | "delete" | "unlink") => {
+            Some(remove_dir(whole, paths().into_iter().next()?))
+        }
+        (_, "rmtree") if args.is_empty() => {
+            Some(remove(whole, vec![receiver_path(node, src)], true))
+        }
+        ("" | "Kernel" | "Process", "system" | "exec" | "spawn")
+        | ("Open3", "capture2" | "capture2e" | "capture3" | "popen3" | "popen2" | "pipeline")
+        | ("IO", "popen") => {
+            // A leading environment hash is not part of the command.
+            let words: Vec<&Value> = args
+                .iter()
+                .skip_while(|a| matches!(a, Value::Map(..)))
+                .filter(|a| !matches!(a, Value::Map(..)))
+                .collect();
+            match words.as_slice() {
+                [] => None,
+                [one] => match one.list() {
+                    Some(argv) => run(whole, argv),
+                    None => Some(Effect::Shell { script: one.word() }),
+                },
+                many => run(whole, many.iter().map(|a| a.word()).collect()),
+            }
+        }
+        ("File" | "IO", "write" | "binwrite") => {
+            Some(write(whole, name, paths().into_iter().next()?))
+        }
+        ("File", "open" | "new") => {
+            let mode = args.get(1).map(Value::word)?;
+            mode_writes(&mode).then(|| write(whole, name, args[0].word()))
+        }
+        ("FileUtils" | "File", "mv" | "move" | "rename") => {
+            Some(rename(whole, args.first()?.word(), args.get(1)?.word()))
+        }
+        _ => None,
+    }
+}
+
+fn nonempty(paths: Vec<Word>) -> Option<Vec<Word>> {
+    (!paths.is_empty()).then_some(paths)
+}
+
+/// The path of `Pathname.new('x').rmtree`, or the receiver's source.
+fn receiver_path(node: Node, src: &str) -> Word {
+    let Some(receiver) = node.child_by_field_name("receiver") else {
+        return unknown(text(node, src));
+    };
+    if receiver.kind() == "call"
+        && let Some(args) = receiver.child_by_field_name("arguments")
+        && let Some(first) = tree::args(args).first()
+    {
+        return value_of(*first, src).word();
+    }
+    unknown(text(receiver, src))
+}
+
+fn value_of(node: Node, src: &str) -> Value {
+    let source = text(node, src);
+    match node.kind() {
+        "string" => string(node, src),
+        "array" | "string_array" => Value::List(
+            tree::args(node)
+                .into_iter()
+                .map(|item| match item.kind() {
+                    "bare_string" => string(item, src),
+                    _ => value_of(item, src),
+                })
+                .collect(),
+            unknown(source),
+        ),
+        "binary"
+            if node
+                .child_by_field_name("operator")
+                .is_some_and(|op| text(op, src) == "+") =>
+        {
+            match (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) {
+                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
+                _ => Value::Other(unknown(source)),
+            }
+        }
+        "hash" => Value::Map(Vec::new(), unknown(source)),
+        "pair" => {
+            let key = node
+                .child_by_field_name("key")
+                .map_or("", |k| text(k, src))
+                .trim_matches(':')
+                .to_string();
+            let value = node
+                .child_by_field_name("value")
+                .map_or_else(|| Value::Other(unknown(source)), |v| value_of(v, src));
+            Value::Map(vec![(key, value)], unknown(source))
+        }
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ => Value::Other(unknown(source)),
+    }
+}
+
+/// A string, backticks or `%x()`: literal unless it interpolates (`#{...}`).
+fn string(node: Node, src: &str) -> Value {
+    let source = text(node, src);
+    let parts = tree::args(node);
+    if node.kind() == "bare_string" && parts.is_empty() {
+        return Value::Str(Word::literal(source));
+    }
+    let single = source.starts_with('\'') || source.starts_with("%q");
+    let mut body = String::new();
+    let mut literal = true;
+    for part in parts {
+        match part.kind() {
+            "string_content" if single => {
+                body.push_str(&text(part, src).replace("\\'", "'").replace("\\\\", "\\"))
+            }
+            "string_content" => body.push_str(text(part, src)),
+            "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
+            // `#{...}`: its source stands in for the value.
+            _ => {
+                body.push_str(text(part, src));
+                literal = false;
+            }
+        }
+    }
+    if literal {
+        Value::Str(Word::literal(body))
+    } else {
+        Value::Other(unknown(&body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lowered(code: &str) -> Vec<String> {
+        effects(code)
+            .iter()
+            .map(|e| match e {
+                Effect::Command {
+                    argv, redirects, ..
+                } => {
+                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
+                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
+                    words.join(" ")
+                }
+                Effect::Shell { script } => format!("sh {}", script.text),
+                Effect::Code { code, .. } => format!("code {}", code.text),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn deletions() {
+        assert_eq!(
+            lowered("require \"fileutils\"; FileUtils.rm_r(\"tmp\")"),
+            ["rm -r tmp"]
+        );
+        assert_eq!(lowered("FileUtils.rm_rf(%w[a b])"), ["rm -r a b"]);
+        assert_eq!(lowered("File.delete('x.txt')"), ["rm x.txt"]);
+    }
+
+    #[test]
+    fn processes() {
+        assert_eq!(lowered("system 'git clean -fd'"), ["sh git clean -fd"]);
+        assert_eq!(
+            lowered("system('git', 'reset', '--hard')"),
+            ["git reset --hard"]
+        );
+        assert_eq!(lowered("puts `rm -rf #{dir}`"), ["sh rm -rf #{dir}"]);
+        assert_eq!(lowered("%x(git stash clear)"), ["sh git stash clear"]);
+        assert!(lowered("puts 'rm -rf /'").is_empty());
+    }
+
+    #[test]
+    fn writes() {
+        assert_eq!(
+            lowered("File.write('.codex/hooks.json', '{}')"),
+            ["write > .codex/hooks.json"]
+        );
+        assert!(lowered("File.read('.codex/hooks.json')").is_empty());
+    }
+}
