@@ -9,6 +9,7 @@
 mod git;
 mod paths;
 mod run;
+mod sqlfile;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -78,6 +79,9 @@ impl Context {
             Subject::Nothing => Assessment::Unknown,
             Subject::Git { globals, what } => git::assess(self, &dir, globals, what),
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
+            Subject::SqlFile { path, dialect } => {
+                sqlfile::assess(&dir, path, *dialect, self.home.as_deref())
+            }
         };
         match assessment {
             Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,
