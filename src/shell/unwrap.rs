@@ -175,17 +175,15 @@ fn runner(name: &str, argv: &[Word]) -> Option<Peeled> {
         ),
         _ => return None,
     };
-    let calls_script = argv.iter().any(|w| {
+    let start = match peel(&spec, &argv[skip..]) {
+        Peeled::At(i) => i + skip,
+        Peeled::NoCommand => return Some(Peeled::NoCommand),
+    };
+    let calls_script = argv[..start].iter().any(|w| {
         let t = w.text.as_str();
         t == "-c" || t == "--call" || t.starts_with("--call=")
     });
-    if calls_script {
-        return None;
-    }
-    Some(match peel(&spec, &argv[skip..]) {
-        Peeled::At(i) => Peeled::At(i + skip),
-        Peeled::NoCommand => Peeled::NoCommand,
-    })
+    (!calls_script).then_some(Peeled::At(start))
 }
 
 enum Peeled {

@@ -112,6 +112,13 @@ pub static PACK: Pack = Pack {
         "mkfs.exfat",
         "mkfs.ntfs",
         "mkfs.f2fs",
+        "mkfs.bcachefs",
+        "mkfs.minix",
+        "mkfs.cramfs",
+        "mkfs.hfsplus",
+        "mkfs.jfs",
+        "mkfs.reiserfs",
+        "mkfs.udf",
         "mke2fs",
         "mkswap",
         "mkntfs",
@@ -232,16 +239,19 @@ fn rm(args: &[Word]) -> Option<Hit> {
 }
 
 /// Whether `path` names a disk or a partition (`/dev/sda`, `/dev/nvme0n1p1`, `/dev/disk2`,
-/// `/dev/mapper/vg-root`), not a character device such as `/dev/null`.
+/// `/dev/mapper/vg-root`, `/dev/stratis/pool/fs`): any device file that is not one of the
+/// character or pseudo devices (`/dev/null`, `/dev/stdout`, a terminal). Disks go by too many
+/// names to list; the devices a command writes to by habit are few.
 fn is_block_device(path: &str) -> bool {
-    const DISKS: &[&str] = &[
-        "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "nbd",
-        "zd", "rbd", "bcache", "cciss/",
+    const NOT_DISKS: &[&str] = &[
+        "null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr", "console",
+        "ptmx", "kmsg", "log", "tty", "fd/", "pts/", "shm/", "mqueue/", "snd/", "input/",
+        "dri/", "video", "audio", "dsp", "mixer", "cu.", "ttys", "net/",
     ];
     normalized(path)
         .as_deref()
         .and_then(|p| p.strip_prefix("/dev/"))
-        .is_some_and(|name| DISKS.iter().any(|d| name.starts_with(d)))
+        .is_some_and(|name| !name.is_empty() && !NOT_DISKS.iter().any(|d| name.starts_with(d)))
 }
 
 /// The first argument that names a block device; with `unknown_counts`, a word known only
