@@ -70,6 +70,28 @@ mod tests {
     }
 
     #[test]
+    fn a_client_running_a_file_is_judged_by_what_the_file_holds() {
+        use crate::policy::Decision;
+        use crate::settings::Settings;
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("reset.sql"), "TRUNCATE orders;").expect("write");
+        std::fs::write(dir.path().join("seed.sql"), "INSERT INTO t VALUES (1);").expect("write");
+        let on = Settings::default();
+        let judge = |command: &str, settings: &Settings| {
+            crate::evaluate_in(command, Some(dir.path()), settings).decision
+        };
+        assert_eq!(judge("psql -f reset.sql", &on), Decision::Deny);
+        assert_eq!(judge("mysql shop < reset.sql", &on), Decision::Deny);
+        assert_eq!(judge("psql -f seed.sql", &on), Decision::Allow);
+        assert_eq!(judge("psql -f missing.sql", &on), Decision::Allow);
+        let off = Settings {
+            context: false,
+            ..Settings::default()
+        };
+        assert_eq!(judge("psql -f reset.sql", &off), Decision::Allow);
+    }
+
+    #[test]
     fn a_missing_or_large_file_is_unknown() {
         let dir = tempfile::tempdir().expect("temp dir");
         let missing = assess(dir.path(), &Word::literal("nope.sql"), Dialect::MySql, None);

@@ -54,7 +54,9 @@ fn given(text: &str, name: &str) -> bool {
         return true;
     }
     if name.starts_with("--") {
-        return text.strip_prefix(name).is_some_and(|rest| rest.starts_with('='));
+        return text
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with('='));
     }
     // `-l` inside `-lqt`: a cluster of short flags.
     let letter = name.strip_prefix('-').filter(|l| l.len() == 1);

@@ -21,7 +21,9 @@ pub static RESET: Rule = Rule {
     instead: "Dump the database first (`pg_dump`, `mysqldump`); to apply new migrations, run \
               the forward migration (`prisma migrate deploy`, `rails db:migrate`, `manage.py \
               migrate`, `artisan migrate`, `supabase migration up`).",
-    protected_when: Some("the command or its environment names production (`RAILS_ENV=production`, a database URL host)"),
+    protected_when: Some(
+        "the command or its environment names production (`RAILS_ENV=production`, a database URL host)",
+    ),
     strict_only: false,
     stops: &[
         "npx prisma migrate reset --force",
@@ -220,7 +222,15 @@ fn prisma(args: &[Word]) -> Option<Hit> {
 /// `rails db:reset`, `rake db:drop`, ... anywhere among the tasks.
 fn rails(args: &[Word]) -> Option<Hit> {
     let listing = [
-        "-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs", "-n",
+        "-T",
+        "--tasks",
+        "-D",
+        "--describe",
+        "-W",
+        "--where",
+        "-P",
+        "--prereqs",
+        "-n",
         "--dry-run",
     ];
     if has(args, &listing) {

@@ -72,8 +72,7 @@ pub(crate) fn check(program: &str, cmd: &SimpleCommand, settings: &Settings) -> 
                 hit.loses
             );
             hit.safer = Some(
-                "never run this against production; ask the user, who can run it themselves"
-                    .into(),
+                "never run this against production; ask the user, who can run it themselves".into(),
             );
         }
     }
@@ -153,14 +152,68 @@ mod tests {
 
     #[test]
     fn production_is_matched_as_a_whole_word() {
-        for text in ["prod", "PROD", "prod-eu", "app_prod", "db.prod.internal", "live"] {
-            assert!(names_word(text, "prod") || names_word(text, "live"), "{text}");
+        for text in [
+            "prod",
+            "PROD",
+            "prod-eu",
+            "app_prod",
+            "db.prod.internal",
+            "live",
+        ] {
+            assert!(
+                names_word(text, "prod") || names_word(text, "live"),
+                "{text}"
+            );
         }
         for text in ["products", "reproduce", "delivery", "prodigy", ""] {
-            assert!(!names_word(text, "prod") && !names_word(text, "live"), "{text}");
+            assert!(
+                !names_word(text, "prod") && !names_word(text, "live"),
+                "{text}"
+            );
         }
         assert!(names_word("eu-prod-eu", "prod-eu"));
         assert!(!names_word("x", ""));
+    }
+
+    fn tiers(command: &str, settings: &Settings) -> Vec<Tier> {
+        crate::shell::analyze(command)
+            .commands
+            .iter()
+            .flat_map(|cmd| crate::rules::check(cmd, settings))
+            .map(|f| f.tier)
+            .collect()
+    }
+
+    #[test]
+    fn a_pack_finding_that_names_production_is_protected() {
+        let settings = Settings::default();
+        for command in [
+            "psql -h db.prod.internal -c 'DELETE FROM sessions'",
+            "psql -d production -c 'TRUNCATE orders'",
+            "PGHOST=live-db psql -c 'DROP TABLE t'",
+            "DATABASE_URL=postgres://u:p@prod-db:5432/app npx prisma migrate reset --force",
+            "RAILS_ENV=production bin/rails db:drop",
+            "psql -c 'DROP DATABASE shop_prod'",
+            "redis-cli -u redis://cache.live.example.com flushall",
+            "dropdb app_production",
+        ] {
+            assert_eq!(tiers(command, &settings), [Tier::Protected], "{command}");
+        }
+        for command in [
+            "psql -d products -c 'TRUNCATE orders'",
+            "PGHOST=staging-db psql -c 'DROP TABLE t'",
+            "psql -c 'DELETE FROM live_events_archive' -v x='prod data'",
+        ] {
+            assert_eq!(tiers(command, &settings), [Tier::Destructive], "{command}");
+        }
+        let off = Settings {
+            production: Vec::new(),
+            ..Settings::default()
+        };
+        assert_eq!(
+            tiers("psql -h prod -c 'DROP TABLE t'", &off),
+            [Tier::Destructive]
+        );
     }
 
     #[test]
@@ -169,7 +222,10 @@ mod tests {
             url_target("postgres://prod:secret@db.example.com:5432/app?sslmode=require"),
             Some("db.example.com:5432/app")
         );
-        assert_eq!(url_target("redis://cache-live:6379"), Some("cache-live:6379"));
+        assert_eq!(
+            url_target("redis://cache-live:6379"),
+            Some("cache-live:6379")
+        );
         assert_eq!(url_target("prod"), None);
     }
 }

@@ -156,8 +156,22 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         "fdisk" | "sfdisk" => partition_table(program, args),
         "sgdisk" => {
             let writes = [
-                "-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-d", "--delete", "-n",
-                "--new", "-t", "--typecode", "-l", "--load-backup", "-G", "--randomize-guids",
+                "-Z",
+                "--zap-all",
+                "-z",
+                "--zap",
+                "-o",
+                "--clear",
+                "-d",
+                "--delete",
+                "-n",
+                "--new",
+                "-t",
+                "--typecode",
+                "-l",
+                "--load-backup",
+                "-G",
+                "--randomize-guids",
             ];
             has(args, &writes)
                 .then(|| device_target(args, false))
@@ -178,9 +192,13 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
 }
 
 fn disk(loses: String) -> Hit {
-    Hit::new(&DISK_WRITE, Tier::Protected, format!("{loses}, with no undo"))
-        .safer("list first (`lsblk`, `fdisk -l`), and leave the disk to the user")
-        .recovery("only from a backup of the disk")
+    Hit::new(
+        &DISK_WRITE,
+        Tier::Protected,
+        format!("{loses}, with no undo"),
+    )
+    .safer("list first (`lsblk`, `fdisk -l`), and leave the disk to the user")
+    .recovery("only from a backup of the disk")
 }
 
 /// `path` with `.`, `..` and repeated slashes resolved, when it is absolute.
@@ -245,8 +263,8 @@ fn rm(args: &[Word]) -> Option<Hit> {
 fn is_block_device(path: &str) -> bool {
     const NOT_DISKS: &[&str] = &[
         "null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr", "console",
-        "ptmx", "kmsg", "log", "tty", "fd/", "pts/", "shm/", "mqueue/", "snd/", "input/",
-        "dri/", "video", "audio", "dsp", "mixer", "cu.", "ttys", "net/",
+        "ptmx", "kmsg", "log", "tty", "fd/", "pts/", "shm/", "mqueue/", "snd/", "input/", "dri/",
+        "video", "audio", "dsp", "mixer", "cu.", "ttys", "net/",
     ];
     normalized(path)
         .as_deref()
@@ -268,9 +286,9 @@ fn device_target(args: &[Word], unknown_counts: bool) -> Option<String> {
 fn dd(args: &[Word]) -> Option<Hit> {
     let target = args
         .iter()
+        .rev()
         .filter_map(Word::value)
-        .filter_map(|w| w.strip_prefix("of="))
-        .last()?;
+        .find_map(|w| w.strip_prefix("of="))?;
     is_block_device(target).then(|| {
         disk(format!(
             "writes over `{target}` from its first byte: the partition table and file systems on it"
@@ -367,7 +385,9 @@ fn permissions(program: &str, args: &[Word]) -> Option<Hit> {
         Hit::new(
             &PERMISSIONS,
             Tier::Protected,
-            format!("changes {what} of every file under `{folder}`, and the old ones are not recorded"),
+            format!(
+                "changes {what} of every file under `{folder}`, and the old ones are not recorded"
+            ),
         )
         .safer("change only the project's own files; ask the user for anything else")
         .recovery("only by reinstalling or restoring the system from a backup"),

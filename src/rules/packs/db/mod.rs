@@ -134,7 +134,11 @@ pub static SQL_FILE: Rule = Rule {
     protected_when: Some("the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[],
-    passes: &["psql -f schema.sql", "mysql shop < seed.sql", "psql -f - < x.sql"],
+    passes: &[
+        "psql -f schema.sql",
+        "mysql shop < seed.sql",
+        "psql -f - < x.sql",
+    ],
 };
 
 pub static RESTORE_CLEAN: Rule = Rule {
@@ -437,7 +441,9 @@ fn by_kind(client: Client, found: &mut Vec<Destruction>) -> Vec<Hit> {
             Kind::UpdateAll => (&SQL_UPDATE_ALL, unfiltered_safer(client)),
             Kind::AlterDrop => (
                 &SQL_ALTER_DROP,
-                format!("take a copy first: {backup}; leave the column in place until the user confirms"),
+                format!(
+                    "take a copy first: {backup}; leave the column in place until the user confirms"
+                ),
             ),
         };
         hits.push(
@@ -504,8 +510,12 @@ fn mysqladmin(args: &[Word]) -> Option<Hit> {
         "-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket",
     ];
     let ops = operands(args, &valued);
-    let at = ops.iter().position(|w| w.text.eq_ignore_ascii_case("drop"))?;
-    let name = ops.get(at + 1).map_or("the named database", |w| w.text.as_str());
+    let at = ops
+        .iter()
+        .position(|w| w.text.eq_ignore_ascii_case("drop"))?;
+    let name = ops
+        .get(at + 1)
+        .map_or("the named database", |w| w.text.as_str());
     Some(
         Hit::new(
             &SQL_DROP,
@@ -549,7 +559,9 @@ fn pg_restore(args: &[Word]) -> Option<Hit> {
 /// `mongosh`/`mongo` with a script (`--eval`, stdin) that drops or empties.
 fn mongo(cmd: &SimpleCommand) -> Option<Hit> {
     let args = cmd.args();
-    let scripts = values(args, &["--eval"]).into_iter().chain(cmd.input.as_deref());
+    let scripts = values(args, &["--eval"])
+        .into_iter()
+        .chain(cmd.input.as_deref());
     let mut what = Vec::new();
     for script in scripts {
         let compact: String = script.chars().filter(|c| !c.is_whitespace()).collect();

@@ -52,7 +52,9 @@ pub enum Kind {
 pub struct Destruction {
     pub kind: Kind,
     pub what: String,
-    /// The bare names of what goes (databases, schemas, tables), for the production check.
+    /// The databases and schemas it names (a dropped database or schema itself, the qualifier
+    /// of a table such as `prod` in `prod.orders`), for the production check. A table's own
+    /// name is left out: `live_events` is a table, not a place.
     pub names: Vec<String>,
 }
 
@@ -145,11 +147,9 @@ fn statement(statement: &Statement) -> Option<Destruction> {
             let mut dropped = Vec::new();
             for op in &alter.operations {
                 match op {
-                    AlterTableOperation::DropColumn { column_names, .. } => dropped.extend(
-                        column_names
-                            .iter()
-                            .map(|c| format!("column `{}`", c.value)),
-                    ),
+                    AlterTableOperation::DropColumn { column_names, .. } => {
+                        dropped.extend(column_names.iter().map(|c| format!("column `{}`", c.value)))
+                    }
                     AlterTableOperation::DropPartitions { .. } => {
                         dropped.push("partitions".to_string())
                     }
@@ -159,7 +159,7 @@ fn statement(statement: &Statement) -> Option<Destruction> {
             (!dropped.is_empty()).then(|| Destruction {
                 kind: Kind::AlterDrop,
                 what: format!("{} of table `{}`", dropped.join(", "), alter.name),
-                names: vec![bare(&alter.name)],
+                names: container(&bare(&alter.name), false).into_iter().collect(),
             })
         }
         _ => None,
@@ -181,8 +181,20 @@ fn named<'a>(
     Destruction {
         kind,
         what,
-        names: names.iter().map(|n| bare(n)).collect(),
+        names: names
+            .iter()
+            .filter_map(|n| container(&bare(n), noun == "database" || noun == "schema"))
+            .collect(),
     }
+}
+
+/// The database or schema in a name: all of it for a database or schema, else the qualifier.
+fn container(name: &str, whole: bool) -> Option<String> {
+    if whole {
+        return (!name.is_empty()).then(|| name.to_string());
+    }
+    name.rsplit_once('.')
+        .map(|(qualifier, _)| qualifier.to_string())
 }
 
 /// `db.schema.table` as plain text without quotes, for matching names against patterns.
@@ -251,7 +263,9 @@ fn head(words: &[String]) -> Option<Destruction> {
             } else {
                 format!("{noun} `{name}`")
             },
-            names: vec![name].into_iter().filter(|n| !n.is_empty()).collect(),
+            names: container(&name, noun == "database" || noun == "schema")
+                .into_iter()
+                .collect(),
         }
     };
     match (word(0), word(1)) {
@@ -286,18 +300,29 @@ mod tests {
     fn destructive_statements_are_found_by_the_parser() {
         let pg = Dialect::Postgres;
         assert_eq!(kinds("drop table orders", pg), [Kind::Drop]);
-        assert_eq!(kinds("DROP DATABASE app; DROP SCHEMA s CASCADE", pg), [
-            Kind::Drop,
-            Kind::Drop
-        ]);
+        assert_eq!(
+            kinds("DROP DATABASE app; DROP SCHEMA s CASCADE", pg),
+            [Kind::Drop, Kind::Drop]
+        );
         assert_eq!(kinds("truncate orders, items", pg), [Kind::Truncate]);
         assert_eq!(kinds("DELETE FROM users", pg), [Kind::DeleteAll]);
-        assert_eq!(kinds("update users set admin = true", pg), [Kind::UpdateAll]);
-        assert_eq!(kinds("ALTER TABLE t DROP COLUMN email", pg), [Kind::AlterDrop]);
+        assert_eq!(
+            kinds("update users set admin = true", pg),
+            [Kind::UpdateAll]
+        );
+        assert_eq!(
+            kinds("ALTER TABLE t DROP COLUMN email", pg),
+            [Kind::AlterDrop]
+        );
         assert_eq!(kinds("DROP TABLE `x`", Dialect::MySql), [Kind::Drop]);
         let found = destructions("drop table public.orders", pg);
         assert_eq!(found[0].what, "table `public.orders`");
-        assert_eq!(found[0].names, ["public.orders"]);
+        assert_eq!(found[0].names, ["public"]);
+        assert_eq!(destructions("DROP DATABASE shop", pg)[0].names, ["shop"]);
+        assert_eq!(
+            destructions("DELETE FROM live_events", pg)[0].names,
+            [""; 0]
+        );
     }
 
     #[test]
