@@ -134,6 +134,9 @@ pub struct Settings {
     /// (`[packs] enable`).
     pub disabled_packs: Vec<String>,
     pub enabled_packs: Vec<String>,
+    /// Whole words that name production in a kube context, a cloud profile or project, a
+    /// database name or host: a pack's finding whose command names one is protected.
+    pub production: Vec<String>,
     pub allow: Vec<Exception>,
     /// Snapshots older than this are deleted when the next one is taken.
     pub snapshot_max_age: Duration,
@@ -173,6 +176,9 @@ pub const REGENERABLE: &[&str] = &[
     "vendor",
 ];
 
+/// Words that name production unless the configuration names others.
+pub const PRODUCTION: &[&str] = &["prod", "production", "live"];
+
 /// Branches protected unless the configuration names others.
 pub const PROTECTED_BRANCHES: &[&str] = &["main", "master"];
 
@@ -190,6 +196,7 @@ impl Default for Settings {
             disabled_rules: Vec::new(),
             disabled_packs: Vec::new(),
             enabled_packs: Vec::new(),
+            production: PRODUCTION.iter().map(|s| s.to_string()).collect(),
             allow: Vec::new(),
             snapshot_max_age: Duration::from_secs(14 * 86_400),
             snapshot_max_size: 100 << 20,

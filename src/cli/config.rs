@@ -69,6 +69,7 @@ fn values(s: &Settings) -> Vec<(&'static str, Value)> {
         ("rules.disable", json!(s.disabled_rules)),
         ("packs.disable", json!(s.disabled_packs)),
         ("packs.enable", json!(s.enabled_packs)),
+        ("production", json!(s.production)),
         ("allow", Value::Array(allow)),
         (
             "snapshots.max_age",

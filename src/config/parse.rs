@@ -24,6 +24,7 @@ const TOP_KEYS: &[&str] = &[
     "inline_override",
     "rules",
     "packs",
+    "production",
     "allow",
     "snapshots",
     "audit",
@@ -111,6 +112,11 @@ pub(super) fn apply(
             }
             "rules" => file.rules(key, item, settings),
             "packs" => file.packs(key, item, settings),
+            "production" => {
+                if let Some(v) = file.names("production", key, item, "word") {
+                    settings.production = v;
+                }
+            }
             "allow" => file.allow(key, item, settings),
             "snapshots" => file.snapshots(key, item, settings),
             "audit" => file.audit(key, item, settings),
@@ -686,6 +692,16 @@ expires = "2031-02-03"
                 line: 8
             })
         );
+    }
+
+    #[test]
+    fn production_words_replace_the_default() {
+        let (s, problems, _) = read("production = [\"prd\", \"live\"]\n");
+        assert_eq!(problems, Vec::<String>::new());
+        assert_eq!(s.production, ["prd", "live"]);
+        let (s, problems, _) = read("production = [\"\", \"prd\"]\n");
+        assert_eq!(problems.len(), 1);
+        assert_eq!(s.production, ["prd"]);
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod moves;
 mod paths;
 mod rsync;
 mod run;
+mod sqlfile;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -107,6 +108,9 @@ impl Context {
             },
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
             Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
+            Subject::SqlFile { path, dialect } => {
+                sqlfile::assess(&dir, path, *dialect, self.home.as_deref())
+            }
         };
         match assessment {
             Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,

@@ -211,33 +211,7 @@ fn is_protected_target(word: &Word) -> bool {
         ".", "./", "*", ".*", "./*", "./.*", "..", "../", "../*", "/*", "$PWD", "${PWD}", "$(pwd)",
         "`pwd`",
     ];
-    const SYSTEM: &[&str] = &[
-        "/",
-        "/bin",
-        "/boot",
-        "/dev",
-        "/etc",
-        "/home",
-        "/lib",
-        "/lib32",
-        "/lib64",
-        "/opt",
-        "/proc",
-        "/root",
-        "/run",
-        "/sbin",
-        "/srv",
-        "/sys",
-        "/usr",
-        "/var",
-        "/Users",
-        "/System",
-        "/Library",
-        "/Applications",
-        "/Volumes",
-        "/private",
-    ];
-    if HOME.contains(&text) || HERE.contains(&text) || SYSTEM.contains(&text) {
+    if HOME.contains(&text) || HERE.contains(&text) || is_system_folder(text) {
         return true;
     }
     if text == ".git" || text.ends_with("/.git") {
@@ -245,7 +219,7 @@ fn is_protected_target(word: &Word) -> bool {
     }
     // A system folder's direct contents (`/usr/*`, `/etc/x` is not protected: too specific).
     if let Some(parent) = text.strip_suffix("/*") {
-        return SYSTEM.contains(&parent) || HOME.contains(&parent);
+        return is_system_folder(parent) || HOME.contains(&parent);
     }
     // A user's home folder: `/home/alice`, `/Users/alice`, `~alice`.
     let home_of_user = ["/home/", "/Users/"].iter().any(|root| {
@@ -253,4 +227,35 @@ fn is_protected_target(word: &Word) -> bool {
             .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
     });
     home_of_user || (text.starts_with('~') && !text.contains('/') && text.len() > 1)
+}
+
+/// Folders the operating system is installed in: nothing in them is an agent's to delete
+/// (the `system` pack stops even a single file there).
+pub(crate) const OS_FOLDERS: &[&str] = &[
+    "/bin", "/boot", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/sbin", "/usr", "/var/lib",
+    "/System",
+];
+
+/// The machine's other top-level folders: removing one whole is never what was meant.
+const MACHINE_FOLDERS: &[&str] = &[
+    "/",
+    "/dev",
+    "/home",
+    "/opt",
+    "/proc",
+    "/root",
+    "/run",
+    "/srv",
+    "/sys",
+    "/var",
+    "/Users",
+    "/Library",
+    "/Applications",
+    "/Volumes",
+    "/private",
+];
+
+/// `/`, a top-level folder of the machine or a folder the operating system lives in.
+pub(crate) fn is_system_folder(path: &str) -> bool {
+    OS_FOLDERS.contains(&path) || MACHINE_FOLDERS.contains(&path)
 }

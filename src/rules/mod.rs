@@ -100,6 +100,12 @@ pub enum Subject {
     Paths(Vec<Word>),
     /// A local `rsync --delete`: the destination loses what the sources lack.
     Mirror(Mirror),
+    /// A file of SQL a database client runs (`psql -f reset.sql`, `mysql < reset.sql`): what
+    /// it destroys shows only in the file.
+    SqlFile {
+        path: Word,
+        dialect: packs::db::sql::Dialect,
+    },
 }
 
 pub use rsync::Mirror;
@@ -183,6 +189,9 @@ pub(crate) struct Hit {
     pub needs_confirmation: bool,
     /// Remote branches a push writes or deletes: naming a protected one makes it protected.
     pub branches: Vec<String>,
+    /// Names of what a pack's finding destroys that its arguments do not show (the database
+    /// or table in a SQL statement): naming production makes it protected.
+    pub names: Vec<String>,
 }
 
 impl Hit {
@@ -196,11 +205,17 @@ impl Hit {
             subject: Subject::Nothing,
             needs_confirmation: false,
             branches: Vec::new(),
+            names: Vec::new(),
         }
     }
 
     pub fn branches(mut self, branches: &[&str]) -> Self {
         self.branches = branches.iter().map(|b| b.to_string()).collect();
+        self
+    }
+
+    pub fn names(mut self, names: Vec<String>) -> Self {
+        self.names = names;
         self
     }
 
@@ -354,6 +369,11 @@ pub(crate) fn by_program(
         "git" => git::check(args),
         "git-filter-repo" => vec![git::filter_repo()],
         "rm" => fs::rm(args, profile, reading).into_iter().collect(),
+        // rimraf deletes its operands recursively, as `rm -rf` does.
+        "rimraf" => {
+            let as_rm = [&[Word::literal("-rf")][..], args].concat();
+            fs::rm(&as_rm, profile, reading).into_iter().collect()
+        }
         "find" => find::check(args).into_iter().collect(),
         "rsync" => rsync::check(args).into_iter().collect(),
         _ => Vec::new(),

@@ -38,6 +38,19 @@ pub const RULE_IDS: &[&str] = &[
     "shell.dynamic-command",
     "shell.unanalyzable",
     "guard.tamper",
+    "db.sql-drop",
+    "db.sql-truncate",
+    "db.sql-delete-all",
+    "db.sql-update-all",
+    "db.sql-alter-drop",
+    "db.restore-clean",
+    "db.mongo-drop",
+    "db.redis-flush",
+    "migrations.reset",
+    "migrations.data-loss",
+    "system.rm-system",
+    "system.disk-write",
+    "system.permissions",
 ];
 
 /// Variables of the developer's environment that could change a verdict. Every other

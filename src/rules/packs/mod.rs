@@ -7,7 +7,12 @@
 //! configuration switches them off (`[packs] disable = [...]`): a guard whose protection waits
 //! for configuration protects almost nobody.
 
-use crate::rules::{Hit, Rule};
+pub(crate) mod args;
+pub mod db;
+mod migrations;
+mod system;
+
+use crate::rules::{Hit, Rule, Tier};
 use crate::settings::Settings;
 use crate::shell::SimpleCommand;
 
@@ -33,7 +38,7 @@ impl std::fmt::Debug for Pack {
 }
 
 /// Every pack, in documentation order.
-pub static PACKS: &[&Pack] = &[];
+pub static PACKS: &[&Pack] = &[&db::PACK, &migrations::PACK, &system::PACK];
 
 pub fn by_id(id: &str) -> Option<&'static Pack> {
     PACKS.iter().copied().find(|p| p.id == id)
@@ -47,7 +52,8 @@ pub fn enabled(pack: &Pack, settings: &Settings) -> bool {
     pack.default_on || settings.enabled_packs.iter().any(|id| id == pack.id)
 }
 
-/// Findings of every switched-on pack that reads `program`.
+/// Findings of every switched-on pack that reads `program`. A finding whose command names
+/// production is protected.
 pub(crate) fn check(program: &str, cmd: &SimpleCommand, settings: &Settings) -> Vec<Hit> {
     let mut hits = Vec::new();
     for pack in PACKS {
@@ -55,5 +61,171 @@ pub(crate) fn check(program: &str, cmd: &SimpleCommand, settings: &Settings) -> 
             hits.extend((pack.check)(cmd));
         }
     }
+    for hit in &mut hits {
+        if hit.tier == Tier::Protected {
+            continue;
+        }
+        if let Some((word, pattern)) = production(cmd, &hit.names, &settings.production) {
+            hit.tier = Tier::Protected;
+            hit.loses = format!(
+                "{} (it names production: `{word}` matches `{pattern}`)",
+                hit.loses
+            );
+            hit.safer = Some(
+                "never run this against production; ask the user, who can run it themselves".into(),
+            );
+        }
+    }
     hits
+}
+
+/// The first word of `cmd` (an argument, an option value, an environment prefix such as
+/// `AWS_PROFILE=prod` or `DATABASE_URL=...`) or of `names` (what a statement in the command
+/// destroys) that matches a `production` pattern, with the pattern. Words with spaces are
+/// scripts or messages, not names, and are skipped; a URL counts by its host and path, not
+/// its user or password.
+fn production<'a>(
+    cmd: &'a SimpleCommand,
+    names: &'a [String],
+    patterns: &'a [String],
+) -> Option<(&'a str, &'a str)> {
+    if patterns.is_empty() {
+        return None;
+    }
+    let assigned = cmd
+        .assigns
+        .iter()
+        .filter(|(name, _)| !name.starts_with("AGENT_GUARD_"))
+        .filter_map(|(_, w)| w.value());
+    let words = cmd.args().iter().filter_map(|w| w.value());
+    assigned
+        .chain(words)
+        .chain(names.iter().map(String::as_str))
+        .filter(|w| !w.contains(char::is_whitespace))
+        .find_map(|w| {
+            let named = url_target(w).unwrap_or(w);
+            patterns
+                .iter()
+                .find(|p| names_word(named, p))
+                .map(|p| (w, p.as_str()))
+        })
+}
+
+/// `host/path` of `scheme://user:password@host:port/path?query`.
+fn url_target(word: &str) -> Option<&str> {
+    let (_, rest) = word.split_once("://")?;
+    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let start = rest[..authority_end].rfind('@').map_or(0, |at| at + 1);
+    Some(&rest[start..])
+}
+
+/// Whether `pattern` occurs in `text` as a whole word: case aside, with no letter or digit
+/// right before or after it (`prod-eu`, `app_prod`, `db.prod.internal` name `prod`;
+/// `products` does not).
+pub(crate) fn names_word(text: &str, pattern: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    let pattern = pattern.to_ascii_lowercase();
+    if pattern.is_empty() {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find(&pattern) {
+        let start = from + at;
+        let end = start + pattern.len();
+        let before = start.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(end).copied();
+        if !before.is_some_and(|b| b.is_ascii_alphanumeric())
+            && !after.is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            return true;
+        }
+        from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn production_is_matched_as_a_whole_word() {
+        for text in [
+            "prod",
+            "PROD",
+            "prod-eu",
+            "app_prod",
+            "db.prod.internal",
+            "live",
+        ] {
+            assert!(
+                names_word(text, "prod") || names_word(text, "live"),
+                "{text}"
+            );
+        }
+        for text in ["products", "reproduce", "delivery", "prodigy", ""] {
+            assert!(
+                !names_word(text, "prod") && !names_word(text, "live"),
+                "{text}"
+            );
+        }
+        assert!(names_word("eu-prod-eu", "prod-eu"));
+        assert!(!names_word("x", ""));
+    }
+
+    fn tiers(command: &str, settings: &Settings) -> Vec<Tier> {
+        crate::shell::analyze(command)
+            .commands
+            .iter()
+            .flat_map(|cmd| crate::rules::check(cmd, settings))
+            .map(|f| f.tier)
+            .collect()
+    }
+
+    #[test]
+    fn a_pack_finding_that_names_production_is_protected() {
+        let settings = Settings::default();
+        for command in [
+            "psql -h db.prod.internal -c 'DELETE FROM sessions'",
+            "psql -d production -c 'TRUNCATE orders'",
+            "PGHOST=live-db psql -c 'DROP TABLE t'",
+            "DATABASE_URL=postgres://u:p@prod-db:5432/app npx prisma migrate reset --force",
+            "RAILS_ENV=production bin/rails db:drop",
+            "psql -c 'DROP DATABASE shop_prod'",
+            "redis-cli -u redis://cache.live.example.com flushall",
+            "dropdb app_production",
+        ] {
+            assert_eq!(tiers(command, &settings), [Tier::Protected], "{command}");
+        }
+        for command in [
+            "psql -d products -c 'TRUNCATE orders'",
+            "PGHOST=staging-db psql -c 'DROP TABLE t'",
+            "psql -c 'DELETE FROM live_events_archive' -v x='prod data'",
+        ] {
+            assert_eq!(tiers(command, &settings), [Tier::Destructive], "{command}");
+        }
+        let off = Settings {
+            production: Vec::new(),
+            ..Settings::default()
+        };
+        assert_eq!(
+            tiers("psql -h prod -c 'DROP TABLE t'", &off),
+            [Tier::Destructive]
+        );
+    }
+
+    #[test]
+    fn urls_count_by_host_and_path() {
+        assert_eq!(
+            url_target("postgres://prod:secret@db.example.com:5432/app?sslmode=require"),
+            Some("db.example.com:5432/app")
+        );
+        assert_eq!(
+            url_target("redis://cache-live:6379"),
+            Some("cache-live:6379")
+        );
+        assert_eq!(url_target("prod"), None);
+    }
 }
