@@ -7,6 +7,13 @@
 //! configuration switches them off (`[packs] disable = [...]`): a guard whose protection waits
 //! for configuration protects almost nobody.
 
+mod args;
+mod cloud;
+mod containers;
+mod hosting;
+mod iac;
+mod k8s;
+
 use crate::rules::{Hit, Rule};
 use crate::settings::Settings;
 use crate::shell::SimpleCommand;
@@ -33,7 +40,13 @@ impl std::fmt::Debug for Pack {
 }
 
 /// Every pack, in documentation order.
-pub static PACKS: &[&Pack] = &[];
+pub static PACKS: &[&Pack] = &[
+    &containers::PACK,
+    &k8s::PACK,
+    &iac::PACK,
+    &cloud::PACK,
+    &hosting::PACK,
+];
 
 pub fn by_id(id: &str) -> Option<&'static Pack> {
     PACKS.iter().copied().find(|p| p.id == id)
