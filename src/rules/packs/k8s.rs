@@ -272,6 +272,7 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
         .or_else(|| globals.value(&["n", "namespace"]));
     let in_ns = namespace.map_or(String::new(), |ns| format!(" in namespace `{ns}`"));
     let every_ns = line.on(&["A", "all-namespaces"]);
+    let dry = format!("{} --dry-run=server", cmd.display());
     let all = line.on(&["all"]);
 
     if let Some(source) = line.value(&["f", "filename", "k", "kustomize"]) {
@@ -287,8 +288,7 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
                 format!("deletes {what}, which can include namespaces, volume claims and secrets"),
             )
             .safer(format!(
-                "`{tool} diff` or `{tool} delete` with the same files and `--dry-run=server` to \
-                 see what would go; delete the objects you mean by name"
+                "`{dry}` to see what would go; delete the objects you mean by name"
             ))
             .recovery(
                 "re-apply the manifests to recreate the objects; data in deleted volumes comes \
@@ -334,6 +334,10 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
                          snapshot (Velero, CSI snapshots)";
 
     let kind = kinds.iter().copied().min().unwrap_or(Kind::Other);
+    // kubectl refuses a type with no name, `--all` or selector, unless xargs adds the names.
+    if names.is_empty() && !(all || every_ns || selected || cmd.uncertain || kind == Kind::All) {
+        return None;
+    }
     let hit = match kind {
         Kind::Namespace => {
             let which = shown.map_or_else(
@@ -349,8 +353,8 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
                 ),
             )
             .safer(format!(
-                "`{tool} get all,pvc,secrets,configmaps -n {}` to see what is in it; the same \
-                 delete with `--dry-run=server` to check the request",
+                "`{tool} get all,pvc,secrets,configmaps -n {}` to see what is in it; `{dry}` to \
+                 check the request",
                 match names[..] {
                     [one] => one,
                     _ => "<namespace>",
@@ -375,7 +379,7 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
             )
             .safer(format!(
                 "`{tool} get pv` to check the reclaim policy (set it to `Retain` to keep the \
-                 disk); take a volume snapshot first; `--dry-run=server` to check the request"
+                 disk); take a volume snapshot first; `{dry}` to check the request"
             ))
             .recovery(format!(
                 "{recovery_data}; a `Retain`ed volume can be bound again"
@@ -418,7 +422,7 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
             )
             .safer(format!(
                 "`{tool} get {types}{}` to list what matches; delete the objects you mean by \
-                 name, or add `--dry-run=server` to check first",
+                 name, or run `{dry}` first",
                 if every_ns { " -A" } else { "" }
             ))
             .recovery("re-apply the manifests from version control to recreate the objects")
@@ -479,9 +483,9 @@ fn helm(cmd: &SimpleCommand) -> Option<Hit> {
             ),
         )
         .safer(format!(
-            "`helm uninstall {} --dry-run` to list what goes; `helm get values` and `helm get \
-             manifest` to keep a copy first",
-            line.operands.join(" ")
+            "`{} --dry-run` to list what goes; `helm get values` and `helm get manifest` to keep \
+             a copy first",
+            cmd.display()
         ))
         .recovery(recovery),
     )

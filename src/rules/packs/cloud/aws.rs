@@ -370,7 +370,17 @@ pub(super) fn check(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     let service = service?;
     let (_, op) = Line::head(&args[service + 1..], Style::Gnu, GLOBAL);
     let op = service + 1 + op?;
-    let valued: Vec<&str> = GLOBAL.iter().chain(IDS).copied().collect();
+    let valued: Vec<&str> = GLOBAL
+        .iter()
+        .chain(IDS)
+        .chain(&[
+            "final-db-snapshot-identifier",
+            "final-snapshot-identifier",
+            "final-cluster-snapshot-identifier",
+            "key",
+        ])
+        .copied()
+        .collect();
     let line = Line::parse(&args[op + 1..], Style::Gnu, &valued);
     // Help, a request skeleton or a dry run prints and deletes nothing.
     if globals.help()
@@ -486,10 +496,17 @@ fn api(service: &str, op: &str, line: &Line) -> Option<Hit> {
     })?;
     let id = IDS.iter().find_map(|name| line.value(&[name]));
     let named = id.map_or_else(String::new, |id| format!(" (`{id}`)"));
+    let kept = line.value(&[
+        "final-db-snapshot-identifier",
+        "final-snapshot-identifier",
+        "final-cluster-snapshot-identifier",
+    ]);
     let recovery = if service == "secretsmanager" && line.on(&["force-delete-without-recovery"]) {
-        "none: `--force-delete-without-recovery` skips the recovery window"
+        "none: `--force-delete-without-recovery` skips the recovery window".to_string()
+    } else if let Some(snapshot) = kept {
+        format!("restore from the final snapshot `{snapshot}` into a new resource")
     } else {
-        recovery
+        recovery.to_string()
     };
     Some(
         Hit::new(
