@@ -51,6 +51,23 @@ pub const RULE_IDS: &[&str] = &[
     "system.rm-system",
     "system.disk-write",
     "system.permissions",
+    "containers.volume-delete",
+    "containers.compose-volumes",
+    "k8s.delete-namespace",
+    "k8s.delete-storage",
+    "k8s.delete-bulk",
+    "k8s.delete-manifest",
+    "k8s.helm-uninstall",
+    "iac.destroy",
+    "iac.state-delete",
+    "cloud.aws-bucket-delete",
+    "cloud.aws-delete",
+    "cloud.gcp-delete",
+    "cloud.azure-delete",
+    "cloud.storage-delete",
+    "hosting.github-delete",
+    "hosting.app-delete",
+    "hosting.data-delete",
 ];
 
 /// Variables of the developer's environment that could change a verdict. Every other

@@ -8,7 +8,13 @@
 //! for configuration protects almost nobody.
 
 pub(crate) mod args;
+mod cloud;
+mod containers;
 pub mod db;
+mod hosting;
+mod iac;
+mod k8s;
+mod line;
 mod migrations;
 mod system;
 
@@ -38,7 +44,16 @@ impl std::fmt::Debug for Pack {
 }
 
 /// Every pack, in documentation order.
-pub static PACKS: &[&Pack] = &[&db::PACK, &migrations::PACK, &system::PACK];
+pub static PACKS: &[&Pack] = &[
+    &db::PACK,
+    &migrations::PACK,
+    &containers::PACK,
+    &k8s::PACK,
+    &iac::PACK,
+    &cloud::PACK,
+    &hosting::PACK,
+    &system::PACK,
+];
 
 pub fn by_id(id: &str) -> Option<&'static Pack> {
     PACKS.iter().copied().find(|p| p.id == id)

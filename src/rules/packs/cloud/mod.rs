@@ -1,0 +1,48 @@
+//! Cloud and object storage: deletes through the AWS, Google Cloud and Azure command lines,
+//! MinIO's `mc` and rclone, of what holds data (buckets and their objects, databases, disks,
+//! secrets, queues) or a whole project or resource group. Deleting one object or one item
+//! passes, as deleting one file does.
+
+mod aws;
+mod azure;
+mod gcp;
+mod storage;
+
+use super::Pack;
+use crate::rules::Hit;
+use crate::shell::SimpleCommand;
+
+pub use aws::{AWS_BUCKET_DELETE, AWS_DELETE};
+pub use azure::AZURE_DELETE;
+pub use gcp::GCP_DELETE;
+pub use storage::STORAGE_DELETE;
+
+pub static PACK: Pack = Pack {
+    id: "cloud",
+    summary: "AWS, Google Cloud and Azure deletes of buckets, databases, disks, secrets, queues, projects; MinIO `mc` and rclone deletes and syncs",
+    default_on: true,
+    programs: &["aws", "gcloud", "gsutil", "az", "azcopy", "mc", "rclone"],
+    rules: &[
+        &AWS_BUCKET_DELETE,
+        &AWS_DELETE,
+        &GCP_DELETE,
+        &AZURE_DELETE,
+        &STORAGE_DELETE,
+    ],
+    check,
+};
+
+fn check(cmd: &SimpleCommand) -> Vec<Hit> {
+    let args = cmd.args();
+    let hit = match cmd.program() {
+        Some("aws") => aws::check(cmd, args),
+        Some("gcloud") => gcp::gcloud(args),
+        Some("gsutil") => gcp::gsutil(cmd, args),
+        Some("az") => azure::az(args),
+        Some("azcopy") => azure::azcopy(cmd, args),
+        Some("mc") => storage::mc(cmd, args),
+        Some("rclone") => storage::rclone(cmd, args),
+        _ => None,
+    };
+    hit.into_iter().collect()
+}

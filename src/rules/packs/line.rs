@@ -1,0 +1,220 @@
+//! Reading the command lines of cluster, cloud and hosting tools.
+//!
+//! These tools nest subcommands (`aws s3 rm`, `gcloud sql instances delete`) and accept options
+//! anywhere around them, so a pack needs the operands in order with option values taken out,
+//! and the options by name. Only the options that take a separate value need to be known: any
+//! other word starting with `-` is read as a flag, so a table that lags behind the tool can at
+//! worst shift an operand, never hide a flag.
+
+use crate::shell::{SimpleCommand, Word};
+
+/// How a tool spells its options.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// getopt and Go's pflag: `--name[=v]`, and `-abc` as a cluster of one-letter options.
+    Gnu,
+    /// Go's `flag` package (terraform): `-name[=v]` and `--name[=v]` are the same option.
+    Go,
+}
+
+/// A command line split into options and operands.
+pub(crate) struct Line<'a> {
+    /// Options by name without dashes (`recursive`, `n`), with their value if they have one.
+    pub opts: Vec<(&'a str, Option<&'a str>)>,
+    /// Operands in order; a lone `-` (stdin) is one.
+    pub operands: Vec<&'a str>,
+}
+
+impl<'a> Line<'a> {
+    /// Splits `args`; `valued` names the options (without dashes) that take the next word as
+    /// their value when it is not attached.
+    pub fn parse(args: &'a [Word], style: Style, valued: &[&str]) -> Line<'a> {
+        Line::read(args, style, valued, false).0
+    }
+
+    /// Reads the options before the first operand (a tool's global options, ahead of its
+    /// subcommand) and gives the index of that operand in `args`, if there is one.
+    pub fn head(args: &'a [Word], style: Style, valued: &[&str]) -> (Line<'a>, Option<usize>) {
+        Line::read(args, style, valued, true)
+    }
+
+    fn read(
+        args: &'a [Word],
+        style: Style,
+        valued: &[&str],
+        stop_at_operand: bool,
+    ) -> (Line<'a>, Option<usize>) {
+        let mut line = Line {
+            opts: Vec::new(),
+            operands: Vec::new(),
+        };
+        let text = |i: usize| args.get(i).map(|w| w.text.as_str());
+        let mut i = 0;
+        while let Some(word) = text(i) {
+            i += 1;
+            if word == "--" {
+                if stop_at_operand {
+                    return (line, (i < args.len()).then_some(i));
+                }
+                line.operands
+                    .extend(args[i..].iter().map(|w| w.text.as_str()));
+                break;
+            }
+            let long = match style {
+                Style::Gnu => word.strip_prefix("--"),
+                Style::Go => word
+                    .strip_prefix("--")
+                    .or_else(|| word.strip_prefix('-'))
+                    .filter(|rest| !rest.is_empty()),
+            };
+            if let Some(long) = long {
+                match long.split_once('=') {
+                    Some((name, value)) => line.opts.push((name, Some(value))),
+                    None if valued.contains(&long) => {
+                        line.opts.push((long, text(i)));
+                        i += 1;
+                    }
+                    None => line.opts.push((long, None)),
+                }
+                continue;
+            }
+            let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) else {
+                if stop_at_operand {
+                    return (line, Some(i - 1));
+                }
+                line.operands.push(word);
+                continue;
+            };
+            for (at, c) in shorts.char_indices() {
+                let name = &shorts[at..at + c.len_utf8()];
+                if valued.contains(&name) {
+                    let rest = &shorts[at + c.len_utf8()..];
+                    let rest = rest.strip_prefix('=').unwrap_or(rest);
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        text(i - 1)
+                    } else {
+                        Some(rest)
+                    };
+                    line.opts.push((name, value));
+                    break;
+                }
+                line.opts.push((name, None));
+            }
+        }
+        (line, None)
+    }
+
+    /// Whether any of `names` is given and not switched off (`--force=false`).
+    pub fn on(&self, names: &[&str]) -> bool {
+        self.opts
+            .iter()
+            .rev()
+            .find(|(name, _)| names.contains(name))
+            .is_some_and(|(_, value)| !matches!(*value, Some("false" | "0" | "no")))
+    }
+
+    /// The last value given to any of `names`.
+    pub fn value(&self, names: &[&str]) -> Option<&'a str> {
+        self.opts
+            .iter()
+            .rev()
+            .find(|(name, _)| names.contains(name))
+            .and_then(|(_, value)| *value)
+    }
+
+    pub fn operand(&self, n: usize) -> Option<&'a str> {
+        self.operands.get(n).copied()
+    }
+
+    /// A dry run is asked for with any of `names` (`--dry-run`, `--dry-run=server`), unless
+    /// its value switches it off (`--dry-run=none`).
+    pub fn dry_run(&self, names: &[&str]) -> bool {
+        self.opts
+            .iter()
+            .rev()
+            .find(|(name, _)| names.contains(name))
+            .is_some_and(|(_, value)| !matches!(*value, Some("none" | "false" | "0")))
+    }
+
+    /// Asks for help or the version instead of acting.
+    pub fn help(&self) -> bool {
+        self.on(&["help", "h", "version"]) || self.operands.contains(&"help")
+    }
+}
+
+/// The command again without some options (`docker compose down -v` without `-v`), as a
+/// safer twin to suggest: `longs` are dropped with an attached value, `shorts` are taken out of
+/// their clusters (`-fsv` becomes `-fs`).
+pub(crate) fn without(cmd: &SimpleCommand, longs: &[&str], shorts: &[char]) -> String {
+    let mut words = vec![cmd.argv[0].shell_quoted()];
+    for word in cmd.args() {
+        let text = word.text.as_str();
+        if let Some(long) = text.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(name, _)| name);
+            if !longs.contains(&name) {
+                words.push(word.shell_quoted());
+            }
+        } else if let Some(cluster) = text.strip_prefix('-').filter(|c| !c.is_empty()) {
+            let kept: String = cluster.chars().filter(|c| !shorts.contains(c)).collect();
+            if !kept.is_empty() {
+                words.push(Word::literal(format!("-{kept}")).shell_quoted());
+            }
+        } else {
+            words.push(word.shell_quoted());
+        }
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<Word> {
+        s.split_whitespace().map(Word::literal).collect()
+    }
+
+    #[test]
+    fn gnu_clusters_values_and_operands() {
+        let args = words("-n prod delete -fv --all ns/a --context=x -- -b");
+        let line = Line::parse(&args, Style::Gnu, &["n", "context"]);
+        assert_eq!(line.operands, ["delete", "ns/a", "-b"]);
+        assert_eq!(line.value(&["n"]), Some("prod"));
+        assert_eq!(line.value(&["context"]), Some("x"));
+        assert!(line.on(&["f"]) && line.on(&["v"]) && line.on(&["all"]));
+        assert!(!line.on(&["b"]));
+    }
+
+    #[test]
+    fn head_stops_at_the_subcommand() {
+        let args = words("-f a.yml -p x rm -fsv web");
+        let (globals, at) = Line::head(&args, Style::Gnu, &["f", "p"]);
+        assert_eq!(globals.value(&["f"]), Some("a.yml"));
+        assert_eq!(at, Some(4));
+        let rest = Line::parse(&args[5..], Style::Gnu, &[]);
+        assert!(rest.on(&["v"]));
+        assert_eq!(rest.operands, ["web"]);
+    }
+
+    #[test]
+    fn go_single_dash_long_options() {
+        let args = words("-chdir=infra apply -destroy -auto-approve=false -var x=1 main");
+        let line = Line::parse(&args, Style::Go, &["var"]);
+        assert_eq!(line.operands, ["apply", "main"]);
+        assert!(line.on(&["destroy"]));
+        assert!(!line.on(&["auto-approve"]));
+        assert_eq!(line.value(&["chdir"]), Some("infra"));
+    }
+
+    #[test]
+    fn without_takes_options_out_of_clusters() {
+        let cmd = crate::shell::analyze("docker compose rm -fsv --volumes=true web")
+            .commands
+            .remove(0);
+        assert_eq!(
+            without(&cmd, &["volumes"], &['v']),
+            "docker compose rm -fs web"
+        );
+    }
+}
