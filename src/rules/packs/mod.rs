@@ -7,6 +7,13 @@
 //! configuration switches them off (`[packs] disable = [...]`): a guard whose protection waits
 //! for configuration protects almost nobody.
 
+mod args;
+mod backup;
+mod cicd;
+mod messaging;
+mod search;
+mod secrets;
+
 use crate::rules::{Hit, Rule};
 use crate::settings::Settings;
 use crate::shell::SimpleCommand;
@@ -33,7 +40,13 @@ impl std::fmt::Debug for Pack {
 }
 
 /// Every pack, in documentation order.
-pub static PACKS: &[&Pack] = &[];
+pub static PACKS: &[&Pack] = &[
+    &backup::PACK,
+    &cicd::PACK,
+    &messaging::PACK,
+    &search::PACK,
+    &secrets::PACK,
+];
 
 pub fn by_id(id: &str) -> Option<&'static Pack> {
     PACKS.iter().copied().find(|p| p.id == id)
