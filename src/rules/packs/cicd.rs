@@ -263,46 +263,70 @@ fn gitlab_api(method: &str, url: &Url) -> Option<Hit> {
     if method != "DELETE" && !erase {
         return None;
     }
+    // A project may be named by its URL-encoded path (`group%2Fapp`) instead of its number.
+    let id = |raw: &str| raw.replace("%2F", "/").replace("%2f", "/");
     let project = match rest.as_slice() {
-        ["projects", id, ..] => format!(
-            " of project `{}`",
-            id.replace("%2F", "/").replace("%2f", "/")
-        ),
+        ["projects", p, ..] => format!(" of project `{}`", id(p)),
         _ => String::new(),
     };
-    let loses = if erase {
-        format!(
-            "erases the log and artifacts of job `{}`{project}",
-            rest[rest.len() - 2]
+    let gone = "none through the API: the deleted data is gone";
+    let (loses, recovery) = if erase {
+        (
+            format!(
+                "erases the log and artifacts of job `{}`{project}",
+                rest[rest.len() - 2]
+            ),
+            gone,
         )
     } else {
         match rest.as_slice() {
-            ["projects", id] => format!(
-                "deletes project `{}` with its repository, issues, merge requests, pipelines and packages",
-                id.replace("%2F", "/").replace("%2f", "/")
+            ["projects", p] => (
+                format!(
+                    "deletes project `{}` with its repository, issues, merge requests, \
+                     pipelines and packages",
+                    id(p)
+                ),
+                "where the instance delays deletion, an administrator can restore the project \
+                 until the delay ends; otherwise none",
             ),
-            [.., "pipelines", n] => {
-                format!("deletes pipeline `{n}`{project} with its jobs, logs and artifacts")
-            }
-            [.., "jobs", n] => format!("deletes job `{n}`{project} with its log and artifacts"),
-            [.., "jobs", n, "artifacts"] => format!("deletes the artifacts of job `{n}`{project}"),
-            [.., "environments", n] => {
-                format!("deletes environment `{n}`{project} with its deployment history")
-            }
-            [.., "variables", k] => {
-                format!("deletes CI/CD variable `{k}`{project}: its value exists nowhere else")
-            }
-            [.., "registry", "repositories", n] => {
-                format!("deletes container registry repository `{n}`{project} with every tag")
-            }
-            [.., "runners", n] => format!("deletes runner `{n}`"),
-            _ => format!("deletes `/api/v4/{}` on GitLab", rest.join("/")),
+            [.., "pipelines", n] => (
+                format!("deletes pipeline `{n}`{project} with its jobs, logs and artifacts"),
+                gone,
+            ),
+            [.., "jobs", n] => (
+                format!("deletes job `{n}`{project} with its log and artifacts"),
+                gone,
+            ),
+            [.., "jobs", n, "artifacts"] => (
+                format!("deletes the artifacts of job `{n}`{project}"),
+                "run the job again to rebuild them",
+            ),
+            [.., "environments", n] => (
+                format!("deletes environment `{n}`{project} with its deployment history"),
+                gone,
+            ),
+            [.., "variables", k] => (
+                format!("deletes CI/CD variable `{k}`{project}: its value exists nowhere else"),
+                "set it again from your own copy of the value",
+            ),
+            [.., "registry", "repositories", n] => (
+                format!("deletes container registry repository `{n}`{project} with every tag"),
+                "push the images again if you still have them; otherwise none",
+            ),
+            [.., "runners", n] => (
+                format!("deletes runner `{n}`"),
+                "register a runner again with `gitlab-runner register`",
+            ),
+            _ => (
+                format!("deletes `/api/v4/{}` on GitLab", rest.join("/")),
+                gone,
+            ),
         }
     };
     Some(
         Hit::new(&GITLAB_DELETE, Tier::Destructive, loses)
             .safer("`GET` the same URL first to see what it is and keep a copy; ask the user before deleting")
-            .recovery("none through the API; a deleted project may be restorable from the admin area during its deletion delay"),
+            .recovery(recovery),
     )
 }
 

@@ -161,11 +161,16 @@ const ES_APIS: &[&str] = &[
 /// Which engine `url` addresses, if it looks like Elasticsearch or OpenSearch.
 fn elastic_engine(url: &Url) -> Option<&'static str> {
     let named = |w: &str| url.host_words().any(|h| h == w);
-    if named("opensearch") {
+    // Amazon's managed domains live under `*.es.amazonaws.com`.
+    if named("opensearch") || url.host.ends_with(".es.amazonaws.com") {
         return Some("OpenSearch");
     }
-    let by_host =
-        url.port == Some(9200) || named("elasticsearch") || named("elastic") || named("es");
+    // Elastic Cloud deployments live under `*.found.io` and `*.es.io`.
+    let by_host = url.port == Some(9200)
+        || named("elasticsearch")
+        || named("elastic")
+        || url.host.ends_with(".found.io")
+        || url.host.ends_with(".es.io");
     let by_path = url.segment(0).is_some_and(|s| ES_APIS.contains(&s))
         || url.segments.iter().any(|s| s == "_delete_by_query")
         || url.segment(1) == Some("_doc");
@@ -210,7 +215,7 @@ fn elasticsearch(method: &str, url: &Url) -> Option<Hit> {
                 name(1)
             ),
             "_snapshot" if url.segments.len() >= 3 => format!(
-                "deletes snapshot `{}` from repository `{}`: a backup",
+                "deletes snapshot `{}` (a backup) from repository `{}`",
                 name(2),
                 name(1)
             ),
@@ -228,10 +233,14 @@ fn elasticsearch(method: &str, url: &Url) -> Option<Hit> {
             }
             _ => {
                 let indices: Vec<&str> = first.split(',').collect();
+                let (noun, pronoun) = if indices.len() == 1 {
+                    ("index", "it")
+                } else {
+                    ("indices", "them")
+                };
                 format!(
-                    "deletes index {} and every document in {}",
+                    "deletes {noun} {} and every document in {pronoun}",
                     crate::rules::git::list(indices.iter().copied()),
-                    if indices.len() == 1 { "it" } else { "them" }
                 )
             }
         }
@@ -240,12 +249,23 @@ fn elasticsearch(method: &str, url: &Url) -> Option<Hit> {
         Hit::new(
             &ELASTICSEARCH_DELETE,
             Tier::Destructive,
-            format!("{engine}: {loses}"),
+            format!("{loses} ({engine})"),
         )
-        .safer(format!(
-            "`GET /_cat/indices/{first}?v` shows what it matches; take a snapshot first \
-                 (`PUT /_snapshot/<repo>/<name>?wait_for_completion=true`)"
-        ))
+        .safer(if first == "_snapshot" {
+            format!(
+                "`GET {}` shows what it is; keep at least one snapshot of every index",
+                url.path()
+            )
+        } else {
+            format!(
+                "{}; take a snapshot first (`PUT /_snapshot/<repo>/<name>?wait_for_completion=true`)",
+                if first.starts_with('_') && first != "_all" {
+                    format!("`GET {}` shows what it is", url.path())
+                } else {
+                    format!("`GET /_cat/indices/{first}?v` shows what it matches")
+                }
+            )
+        })
         .recovery(
             "restore the index from a snapshot (`POST /_snapshot/<repo>/<snapshot>/_restore`); \
                  without one, none",
@@ -279,7 +299,7 @@ fn meilisearch(method: &str, url: &Url) -> Option<Hit> {
         Hit::new(
             &MEILISEARCH_DELETE,
             Tier::Destructive,
-            format!("Meilisearch: {loses}"),
+            format!("{loses} (Meilisearch)"),
         )
         .safer("`GET /indexes/<uid>/stats` to see what it holds; `POST /dumps` first keeps a copy")
         .recovery("import the dump or snapshot taken before; without one, none"),
@@ -325,7 +345,7 @@ fn algolia(method: &str, url: &Url) -> Option<Hit> {
         Hit::new(
             &ALGOLIA_DELETE,
             Tier::Destructive,
-            format!("Algolia: {loses}"),
+            format!("{loses} (Algolia)"),
         )
         .safer(format!(
             "copy the index first: `POST /1/indexes/{index}/operation` with \
