@@ -165,36 +165,50 @@ fn jenkins_cli(args: &[Word]) -> Option<Hit> {
     } else {
         crate::rules::git::list(names.iter().copied())
     };
-    let (loses, recovery) = match kind {
+    let (loses, safer, recovery) = match kind {
         "job" => (
             format!(
-                "deletes job {shown} with its configuration and every build's history, logs and artifacts"
+                "deletes job {shown} with its configuration and every build's history, logs \
+                 and artifacts"
             ),
-            "none, unless `JENKINS_HOME` is backed up: `create-job <name> < job.xml` from a saved configuration",
+            "`get-job <name> > job.xml` keeps its configuration; `disable-job <name>` stops it \
+             without deleting it",
+            "none for its builds; `create-job <name> < job.xml` from a saved configuration",
         ),
         "builds" => (
             format!("deletes builds {shown} with their logs and artifacts"),
+            "let the job's build discarder remove old builds on its schedule",
             "none: the build records are gone",
         ),
         "node" => (
             format!("deletes node {shown} and its configuration"),
-            "`create-node <name> < node.xml` from a saved `get-node`",
+            "`get-node <name> > node.xml` keeps its configuration; `offline-node <name>` takes \
+             it out of use",
+            "`create-node <name> < node.xml` from a saved configuration",
         ),
         "view" => (
             format!("deletes view {shown}"),
-            "`create-view <name> < view.xml` from a saved `get-view`; the jobs stay",
+            "`get-view <name> > view.xml` keeps its configuration",
+            "`create-view <name> < view.xml` from a saved configuration; the jobs stay",
+        ),
+        "credentials" | "credentials-domain" => (
+            // `delete-credentials STORE DOMAIN ID`: the last word names what goes.
+            format!(
+                "deletes {kind} {}: jobs using them fail",
+                names.last().map_or(shown.clone(), |n| format!("`{n}`"))
+            ),
+            "list what uses them first and ask the user",
+            "none: Jenkins does not show a stored secret again; add it anew from your own copy",
         ),
         _ => (
-            format!("runs `{command}` on {shown}"),
-            "none: credentials cannot be read back out of Jenkins",
+            format!("deletes {kind} {shown}"),
+            "check what it is first and ask the user",
+            "none, unless `JENKINS_HOME` is backed up",
         ),
     };
     Some(
         Hit::new(&JENKINS_DELETE, Tier::Destructive, loses)
-            .safer(format!(
-                "`get-{kind} <name> > {kind}.xml` keeps its configuration first; `disable-job` \
-                 stops a job without deleting it"
-            ))
+            .safer(safer)
             .recovery(recovery),
     )
 }
