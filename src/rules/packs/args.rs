@@ -443,6 +443,23 @@ mod tests {
     }
 
     #[test]
+    fn urls_keep_host_port_and_path_only() {
+        let u = Url::parse("https://elastic:pw@Search.Example.com:9243/logs/_doc/1?refresh#x");
+        assert_eq!(u.host, "search.example.com");
+        assert_eq!(u.port, Some(9243));
+        assert_eq!(u.segments, ["logs", "_doc", "1"]);
+        assert_eq!(u.path(), "/logs/_doc/1");
+        let u = Url::parse("http://[::1]:9200/x");
+        assert_eq!((u.host.as_str(), u.port), ("[::1]", Some(9200)));
+        let u = Url::parse("[::1]");
+        assert_eq!((u.host.as_str(), u.port), ("[::1]", None));
+        let u = Url::parse("$ES_URL/orders");
+        assert_eq!(u.host_words().collect::<Vec<_>>(), ["es", "url"]);
+        assert_eq!(u.segments, ["orders"]);
+        assert!(Url::parse("").segments.is_empty());
+    }
+
+    #[test]
     fn operands_skip_option_values() {
         let args = words("-r repo --verbose forget -- --keep");
         assert_eq!(operands(&args, &["-r"]), ["forget", "--keep"]);
