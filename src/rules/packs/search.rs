@@ -12,8 +12,9 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
     id: "search.elasticsearch-delete",
     catches: "an HTTP `DELETE` of an Elasticsearch or OpenSearch index, data stream, snapshot, \
               document or template (`_all` and wildcards too), and `POST .../_delete_by_query`, \
-              sent with `curl`, `wget`, HTTPie or `xh` to port 9200 or a host named for the \
-              engine",
+              sent with `curl`, `wget`, HTTPie or `xh` to port 9200, a host named for the \
+              engine or its managed service, or a path only these engines use (`_data_stream`, \
+              `_snapshot`, `<index>/_doc/<id>`, ...)",
     why: "Deleting an index deletes every document in it, with no trash; `_all` or a wildcard \
           takes every matching index, `.kibana*` the dashboards, and a deleted snapshot is a \
           deleted backup. A search index is often the only place logs and events were kept.",
