@@ -38,7 +38,8 @@ pub static JENKINS_DELETE: Rule = Rule {
 
 pub static GITLAB_DELETE: Rule = Rule {
     id: "cicd.gitlab-delete",
-    catches: "`gitlab-runner unregister` and an HTTP `DELETE` to a GitLab API URL \
+    catches: "`gitlab-runner unregister`, `glab ci delete` (unless `--dry-run`), `glab \
+              variable delete`, `glab schedule delete`, and an HTTP `DELETE` to a GitLab API URL \
               (`/api/v4/...`: projects, pipelines, jobs, environments, variables, registry \
               repositories, ...), or `POST .../jobs/<id>/erase`",
     why: "Through the API a `DELETE` removes pipelines with their logs and artifacts, \
@@ -57,6 +58,9 @@ pub static GITLAB_DELETE: Rule = Rule {
         "curl --request DELETE --header 'PRIVATE-TOKEN: x' 'https://gitlab.example.com/api/v4/projects/42/environments/15'",
         "curl -X DELETE 'https://gitlab.example.com/api/v4/projects/42/variables/DEPLOY_KEY'",
         "curl -X POST 'https://gitlab.example.com/api/v4/projects/42/jobs/5001/erase'",
+        "glab ci delete 1001",
+        "glab ci delete --status=failed -R group/app",
+        "glab variable delete DEPLOY_KEY",
     ],
     passes: &[
         "gitlab-runner list",
@@ -65,6 +69,9 @@ pub static GITLAB_DELETE: Rule = Rule {
         "curl -X GET 'https://gitlab.example.com/api/v4/projects/42/pipelines'",
         "curl -X POST 'https://gitlab.example.com/api/v4/projects/42/pipeline?ref=main'",
         "curl 'https://gitlab.example.com/api/v4/projects/42/variables'",
+        "glab ci delete --status=failed --dry-run",
+        "glab ci list",
+        "glab variable get DEPLOY_KEY",
     ],
 };
 
@@ -111,6 +118,7 @@ pub static PACK: Pack = Pack {
         "java",
         "jenkins-cli",
         "gitlab-runner",
+        "glab",
         "circleci",
     ],
     rules: &[&JENKINS_DELETE, &GITLAB_DELETE, &CIRCLECI_DELETE],
@@ -123,6 +131,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         Some("java") => jenkins_jar(args).into_iter().collect(),
         Some("jenkins-cli") => jenkins_cli(args).into_iter().collect(),
         Some("gitlab-runner") => gitlab_runner(args).into_iter().collect(),
+        Some("glab") => glab(args).into_iter().collect(),
         Some("circleci") => circleci(args).into_iter().collect(),
         Some(p) if HTTP_CLIENTS.contains(&p) => {
             let Some(req) = request(p, args) else {
@@ -372,6 +381,81 @@ fn gitlab_runner(args: &[Word]) -> Option<Hit> {
         )
         .safer("`gitlab-runner list` and `gitlab-runner verify` to check runners; pause a runner in GitLab instead of unregistering it")
         .recovery("`gitlab-runner register` again, with a new token"),
+    )
+}
+
+/// glab options that take the next word as their value.
+const GLAB_VALUED: &[&str] = &[
+    "-R",
+    "--repo",
+    "-g",
+    "--group",
+    "-s",
+    "--scope",
+    "--status",
+    "--source",
+    "--older-than",
+    "--page",
+    "--per-page",
+];
+
+fn glab(args: &[Word]) -> Option<Hit> {
+    if asks_help(args) {
+        return None;
+    }
+    let ops = operands(args, GLAB_VALUED);
+    let [noun, verb, rest @ ..] = ops.as_slice() else {
+        return None;
+    };
+    if !matches!(*verb, "delete" | "remove" | "rm") {
+        return None;
+    }
+    let repo = value(args, &["-R", "--repo"])
+        .map(|r| format!(" of `{r}`"))
+        .unwrap_or_default();
+    let (loses, safer, recovery) = match *noun {
+        "ci" | "pipe" | "pipeline" => {
+            if flag(args, &["--dry-run"], None) {
+                return None;
+            }
+            let which = match (value(args, &["--status"]), rest.is_empty()) {
+                (Some(status), _) => format!("every pipeline{repo} with status `{status}`"),
+                (None, false) => format!(
+                    "pipeline {}{repo}",
+                    crate::rules::git::list(rest.iter().copied())
+                ),
+                (None, true) => format!("the pipelines given{repo}"),
+            };
+            (
+                format!("deletes {which} with their jobs, logs and artifacts"),
+                "`glab ci delete ... --dry-run` lists what would go",
+                "none: the pipelines are gone",
+            )
+        }
+        "variable" | "var" => (
+            format!(
+                "deletes CI/CD variable {}{repo}: its value exists nowhere else",
+                rest.first()
+                    .map_or("(the one given)".to_string(), |k| format!("`{k}`"))
+            ),
+            "`glab variable get <KEY>` first to keep the value",
+            "`glab variable set` again from your own copy of the value",
+        ),
+        "schedule" => (
+            format!(
+                "deletes pipeline schedule {}{repo}",
+                rest.first()
+                    .map_or("(the one given)".to_string(), |k| format!("`{k}`"))
+            ),
+            "`glab schedule list` to record its cron and variables first",
+            "`glab schedule create` again with the same settings",
+        ),
+        _ => return None,
+    };
+    Some(
+        Hit::new(&GITLAB_DELETE, Tier::Destructive, loses)
+            .safer(safer)
+            .recovery(recovery),
     )
 }
 

@@ -4,9 +4,9 @@
 //! shapes is a finding; every other request these everyday clients send passes.
 
 use super::Pack;
-use super::args::{HTTP_CLIENTS, Url, request};
+use super::args::{Url, asks_help, flag, operands, request, value};
 use crate::rules::{Hit, Rule, Tier};
-use crate::shell::SimpleCommand;
+use crate::shell::{SimpleCommand, Word};
 
 pub static ELASTICSEARCH_DELETE: Rule = Rule {
     id: "search.elasticsearch-delete",
@@ -14,7 +14,8 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
               document or template (`_all` and wildcards too), and `POST .../_delete_by_query`, \
               sent with `curl`, `wget`, HTTPie or `xh` to port 9200, a host named for the \
               engine or its managed service, or a path only these engines use (`_data_stream`, \
-              `_snapshot`, `<index>/_doc/<id>`, ...)",
+              `_snapshot`, `<index>/_doc/<id>`, ...); and `curator_cli delete_indices|\
+              delete_snapshots` without `--dry-run`",
     why: "Deleting an index deletes every document in it, with no trash; `_all` or a wildcard \
           takes every matching index, `.kibana*` the dashboards, and a deleted snapshot is a \
           deleted backup. A search index is often the only place logs and events were kept.",
@@ -32,6 +33,7 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
         "curl -X POST 'http://localhost:9200/logs/_delete_by_query' -H 'Content-Type: application/json' -d '{\"query\":{\"match_all\":{}}}'",
         "http DELETE :9200/logs-2024",
         "curl -s -X DELETE \"$ELASTICSEARCH_URL/orders\"",
+        "curator_cli --host es01 delete_indices --filter_list '{\"filtertype\":\"pattern\",\"kind\":\"prefix\",\"value\":\"logs-\"}'",
     ],
     passes: &[
         "curl -X GET 'http://localhost:9200/_cat/indices?v'",
@@ -41,6 +43,8 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
         "curl -X DELETE 'http://localhost:9200/logs/_alias/current'",
         "curl -X POST 'http://localhost:9200/logs/_close'",
         "curl -X DELETE https://api.example.com/users/42",
+        "curator_cli --dry-run delete_indices --filter_list '{\"filtertype\":\"none\"}'",
+        "curator_cli show_indices",
     ],
 };
 
@@ -103,12 +107,15 @@ pub static PACK: Pack = Pack {
     summary: "search engines: Elasticsearch/OpenSearch, Meilisearch and Algolia deletes \
               through curl, wget, HTTPie or xh",
     default_on: true,
-    programs: HTTP_CLIENTS,
+    programs: &["curl", "wget", "http", "https", "xh", "xhs", "curator_cli"],
     rules: &[&ELASTICSEARCH_DELETE, &MEILISEARCH_DELETE, &ALGOLIA_DELETE],
     check,
 };
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
+    if cmd.program() == Some("curator_cli") {
+        return curator(cmd.args()).into_iter().collect();
+    }
     let Some(req) = cmd.program().and_then(|p| request(p, cmd.args())) else {
         return Vec::new();
     };
@@ -128,6 +135,51 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
             }
         })
         .collect()
+}
+
+/// curator_cli options that take the next word as their value.
+const CURATOR_VALUED: &[&str] = &[
+    "--config",
+    "--host",
+    "--url_prefix",
+    "--port",
+    "--http_auth",
+    "--certificate",
+    "--client_cert",
+    "--client_key",
+    "--timeout",
+    "--loglevel",
+    "--logfile",
+    "--logformat",
+    "--filter_list",
+    "--repository",
+    "--hosts",
+    "--cloud_id",
+    "--api_key",
+    "--username",
+    "--password",
+];
+
+/// Elasticsearch Curator's one-shot command line.
+fn curator(args: &[Word]) -> Option<Hit> {
+    if asks_help(args) || flag(args, &["--dry-run"], None) {
+        return None;
+    }
+    let ops = operands(args, CURATOR_VALUED);
+    let filter = value(args, &["--filter_list"]).unwrap_or("its filters");
+    let loses = match *ops.first()? {
+        "delete_indices" => format!("deletes every index matching {filter}"),
+        "delete_snapshots" => format!(
+            "deletes every snapshot in repository `{}` matching {filter}: backups",
+            value(args, &["--repository"]).unwrap_or("(the one given)")
+        ),
+        _ => return None,
+    };
+    Some(
+        Hit::new(&ELASTICSEARCH_DELETE, Tier::Destructive, loses)
+            .safer("the same command with `--dry-run` logs what it would delete")
+            .recovery("restore from a snapshot taken before; without one, none"),
+    )
 }
 
 fn algolia_host(url: &Url) -> bool {
