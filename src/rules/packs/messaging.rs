@@ -2,14 +2,15 @@
 //! messages nobody has consumed yet with it, and those exist nowhere else.
 
 use super::Pack;
-use super::args::{asks_help, flag, operands, value};
+use super::args::{Url, asks_help, flag, operands, request, value};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
 pub static KAFKA_DELETE: Rule = Rule {
     id: "messaging.kafka-delete",
-    catches: "`kafka-topics --delete`, `kafka-delete-records`, `kafka-consumer-groups --delete`/\
+    catches: "`kafka-topics --delete`, an HTTP `DELETE` of a topic through the Kafka REST \
+              API (`/v3/clusters/<id>/topics/<name>`), `kafka-delete-records`, `kafka-consumer-groups --delete`/\
               `--delete-offsets`/`--reset-offsets --execute`, `kafka-acls --remove` and \
               `kafka-configs --alter --delete-config` (also the `.sh` spellings)",
     why: "Deleting a topic deletes every message in it on every broker; deleting records or a \
@@ -24,6 +25,7 @@ pub static KAFKA_DELETE: Rule = Rule {
     stops: &[
         "kafka-topics --bootstrap-server localhost:9092 --delete --topic payments",
         "kafka-topics.sh --bootstrap-server localhost:9092 --topic orders --delete",
+        "curl -X DELETE http://localhost:8082/v3/clusters/lkc-123/topics/orders",
         "kafka-delete-records --bootstrap-server localhost:9092 --offset-json-file offsets.json",
         "kafka-consumer-groups --bootstrap-server localhost:9092 --delete --group billing",
         "kafka-consumer-groups --bootstrap-server b:9092 --group g --reset-offsets --to-latest --all-topics --execute",
@@ -38,13 +40,16 @@ pub static KAFKA_DELETE: Rule = Rule {
         "kafka-acls --bootstrap-server localhost:9092 --list",
         "kafka-configs --bootstrap-server localhost:9092 --describe --entity-type topics --entity-name logs",
         "kafka-console-consumer --bootstrap-server localhost:9092 --topic orders --from-beginning",
+        "curl http://localhost:8082/v3/clusters/lkc-123/topics",
     ],
 };
 
 pub static RABBITMQ_DELETE: Rule = Rule {
     id: "messaging.rabbitmq-delete",
     catches: "`rabbitmqctl delete_user|delete_vhost|delete_queue|purge_queue|clear_permissions|\
-              reset|force_reset|...` and `rabbitmqadmin delete|purge <kind>`",
+              reset|force_reset|...`, `rabbitmqadmin delete|purge <kind>`, and an HTTP `DELETE` \
+              to the management API (`/api/queues|exchanges|vhosts|users|...` on port 15672 or a \
+              host named for RabbitMQ)",
     why: "Deleting a vhost deletes every queue, exchange and message in it; deleting or purging \
           a queue drops the messages waiting in it; `reset` wipes the node's whole state. \
           Deleting users or clearing permissions locks services out.",
@@ -62,6 +67,8 @@ pub static RABBITMQ_DELETE: Rule = Rule {
         "rabbitmqadmin delete queue name=jobs",
         "rabbitmqadmin delete exchange name=events",
         "rabbitmqadmin purge queue name=jobs",
+        "curl -u guest:guest -X DELETE http://localhost:15672/api/queues/%2F/jobs",
+        "curl -i -u guest:guest -X DELETE http://localhost:15672/api/queues/%2F/jobs/contents",
     ],
     passes: &[
         "rabbitmqctl list_queues name messages",
@@ -71,6 +78,8 @@ pub static RABBITMQ_DELETE: Rule = Rule {
         "rabbitmqadmin list queues",
         "rabbitmqadmin declare queue name=jobs durable=true",
         "rabbitmq-diagnostics ping",
+        "curl -u guest:guest http://localhost:15672/api/queues",
+        "curl -u guest:guest -X PUT http://localhost:15672/api/vhosts/staging",
     ],
 };
 
@@ -124,6 +133,12 @@ pub static PACK: Pack = Pack {
         "rabbitmqctl",
         "rabbitmqadmin",
         "nats",
+        "curl",
+        "wget",
+        "http",
+        "https",
+        "xh",
+        "xhs",
     ],
     rules: &[&KAFKA_DELETE, &RABBITMQ_DELETE, &NATS_DELETE],
     check,
@@ -131,6 +146,16 @@ pub static PACK: Pack = Pack {
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     let args = cmd.args();
+    if let Some(req) = cmd.program().and_then(|p| request(p, args)) {
+        if req.method != "DELETE" {
+            return Vec::new();
+        }
+        return req
+            .urls
+            .iter()
+            .filter_map(|url| rabbitmq_api(url).or_else(|| kafka_rest(url)))
+            .collect();
+    }
     if asks_help(args) {
         return Vec::new();
     }
@@ -142,6 +167,88 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         None => None,
     };
     hit.into_iter().collect()
+}
+
+/// A `DELETE` through the Kafka REST API (v3): a topic, a topic's config, or ACLs.
+fn kafka_rest(url: &Url) -> Option<Hit> {
+    let seg = |i: usize| url.segment(i);
+    if seg(0) != Some("v3") || seg(1) != Some("clusters") {
+        return None;
+    }
+    let (loses, recovery) = match (seg(3)?, seg(4), seg(5), seg(6)) {
+        ("topics", Some(topic), None, _) => (
+            format!("deletes topic `{topic}` and every message in it on every broker"),
+            "none: the topic's messages are deleted from the brokers' logs",
+        ),
+        ("topics", Some(topic), Some("configs"), Some(key)) => (
+            format!(
+                "resets config `{key}` of topic `{topic}` to the broker default, which for \
+                 retention or cleanup settings can delete messages"
+            ),
+            "set it again; messages already deleted are gone",
+        ),
+        ("acls", ..) => (
+            "deletes the ACLs the query matches: clients relying on them lose access".to_string(),
+            "create them again from a saved `GET` of the same URL",
+        ),
+        _ => return None,
+    };
+    Some(
+        Hit::new(&KAFKA_DELETE, Tier::Destructive, loses)
+            .safer("`GET` the same URL first to see what it is")
+            .recovery(recovery),
+    )
+}
+
+/// A `DELETE` through RabbitMQ's management HTTP API.
+fn rabbitmq_api(url: &Url) -> Option<Hit> {
+    let rabbit = url.port == Some(15672) || url.host_words().any(|w| w.contains("rabbit"));
+    if !rabbit || url.segment(0) != Some("api") {
+        return None;
+    }
+    let part = |i: usize| {
+        url.segment(i).map_or("(the one given)".to_string(), |s| {
+            format!("`{}`", s.replace("%2F", "/").replace("%2f", "/"))
+        })
+    };
+    let loses = match (url.segment(1)?, url.segment(4)) {
+        ("queues", Some("contents")) => format!(
+            "deletes every message waiting in queue {} of vhost {}",
+            part(3),
+            part(2)
+        ),
+        ("queues", _) => format!(
+            "deletes queue {} of vhost {} with every message waiting in it",
+            part(3),
+            part(2)
+        ),
+        ("exchanges", _) => format!("deletes exchange {} of vhost {}", part(3), part(2)),
+        ("vhosts", _) => format!(
+            "deletes vhost {} with every queue, exchange and message in it",
+            part(2)
+        ),
+        ("users", _) => format!(
+            "deletes user {}: services logging in as it are locked out",
+            part(2)
+        ),
+        ("permissions", _) => format!("clears the permissions of {} in vhost {}", part(3), part(2)),
+        ("policies" | "operator-policies", _) => {
+            format!("removes policy {} in vhost {}", part(3), part(2))
+        }
+        ("bindings", _) => format!("deletes a binding in vhost {}", part(2)),
+        _ => return None,
+    };
+    Some(
+        Hit::new(&RABBITMQ_DELETE, Tier::Destructive, loses)
+            .safer(
+                "`GET /api/definitions` first keeps users, vhosts, queues and permissions; `GET` \
+                 the same URL shows what it is",
+            )
+            .recovery(
+                "`POST /api/definitions` with the saved definitions restores them; deleted \
+                 messages are gone",
+            ),
+    )
 }
 
 fn has(args: &[Word], name: &str) -> bool {
