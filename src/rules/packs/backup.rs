@@ -382,16 +382,26 @@ fn velero(args: &[Word]) -> Option<Hit> {
             "`velero backup describe <backup> --details` to see which backups rely on it",
             "none: the snapshot is deleted",
         ),
-        "backup-location" | "snapshot-location" => (
-            format!("deletes {which}: Velero stops seeing the backups kept there"),
-            "`velero {kind} get <name> -o yaml` to keep its definition",
-            "`velero {kind} create` with the same settings; the data in the bucket stays",
-        ),
+        "backup-location" | "snapshot-location" => {
+            return Some(
+                Hit::new(
+                    &VELERO_DELETE,
+                    Tier::Destructive,
+                    format!("deletes {which}: Velero stops seeing the backups kept there"),
+                )
+                .safer(format!(
+                    "`velero {kind} get <name> -o yaml` to keep its definition"
+                ))
+                .recovery(format!(
+                    "`velero {kind} create` with the same settings; the data in the bucket stays"
+                )),
+            );
+        }
         _ => return None,
     };
     Some(
         Hit::new(&VELERO_DELETE, Tier::Destructive, loses)
-            .safer(safer.replace("{kind}", kind))
-            .recovery(recovery.replace("{kind}", kind)),
+            .safer(safer)
+            .recovery(recovery),
     )
 }
