@@ -68,6 +68,21 @@ pub const RULE_IDS: &[&str] = &[
     "hosting.github-delete",
     "hosting.app-delete",
     "hosting.data-delete",
+    "backup.restic-forget",
+    "backup.borg-delete",
+    "backup.velero-delete",
+    "cicd.jenkins-delete",
+    "cicd.gitlab-delete",
+    "cicd.circleci-delete",
+    "messaging.kafka-delete",
+    "messaging.rabbitmq-delete",
+    "messaging.nats-delete",
+    "search.elasticsearch-delete",
+    "search.meilisearch-delete",
+    "search.algolia-delete",
+    "secrets.vault-delete",
+    "secrets.onepassword-delete",
+    "secrets.doppler-delete",
 ];
 
 /// Variables of the developer's environment that could change a verdict. Every other

@@ -8,14 +8,20 @@
 //! for configuration protects almost nobody.
 
 pub(crate) mod args;
+mod backup;
+mod cicd;
 mod cloud;
 mod containers;
 pub mod db;
 mod hosting;
+mod http;
 mod iac;
 mod k8s;
 mod line;
+mod messaging;
 mod migrations;
+mod search;
+mod secrets;
 mod system;
 
 use crate::rules::{Hit, Rule, Tier};
@@ -52,6 +58,11 @@ pub static PACKS: &[&Pack] = &[
     &iac::PACK,
     &cloud::PACK,
     &hosting::PACK,
+    &backup::PACK,
+    &cicd::PACK,
+    &messaging::PACK,
+    &search::PACK,
+    &secrets::PACK,
     &system::PACK,
 ];
 

@@ -1,0 +1,470 @@
+//! Argv reading shared by the packs: the subcommand words of a tool past its options, flags in
+//! any spelling, and the HTTP request a `curl`, `wget`, HTTPie or `xh` line sends.
+//!
+//! These tools take options anywhere, so a rule asks for the words that are not options (and
+//! not an option's value) rather than fixed positions.
+
+use crate::shell::Word;
+
+/// The words of `args` that are neither options nor the value of a `valued` option given as
+/// its own word (`-r repo`, `--context prod`). Everything after `--` is an operand.
+pub(super) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut words = args.iter().map(|w| w.text.as_str());
+    while let Some(word) = words.next() {
+        if word == "--" {
+            out.extend(words.by_ref());
+            break;
+        }
+        if word.len() > 1 && word.starts_with('-') {
+            if valued.contains(&word) {
+                words.next();
+            }
+            continue;
+        }
+        out.push(word);
+    }
+    out
+}
+
+/// Whether a flag is given before `--`: a long spelling exactly or with `=value`, or a short
+/// letter alone or in a cluster of letters (`-n`, `-vn`).
+pub(super) fn flag(args: &[Word], long: &[&str], short: Option<char>) -> bool {
+    args.iter()
+        .map(|w| w.text.as_str())
+        .take_while(|w| *w != "--")
+        .any(|w| {
+            long.iter()
+                .any(|l| w == *l || w.strip_prefix(l).is_some_and(|rest| rest.starts_with('=')))
+                || short.is_some_and(|c| {
+                    w.strip_prefix('-').is_some_and(|cluster| {
+                        !cluster.starts_with('-')
+                            && !cluster.is_empty()
+                            && cluster.chars().all(|ch| ch.is_ascii_alphabetic())
+                            && cluster.contains(c)
+                    })
+                })
+        })
+}
+
+/// `--help`, `-help` or `-h` before `--`: the tool prints its usage and does nothing else.
+pub(super) fn asks_help(args: &[Word]) -> bool {
+    args.iter()
+        .map(|w| w.text.as_str())
+        .take_while(|w| *w != "--")
+        .any(|w| matches!(w, "--help" | "-help" | "-h"))
+}
+
+/// The value of the last `--name value` / `--name=value` among `names`.
+pub(super) fn value<'a>(args: &'a [Word], names: &[&str]) -> Option<&'a str> {
+    let mut found = None;
+    let mut words = args.iter().map(|w| w.text.as_str());
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        for name in names {
+            if word == *name {
+                found = words.next();
+            } else if let Some(v) = word.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+                found = Some(v);
+            }
+        }
+    }
+    found
+}
+
+/// A request a command-line HTTP client sends.
+#[derive(Debug)]
+pub(super) struct Request {
+    /// Upper case: `GET`, `DELETE`, ...
+    pub method: String,
+    pub urls: Vec<Url>,
+}
+
+/// The parts of a URL the packs judge by. For a word with expansions left in it (`$ES/x`) the
+/// expansion's source stands in for the unknown text.
+#[derive(Debug)]
+pub(super) struct Url {
+    /// Lower case, without user info or port; `localhost` for HTTPie's `:9200/x`.
+    pub host: String,
+    pub port: Option<u16>,
+    /// Non-empty path segments, query and fragment removed.
+    pub segments: Vec<String>,
+}
+
+impl Url {
+    pub fn parse(text: &str) -> Url {
+        let rest = text.split_once("://").map_or(text, |(_, r)| r);
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let (authority, tail) = rest.split_at(end);
+        let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        let (host, port) = match hostport.rsplit_once(':') {
+            Some((h, p)) if !h.ends_with(':') && !p.contains(']') => (h, p.parse().ok()),
+            _ => (hostport, None),
+        };
+        let host = if host.is_empty() && port.is_some() {
+            "localhost".to_string()
+        } else {
+            host.to_ascii_lowercase()
+        };
+        let path = tail.split(['?', '#']).next().unwrap_or("");
+        Url {
+            host,
+            port,
+            segments: path
+                .split('/')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+
+    /// The host's name split into its words: `search-logs.eu.es.amazonaws.com` gives
+    /// `search`, `logs`, `eu`, `es`, `amazonaws`, `com`.
+    pub fn host_words(&self) -> impl Iterator<Item = &str> {
+        self.host
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+    }
+
+    pub fn segment(&self, i: usize) -> Option<&str> {
+        self.segments.get(i).map(String::as_str)
+    }
+
+    /// The path as written, for messages.
+    pub fn path(&self) -> String {
+        format!("/{}", self.segments.join("/"))
+    }
+}
+
+/// Programs whose command line [`request`] reads.
+pub(super) const HTTP_CLIENTS: &[&str] = &["curl", "wget", "http", "https", "xh", "xhs"];
+
+/// The request `program` (one of [`HTTP_CLIENTS`]) sends with `args`, as far as argv shows it.
+pub(super) fn request(program: &str, args: &[Word]) -> Option<Request> {
+    match program {
+        "curl" => Some(curl(args)),
+        "wget" => Some(wget(args)),
+        "http" | "https" | "xh" | "xhs" => Some(httpie(args)),
+        _ => None,
+    }
+}
+
+/// curl's short options that take a value.
+const CURL_SHORT_VALUED: &str = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
+/// curl's long options that take a value and send a body.
+const CURL_DATA: &[&str] = &[
+    "--data",
+    "--data-ascii",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--json",
+    "--form",
+    "--form-string",
+];
+/// curl's other long options that take a value (the usual ones: an unknown one costs at most a
+/// word read as a URL).
+const CURL_LONG_VALUED: &[&str] = &[
+    "--request",
+    "--url",
+    "--upload-file",
+    "--header",
+    "--proxy-header",
+    "--output",
+    "--user",
+    "--user-agent",
+    "--referer",
+    "--cookie",
+    "--cookie-jar",
+    "--write-out",
+    "--proxy",
+    "--proxy-user",
+    "--config",
+    "--cert",
+    "--cert-type",
+    "--key",
+    "--key-type",
+    "--pass",
+    "--cacert",
+    "--capath",
+    "--max-time",
+    "--connect-timeout",
+    "--retry",
+    "--retry-delay",
+    "--retry-max-time",
+    "--range",
+    "--resolve",
+    "--connect-to",
+    "--oauth2-bearer",
+    "--aws-sigv4",
+    "--max-redirs",
+    "--limit-rate",
+    "--interface",
+    "--dns-servers",
+    "--unix-socket",
+    "--output-dir",
+    "--variable",
+    "--expand-data",
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+    "--dump-header",
+];
+
+fn curl(args: &[Word]) -> Request {
+    let mut method = None;
+    let (mut body, mut upload, mut head, mut get) = (false, false, false, false);
+    let mut urls = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i].text.as_str();
+        let mut next = || {
+            i += 1;
+            args.get(i).map(|w| w.text.clone())
+        };
+        if let Some(long) = word.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (format!("--{n}"), Some(v.to_string())),
+                None => (word.to_string(), None),
+            };
+            let name = name.as_str();
+            let takes = CURL_DATA.contains(&name) || CURL_LONG_VALUED.contains(&name);
+            let value = match (takes, inline) {
+                (true, None) => next(),
+                (_, v) => v,
+            };
+            match name {
+                "--request" => method = value.map(|v| v.to_ascii_uppercase()),
+                "--url" => urls.extend(value.map(|v| Url::parse(&v))),
+                "--upload-file" => upload = true,
+                "--head" => head = true,
+                "--get" => get = true,
+                n if CURL_DATA.contains(&n) => body = true,
+                _ => {}
+            }
+        } else if word.len() > 1 && word.starts_with('-') {
+            for (pos, c) in word[1..].char_indices() {
+                if !CURL_SHORT_VALUED.contains(c) {
+                    match c {
+                        'I' => head = true,
+                        'G' => get = true,
+                        _ => {}
+                    }
+                    continue;
+                }
+                let rest = &word[1 + pos + c.len_utf8()..];
+                let value = if rest.is_empty() {
+                    next()
+                } else {
+                    Some(rest.to_string())
+                };
+                match c {
+                    'X' => method = value.map(|v| v.to_ascii_uppercase()),
+                    'd' | 'F' => body = true,
+                    'T' => upload = true,
+                    _ => {}
+                }
+                break;
+            }
+        } else {
+            urls.push(Url::parse(word));
+        }
+        i += 1;
+    }
+    let method = method.unwrap_or_else(|| {
+        match () {
+            _ if head => "HEAD",
+            _ if get => "GET",
+            _ if upload => "PUT",
+            _ if body => "POST",
+            _ => "GET",
+        }
+        .to_string()
+    });
+    Request { method, urls }
+}
+
+/// wget's short options that take a value.
+const WGET_SHORT_VALUED: &str = "aABdDeiIlOoPQRtTUwX";
+
+fn wget(args: &[Word]) -> Request {
+    let explicit = value(args, &["--method"]).map(str::to_ascii_uppercase);
+    let posts = flag(args, &["--post-data", "--post-file"], None);
+    let mut urls = Vec::new();
+    let mut words = args.iter().map(|w| w.text.as_str());
+    while let Some(word) = words.next() {
+        if let Some(long) = word.strip_prefix("--") {
+            // wget's long options are nearly always written `--name=value`; the ones a line
+            // commonly spells with a separate value are these.
+            if !long.contains('=')
+                && matches!(
+                    long,
+                    "method"
+                        | "header"
+                        | "output-document"
+                        | "user"
+                        | "password"
+                        | "post-data"
+                        | "post-file"
+                        | "body-data"
+                        | "body-file"
+                        | "directory-prefix"
+                        | "user-agent"
+                        | "tries"
+                        | "timeout"
+                        | "input-file"
+                        | "output-file"
+                )
+            {
+                words.next();
+            }
+        } else if let Some(cluster) = word.strip_prefix('-').filter(|c| !c.is_empty()) {
+            if let Some(pos) = cluster.find(|c| WGET_SHORT_VALUED.contains(c))
+                && pos + 1 == cluster.len()
+            {
+                words.next();
+            }
+        } else {
+            urls.push(Url::parse(word));
+        }
+    }
+    let method = explicit.unwrap_or_else(|| if posts { "POST" } else { "GET" }.to_string());
+    Request { method, urls }
+}
+
+/// HTTPie's and xh's options that take a value as the next word.
+const HTTPIE_VALUED: &[&str] = &[
+    "-a",
+    "--auth",
+    "-A",
+    "--auth-type",
+    "-o",
+    "--output",
+    "-p",
+    "--print",
+    "-P",
+    "--history-print",
+    "-s",
+    "--style",
+    "--session",
+    "--session-read-only",
+    "--timeout",
+    "--verify",
+    "--cert",
+    "--cert-key",
+    "--proxy",
+    "--max-redirects",
+    "--pretty",
+    "--format-options",
+    "--default-scheme",
+    "--ssl",
+    "--ciphers",
+    "--boundary",
+    "--bearer",
+];
+
+const METHODS: &[&str] = &[
+    "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT",
+];
+
+fn httpie(args: &[Word]) -> Request {
+    let words = operands(args, HTTPIE_VALUED);
+    let (method, rest) = match words.split_first() {
+        Some((first, rest)) if METHODS.iter().any(|m| m.eq_ignore_ascii_case(first)) => {
+            (Some(first.to_ascii_uppercase()), rest)
+        }
+        _ => (None, words.as_slice()),
+    };
+    let (url, items) = match rest.split_first() {
+        Some((url, items)) => (Some(Url::parse(url)), items),
+        None => (None, &[][..]),
+    };
+    // Data items (`name=value`, `name:=json`, `field@file`) turn the default into a POST;
+    // query (`==`) and header (`:`) items do not.
+    let data = items.iter().any(|item| {
+        let first = item.find(['=', ':', '@']);
+        first.is_some_and(|i| {
+            let after = &item[i..];
+            (after.starts_with('=') && !after.starts_with("=="))
+                || after.starts_with(":=")
+                || after.starts_with('@')
+        })
+    });
+    let method = method.unwrap_or_else(|| if data { "POST" } else { "GET" }.to_string());
+    Request {
+        method,
+        urls: url.into_iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<Word> {
+        s.split_whitespace().map(Word::literal).collect()
+    }
+
+    #[test]
+    fn curl_methods_and_urls() {
+        let r = request(
+            "curl",
+            &words("-sSXDELETE -H Accept:x http://localhost:9200/logs?x=1"),
+        )
+        .unwrap();
+        assert_eq!(r.method, "DELETE");
+        assert_eq!(r.urls.len(), 1);
+        assert_eq!(r.urls[0].host, "localhost");
+        assert_eq!(r.urls[0].port, Some(9200));
+        assert_eq!(r.urls[0].segments, ["logs"]);
+        let r = request("curl", &words("-d {} -o out https://a.b/c")).unwrap();
+        assert_eq!(r.method, "POST");
+        assert_eq!(r.urls.len(), 1);
+        let r = request("curl", &words("--request delete --url u:1/x")).unwrap();
+        assert_eq!(r.method, "DELETE");
+        assert_eq!(r.urls[0].port, Some(1));
+    }
+
+    #[test]
+    fn httpie_and_wget() {
+        let r = request("http", &words("-a u:p delete :7700/indexes/movies")).unwrap();
+        assert_eq!(r.method, "DELETE");
+        assert_eq!(r.urls[0].host, "localhost");
+        assert_eq!(r.urls[0].segments, ["indexes", "movies"]);
+        let r = request("xh", &words("example.org/x name=v")).unwrap();
+        assert_eq!(r.method, "POST");
+        let r = request("http", &words("example.org/x q==1 H:v")).unwrap();
+        assert_eq!(r.method, "GET");
+        let r = request("wget", &words("--method=DELETE -O - http://h:9200/i")).unwrap();
+        assert_eq!(r.method, "DELETE");
+        assert_eq!(r.urls.len(), 1);
+    }
+
+    #[test]
+    fn urls_keep_host_port_and_path_only() {
+        let u = Url::parse("https://elastic:pw@Search.Example.com:9243/logs/_doc/1?refresh#x");
+        assert_eq!(u.host, "search.example.com");
+        assert_eq!(u.port, Some(9243));
+        assert_eq!(u.segments, ["logs", "_doc", "1"]);
+        assert_eq!(u.path(), "/logs/_doc/1");
+        let u = Url::parse("http://[::1]:9200/x");
+        assert_eq!((u.host.as_str(), u.port), ("[::1]", Some(9200)));
+        let u = Url::parse("[::1]");
+        assert_eq!((u.host.as_str(), u.port), ("[::1]", None));
+        let u = Url::parse("$ES_URL/orders");
+        assert_eq!(u.host_words().collect::<Vec<_>>(), ["es", "url"]);
+        assert_eq!(u.segments, ["orders"]);
+        assert!(Url::parse("").segments.is_empty());
+    }
+
+    #[test]
+    fn operands_skip_option_values() {
+        let args = words("-r repo --verbose forget -- --keep");
+        assert_eq!(operands(&args, &["-r"]), ["forget", "--keep"]);
+        assert!(flag(&words("prune -vn repo"), &["--dry-run"], Some('n')));
+        assert!(!flag(&words("prune -- -n"), &["--dry-run"], Some('n')));
+        assert_eq!(value(&words("--method=PUT"), &["--method"]), Some("PUT"));
+    }
+}
