@@ -147,6 +147,7 @@ const FETCH: &[Opt] = &[
     flag("all", None),
     flag("multiple", None),
     flag("force", Some('f')),
+    flag("no-force", None),
     flag("dry-run", None),
     flag("stdin", None),
     flag("append", Some('a')),
@@ -453,7 +454,7 @@ pub(super) fn fetch(inv: &Invocation) -> Option<Hit> {
     if p.has("dry-run") || p.has("multiple") || p.has("all") || p.has("stdin") {
         return None;
     }
-    let forced = p.has("force");
+    let forced = p.last_of(&["force", "no-force"]) == Some("force");
     let mut moved_refs: Vec<(usize, &Word, String)> = Vec::new();
     for (at, w) in p.operands.iter().skip(1) {
         let spec = w.text.as_str();

@@ -86,6 +86,7 @@ const CHECKOUT_INDEX: &[Opt] = &[
     flag("index", Some('u')),
     flag("quiet", Some('q')),
     flag("force", Some('f')),
+    flag("no-force", None),
     flag("all", Some('a')),
     flag("no-create", Some('n')),
     valued("prefix", None),
@@ -98,6 +99,7 @@ const CHECKOUT_INDEX: &[Opt] = &[
 
 const RM: &[Opt] = &[
     flag("force", Some('f')),
+    flag("no-force", None),
     flag("dry-run", Some('n')),
     flag("r", Some('r')),
     flag("cached", None),
@@ -167,7 +169,8 @@ pub(super) fn checkout_index(inv: &Invocation) -> Option<Hit> {
     let elsewhere = p
         .value("prefix")
         .is_some_and(|dir| !matches!(dir, "" | "." | "./"));
-    if !p.has("force") || p.has("temp") || elsewhere || (!whole && p.operands.is_empty()) {
+    let forced = p.last_of(&["force", "no-force"]) == Some("force");
+    if !forced || p.has("temp") || elsewhere || (!whole && p.operands.is_empty()) {
         return None;
     }
     let paths: Vec<&Word> = p.operands.iter().map(|(_, w)| *w).collect();
@@ -194,7 +197,8 @@ pub(super) fn checkout_index(inv: &Invocation) -> Option<Hit> {
 /// `git rm -f` deletes files even with uncommitted changes, which plain `git rm` refuses.
 pub(super) fn rm(inv: &Invocation) -> Option<Hit> {
     let p = parse(inv, RM);
-    if !p.has("force") || p.has("cached") || p.has("dry-run") {
+    let forced = p.last_of(&["force", "no-force"]) == Some("force");
+    if !forced || p.has("cached") || p.has("dry-run") {
         return None;
     }
     let from_file = p.has("pathspec-from-file");
