@@ -1056,66 +1056,103 @@ fn script_word(cmd: SimpleCommand, word: Word, via: Via) -> Run {
     }
 }
 
-/// The value of short option `letter` (also inside a cluster: `-qc CMD`, `-cCMD`) or of
-/// `--long`/`--long=`, wherever it stands before `--`.
-fn option_value(argv: &[Word], letter: char, long: &str) -> Option<Word> {
-    let mut words = argv.iter().skip(1);
-    while let Some(word) = words.next() {
+/// How a runner that takes `-c SCRIPT` reads its words.
+struct Runner {
+    /// Short options that take a value, besides `-c`.
+    short_value: &'static str,
+    long_value: &'static [&'static str],
+    /// Operands before the command: `flock FILE cmd`, BSD `script FILE cmd`, `runuser USER`.
+    operands: usize,
+    /// Whether words after those operands are a command to run (not a shell's arguments).
+    command_follows: bool,
+}
+
+/// Finds `-c SCRIPT` (also in a cluster: `-qc SCRIPT`, `-cSCRIPT`) or `--command SCRIPT`
+/// among the runner's own options, or else the command after its operands. Words of the
+/// command itself are never read as the runner's options (`flock l git -c x reset`).
+fn run_or_script(argv: &[Word], spec: &Runner) -> Option<Started> {
+    let mut seen = 0;
+    let mut i = 1;
+    while let Some(word) = argv.get(i) {
         let w = word.text.as_str();
         if w == "--" {
+            // What follows is operands, then the command.
+            i += 1 + spec.operands.saturating_sub(seen);
+            seen = spec.operands;
             break;
         }
-        if let Some(name) = w.strip_prefix("--") {
-            if name == long {
-                return words.next().cloned();
+        if let Some(long) = w.strip_prefix("--") {
+            if long == "command" {
+                return argv.get(i + 1).cloned().map(Started::Script);
             }
-            if let Some(value) = name.strip_prefix(long).and_then(|v| v.strip_prefix('=')) {
-                return Some(Word {
-                    text: value.to_string(),
+            if let Some(script) = long.strip_prefix("command=") {
+                return Some(Started::Script(Word {
+                    text: script.to_string(),
                     literal: word.literal,
-                });
+                }));
             }
+            let name = long.split('=').next().unwrap_or(long);
+            let takes =
+                !long.contains('=') && spec.long_value.contains(&format!("--{name}").as_str());
+            i += if takes { 2 } else { 1 };
             continue;
         }
-        if let Some(cluster) = w.strip_prefix('-')
-            && let Some(at) = cluster.find(letter)
-        {
-            let rest = &cluster[at + letter.len_utf8()..];
-            if rest.is_empty() {
-                return words.next().cloned();
+        if w.len() > 1 && w.starts_with('-') {
+            for (pos, c) in w[1..].char_indices() {
+                let rest = &w[1 + pos + c.len_utf8()..];
+                if c == 'c' {
+                    return if rest.is_empty() {
+                        argv.get(i + 1).cloned().map(Started::Script)
+                    } else {
+                        Some(Started::Script(Word {
+                            text: rest.to_string(),
+                            literal: word.literal,
+                        }))
+                    };
+                }
+                if spec.short_value.contains(c) {
+                    if rest.is_empty() {
+                        i += 1;
+                    }
+                    break;
+                }
             }
-            return Some(Word {
-                text: rest.to_string(),
-                literal: word.literal,
-            });
+            i += 1;
+            continue;
         }
+        if seen == spec.operands {
+            break;
+        }
+        seen += 1;
+        i += 1;
     }
-    None
+    (spec.command_follows && seen == spec.operands && i < argv.len()).then_some(Started::At(i))
 }
 
 /// `flock [options] FILE COMMAND...`, `flock [options] FILE -c SCRIPT`; `flock FD` alone
 /// runs nothing.
 fn flock(argv: &[Word]) -> Option<Started> {
-    if let Some(script) = option_value(argv, 'c', "command") {
-        return Some(Started::Script(script));
-    }
-    let spec = Wrapper {
-        short_value: "wE",
-        long_value: &["--timeout", "--wait", "--conflict-exit-code"],
-        operands: 1,
-        ..PLAIN
-    };
-    match peel(&spec, argv) {
-        Peeled::At(i) => Some(Started::At(i)),
-        Peeled::NoCommand => None,
-    }
+    run_or_script(
+        argv,
+        &Runner {
+            short_value: "wE",
+            long_value: &["--timeout", "--wait", "--conflict-exit-code"],
+            operands: 1,
+            command_follows: true,
+        },
+    )
 }
 
 /// `runuser -u USER [--] COMMAND...`, or su's form `runuser [-l] USER -c SCRIPT`. `None`:
-/// a login shell, which runs nothing this line shows.
+/// a login shell, or arguments for one, which run nothing this line shows.
 fn runuser(argv: &[Word]) -> Option<Started> {
-    if let Some(script) = option_value(argv, 'c', "command") {
-        return Some(Started::Script(script));
+    let names_user = argv[1..]
+        .iter()
+        .take_while(|w| w.text != "--" && w.text.starts_with('-'))
+        .any(|w| w.text == "--user" || w.text.starts_with("--user=") || w.text.starts_with("-u"));
+    if !names_user {
+        // su's form: no command follows, only a script given to `-c`.
+        return su_script(argv).map(Started::Script);
     }
     let spec = Wrapper {
         short_value: "ugGws",
@@ -1129,40 +1166,32 @@ fn runuser(argv: &[Word]) -> Option<Started> {
         short_no_command: "V",
         ..PLAIN
     };
-    let names_user = argv[1..]
-        .iter()
-        .take_while(|w| w.text != "--")
-        .any(|w| w.text == "--user" || w.text.starts_with("--user=") || w.text.starts_with("-u"));
-    match peel(&spec, argv) {
-        Peeled::At(i) if names_user => Some(Started::At(i)),
-        _ => None,
-    }
-}
-
-/// `script [options] -c SCRIPT [file]` (util-linux), or the BSD form
-/// `script [options] FILE COMMAND...`; with neither it starts an interactive shell.
-fn script_command(argv: &[Word]) -> Option<Started> {
-    if let Some(script) = option_value(argv, 'c', "command") {
-        return Some(Started::Script(script));
-    }
-    let spec = Wrapper {
-        short_value: "EIOBTmot",
-        long_value: &[
-            "--echo",
-            "--log-in",
-            "--log-out",
-            "--log-io",
-            "--log-timing",
-            "--logging-format",
-            "--output-limit",
-        ],
-        operands: 1,
-        ..PLAIN
-    };
     match peel(&spec, argv) {
         Peeled::At(i) => Some(Started::At(i)),
         Peeled::NoCommand => None,
     }
+}
+
+/// `script [options] [-c SCRIPT] [file]` (util-linux), or the BSD form
+/// `script [options] FILE COMMAND...`; with neither it starts an interactive shell.
+fn script_command(argv: &[Word]) -> Option<Started> {
+    run_or_script(
+        argv,
+        &Runner {
+            short_value: "EIOBTmot",
+            long_value: &[
+                "--echo",
+                "--log-in",
+                "--log-out",
+                "--log-io",
+                "--log-timing",
+                "--logging-format",
+                "--output-limit",
+            ],
+            operands: 1,
+            command_follows: true,
+        },
+    )
 }
 
 /// The action of `trap ACTION SIGNAL...`: shell text run when a signal (or `EXIT`) comes.
@@ -1529,6 +1558,14 @@ mod tests {
         for (line, program, via) in [
             ("flock /tmp/l rm -rf x", "rm", Via::Direct),
             ("flock -w 5 /tmp/l -c 'rm -rf x'", "rm", Via::ShellArgument),
+            ("flock -- /tmp/l rm -rf x", "rm", Via::Direct),
+            ("flock /tmp/l git -c a.b=c reset --hard", "git", Via::Direct),
+            (
+                "script -q /dev/null git -c a.b=c reset --hard",
+                "git",
+                Via::Direct,
+            ),
+            ("script /dev/null -c 'rm -rf x'", "rm", Via::ShellArgument),
             ("chronic rm -rf x", "rm", Via::Direct),
             ("unbuffer rm -rf x", "rm", Via::Direct),
             ("caffeinate -t 60 rm -rf x", "rm", Via::Direct),
