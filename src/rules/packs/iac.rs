@@ -74,7 +74,14 @@ pub static PACK: Pack = Pack {
     id: "iac",
     summary: "infrastructure as code: `terraform|tofu|terragrunt destroy`, `apply -destroy`, `state rm`; `pulumi destroy`, `stack rm`; `cdk destroy`",
     default_on: true,
-    programs: &["terraform", "tofu", "terragrunt", "pulumi", "cdk", "npx"],
+    programs: &[
+        "terraform",
+        "tofu",
+        "terragrunt",
+        "pulumi",
+        "cdk",
+        "aws-cdk",
+    ],
     rules: &[&DESTROY, &STATE_DELETE],
     check,
 };
@@ -84,8 +91,8 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     let hit = match cmd.program() {
         Some(tool @ ("terraform" | "tofu" | "terragrunt")) => terraform(tool, cmd, args),
         Some("pulumi") => pulumi(args),
-        Some("cdk") => cdk(args),
-        Some("npx") => npx_cdk(args),
+        // `npx aws-cdk` reaches here as `aws-cdk`: the shell module peels package runners.
+        Some("cdk" | "aws-cdk") => cdk(args),
         _ => None,
     };
     hit.into_iter().collect()
@@ -370,13 +377,4 @@ fn cdk(args: &[Word]) -> Option<Hit> {
              their data",
         ),
     )
-}
-
-/// `npx [--yes] cdk ...` / `npx aws-cdk ...`.
-fn npx_cdk(args: &[Word]) -> Option<Hit> {
-    let (_, at) = Line::head(args, Style::Gnu, &["p", "package", "c", "call"]);
-    let at = at?;
-    matches!(args[at].text.as_str(), "cdk" | "aws-cdk")
-        .then(|| cdk(&args[at + 1..]))
-        .flatten()
 }
