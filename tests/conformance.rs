@@ -124,6 +124,20 @@ fn seed_runs() -> &'static [Run] {
     })
 }
 
+/// Peer rows where this product's verdict differs from the corpus on purpose, with why. Each is
+/// run with the opposite expectation, so a listed row that comes to agree with the corpus
+/// fails here and the list cannot go stale.
+const PEER_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "rsync -a --remove-source-files /src/ /dest/",
+        "a move: each source file is removed only after it was written to the destination",
+    ),
+    (
+        "rsync -a --remove-source-files /src/ user@host:/dest/",
+        "a move: each source file is removed only after it was written to the destination",
+    ),
+];
+
 fn peer_runs() -> &'static [Run] {
     static RUNS: OnceLock<Vec<Run>> = OnceLock::new();
     RUNS.get_or_init(|| {
@@ -131,15 +145,23 @@ fn peer_runs() -> &'static [Run] {
             .into_iter()
             .filter_map(|(line, row)| {
                 let row = row.unwrap_or_else(|e| panic!("peer-suites.jsonl:{line}: {e}"));
-                let expect = row["expect"].as_str()?;
                 let command = row["command"].as_str()?;
-                matches!(expect, "stop" | "allow")
-                    .then(|| (line, command.to_owned(), expect.to_owned()))
+                let differs = PEER_DIFFERENCES.iter().any(|(c, _)| *c == command);
+                let expect = match (row["expect"].as_str()?, differs) {
+                    ("stop", true) => "allow",
+                    ("allow", true) => "stop",
+                    (expect @ ("stop" | "allow"), false) => expect,
+                    _ => return None,
+                };
+                Some((line, command.to_owned(), expect.to_owned()))
             })
             .collect();
         par_map(&rows, |(line, command, expect)| Run {
             at: format!("peer row {} (line {line})", line - 1),
-            label: format!("{:?}", clip(command, 160)),
+            label: match PEER_DIFFERENCES.iter().find(|(c, _)| c == command) {
+                Some((_, why)) => format!("{command:?} (differs from the corpus: {why})"),
+                None => format!("{:?}", clip(command, 160)),
+            },
             profile: "standard",
             expect: expect.clone(),
             got: run_hook("standard", NO_ENV, |cwd| claude_bash_payload(cwd, command)),
