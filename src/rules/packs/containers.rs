@@ -10,7 +10,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static VOLUME_DELETE: Rule = Rule {
     id: "containers.volume-delete",
-    catches: "`docker`/`podman` `volume rm|prune`, `system prune --volumes`, `rm -v` (a container with its anonymous volumes), `podman system reset`",
+    catches: "`docker`/`podman` `volume rm`/`prune`, `system prune --volumes`, `rm -v` (a container with its anonymous volumes), `podman system reset`",
     why: "A volume holds what the containers wrote: a database's files, uploads, caches that \
           took hours to fill. Removing it deletes that data at once; docker keeps no copy.",
     instead: "`docker volume ls` / `docker volume inspect <name>` to see what is there; back a \
@@ -40,7 +40,7 @@ pub static VOLUME_DELETE: Rule = Rule {
 
 pub static COMPOSE_VOLUMES: Rule = Rule {
     id: "containers.compose-volumes",
-    catches: "`docker compose down -v|--volumes` (also `docker-compose`, `podman compose`, `podman-compose`) and `compose rm -v`",
+    catches: "`docker compose down -v`/`--volumes` (also `docker-compose`, `podman compose`, `podman-compose`) and `compose rm -v`",
     why: "`down -v` removes the project's named volumes as well as its containers: the \
           database, the uploads, everything the services stored. A plain `down` keeps them, \
           and `up` finds the data again.",
@@ -66,7 +66,7 @@ pub static COMPOSE_VOLUMES: Rule = Rule {
 
 pub static PACK: Pack = Pack {
     id: "containers",
-    summary: "docker and podman volumes: `volume rm|prune`, `system prune --volumes`, `rm -v`, `compose down -v`",
+    summary: "docker and podman volumes: `volume rm`/`prune`, `system prune --volumes`, `rm -v`, `compose down -v`",
     default_on: true,
     programs: &["docker", "podman", "docker-compose", "podman-compose"],
     rules: &[&VOLUME_DELETE, &COMPOSE_VOLUMES],

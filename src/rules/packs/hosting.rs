@@ -10,7 +10,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static GITHUB_DELETE: Rule = Rule {
     id: "hosting.github-delete",
-    catches: "`gh repo delete`, `gh release delete|delete-asset`, `gh gist|issue|run|project|codespace|ssh-key|gpg-key|secret delete`, `gh repo deploy-key delete`, `gh api -X DELETE`",
+    catches: "`gh repo delete`, `gh release delete`/`delete-asset`, `gh gist`/`issue`/`run`/`project`/`codespace`/`ssh-key`/`gpg-key`/`secret` `delete`, `gh repo deploy-key delete`, `gh api -X DELETE`",
     why: "A deleted repository takes its issues, pull requests, wiki, releases and settings \
           with it, which no clone holds; a deleted release takes its uploaded assets; a deleted \
           issue, gist, codespace or secret value cannot be fetched again.",
@@ -42,7 +42,7 @@ pub static GITHUB_DELETE: Rule = Rule {
 
 pub static APP_DELETE: Rule = Rule {
     id: "hosting.app-delete",
-    catches: "`heroku apps:destroy` (`heroku destroy`), `fly|flyctl apps destroy`, `vercel remove|rm`, `vercel project rm`, `netlify sites:delete`",
+    catches: "`heroku apps:destroy` (`heroku destroy`), `fly`/`flyctl apps destroy`, `vercel remove`/`rm`, `vercel project rm`, `netlify sites:delete`",
     why: "Deleting an app or site removes its deployments, domains, environment variables and \
           add-ons at once; the configuration and secrets it held are not in the repository.",
     instead: "scale it down or pause it (`heroku ps:scale web=0`, `fly scale count 0`); export \
@@ -98,7 +98,7 @@ pub static DATA_DELETE: Rule = Rule {
 
 pub static PACK: Pack = Pack {
     id: "hosting",
-    summary: "GitHub (`gh repo|release|issue|gist … delete`, `gh api -X DELETE`) and app platforms: Heroku, Fly.io, Vercel, Netlify, Firebase deletes",
+    summary: "GitHub (`gh repo`/`release`/`issue`/`gist … delete`, `gh api -X DELETE`) and app platforms: Heroku, Fly.io, Vercel, Netlify, Firebase deletes",
     default_on: true,
     programs: &[
         "gh", "heroku", "fly", "flyctl", "vercel", "netlify", "firebase",

@@ -10,7 +10,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static DESTROY: Rule = Rule {
     id: "iac.destroy",
-    catches: "`terraform|tofu|terragrunt destroy`, `apply -destroy`, `terragrunt run-all destroy`, `pulumi destroy|down`, `cdk destroy`",
+    catches: "`terraform`/`tofu`/`terragrunt destroy`, `apply -destroy`, `terragrunt run-all destroy`, `pulumi destroy`/`down`, `cdk destroy`",
     why: "A destroy deletes every resource the project manages (or the targeted ones and what \
           depends on them): databases, buckets, disks, DNS. `apply` builds them again, empty; \
           their data comes back only from snapshots or backups taken elsewhere.",
@@ -43,7 +43,7 @@ pub static DESTROY: Rule = Rule {
 
 pub static STATE_DELETE: Rule = Rule {
     id: "iac.state-delete",
-    catches: "`terraform|tofu|terragrunt state rm`, `workspace delete -force`, `pulumi stack rm`, `pulumi state delete`",
+    catches: "`terraform`/`tofu`/`terragrunt state rm`, `workspace delete -force`, `pulumi stack rm`, `pulumi state delete`",
     why: "Removing a resource or a stack from the state makes the tool forget it: the resource \
           keeps running (and costing) unmanaged, the next apply may create a duplicate, and a \
           removed stack takes its configuration, secrets and history with it.",
@@ -72,7 +72,7 @@ pub static STATE_DELETE: Rule = Rule {
 
 pub static PACK: Pack = Pack {
     id: "iac",
-    summary: "infrastructure as code: `terraform|tofu|terragrunt destroy`, `apply -destroy`, `state rm`; `pulumi destroy`, `stack rm`; `cdk destroy`",
+    summary: "infrastructure as code: `terraform`/`tofu`/`terragrunt destroy`, `apply -destroy`, `state rm`; `pulumi destroy`, `stack rm`; `cdk destroy`",
     default_on: true,
     programs: &[
         "terraform",

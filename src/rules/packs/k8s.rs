@@ -10,7 +10,7 @@ use crate::shell::SimpleCommand;
 
 pub static DELETE_NAMESPACE: Rule = Rule {
     id: "k8s.delete-namespace",
-    catches: "`kubectl delete namespace|ns|namespaces <name>` (also `ns/<name>`, `oc delete project`)",
+    catches: "`kubectl delete namespace`/`ns`/`namespaces <name>` (also `ns/<name>`, `oc delete project`)",
     why: "Deleting a namespace deletes everything in it: deployments, services, secrets, config \
           maps and persistent volume claims, whose volumes usually go with them. Nothing in the \
           cluster keeps a copy.",
@@ -38,7 +38,7 @@ pub static DELETE_NAMESPACE: Rule = Rule {
 
 pub static DELETE_STORAGE: Rule = Rule {
     id: "k8s.delete-storage",
-    catches: "`kubectl delete pv|pvc|persistentvolume(claim)s ...`",
+    catches: "`kubectl delete pv`/`pvc`/`persistentvolume(claim)s ...`",
     why: "A persistent volume claim is the data of a stateful workload (a database, a queue). \
           Deleting it releases the volume, and with the usual `Delete` reclaim policy the disk \
           itself is destroyed.",
@@ -88,7 +88,7 @@ pub static DELETE_BULK: Rule = Rule {
 
 pub static DELETE_MANIFEST: Rule = Rule {
     id: "k8s.delete-manifest",
-    catches: "`kubectl delete -f <file|dir|url|->` and `-k <dir>` (so also `kustomize build | kubectl delete -f -`)",
+    catches: "`kubectl delete -f <file, folder, URL or ->` and `-k <dir>` (so also `kubectl delete -f -` fed by `kustomize build`)",
     why: "A manifest or kustomization usually declares a whole application: its namespace, \
           volume claims, secrets. Deleting by manifest removes all of it, and what the files \
           hold is only known when they are read.",
@@ -112,7 +112,7 @@ pub static DELETE_MANIFEST: Rule = Rule {
 
 pub static HELM_UNINSTALL: Rule = Rule {
     id: "k8s.helm-uninstall",
-    catches: "`helm uninstall|delete|del|un <release>`",
+    catches: "`helm uninstall`/`delete`/`del`/`un <release>`",
     why: "Uninstalling a release deletes every object its chart created, the claims of its \
           stateful sets aside only when the chart says so, and without `--keep-history` the \
           release history `helm rollback` needs.",

@@ -7,7 +7,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static AWS_BUCKET_DELETE: Rule = Rule {
     id: "cloud.aws-bucket-delete",
-    catches: "`aws s3 rm --recursive`, `aws s3 rb --force`, `aws s3 sync --delete`, `aws s3api delete-bucket|delete-object|delete-objects`",
+    catches: "`aws s3 rm --recursive`, `aws s3 rb --force`, `aws s3 sync --delete`, `aws s3api delete-bucket`/`delete-object`/`delete-objects`",
     why: "S3 has no trash: a deleted object is gone unless the bucket keeps versions. A \
           recursive rm or a forced rb empties a whole prefix or bucket, and `sync --delete` \
           removes everything at the destination the source lacks.",
@@ -37,7 +37,7 @@ pub static AWS_BUCKET_DELETE: Rule = Rule {
 
 pub static AWS_DELETE: Rule = Rule {
     id: "cloud.aws-delete",
-    catches: "AWS API deletes of data holders: `rds delete-db-*`, `dynamodb delete-table`, `ec2 terminate-instances|delete-volume|delete-snapshot`, `cloudformation delete-stack`, `secretsmanager delete-secret`, SQS/SNS deletes and purges, `kms schedule-key-deletion`, and more",
+    catches: "AWS API deletes of data holders: `rds delete-db-*`, `dynamodb delete-table`, `ec2 terminate-instances`/`delete-volume`/`delete-snapshot`, `cloudformation delete-stack`, `secretsmanager delete-secret`, SQS/SNS deletes and purges, `kms schedule-key-deletion`, and more",
     why: "These delete a database, a table, a disk, a stack's resources, a secret or a queue's \
           messages in one call. Some keep a way back for a while (a final snapshot, a secret's \
           recovery window, a key's waiting period); most keep none.",

@@ -7,7 +7,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static AZURE_DELETE: Rule = Rule {
     id: "cloud.azure-delete",
-    catches: "`az group delete`, `az storage account|container|share|table|queue|fs delete`, `az storage blob delete-batch`, `az sql|cosmosdb|postgres|mysql|keyvault|vm|disk|aks|redis|acr … delete`, `azcopy rm`, `azcopy sync --delete-destination true`",
+    catches: "`az group delete`, `az storage account`/`container`/`share`/`table`/`queue`/`fs delete`, `az storage blob delete-batch`, `az sql`/`cosmosdb`/`postgres`/`mysql`/`keyvault`/`vm`/`disk`/`aks`/`redis`/`acr … delete`, `azcopy rm`, `azcopy sync --delete-destination true`",
     why: "A resource group delete takes every resource in the group with it; a storage \
           account, container or database delete takes its data. Soft delete, where it was \
           switched on, is the only way back.",
@@ -154,7 +154,8 @@ pub(super) fn az(args: &[Word]) -> Option<Hit> {
         .take_while(|t| !t.starts_with('-'))
         .collect();
     let line = Line::parse(args, Style::Gnu, &["n", "name", "g", "resource-group"]);
-    if line.help() {
+    // `delete-batch --dryrun` only lists what it would delete.
+    if line.help() || line.on(&["dryrun"]) {
         return None;
     }
     let cosmos = path.first() == Some(&"cosmosdb") && path.last() == Some(&"delete");

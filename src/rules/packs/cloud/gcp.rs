@@ -7,7 +7,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static GCP_DELETE: Rule = Rule {
     id: "cloud.gcp-delete",
-    catches: "`gcloud projects delete`, `gcloud sql|compute|container|spanner|… … delete` of data holders, `gcloud storage rm -r`, `gcloud storage buckets delete`, `gsutil rm -r`, `gsutil rb`, `gsutil rsync -d`",
+    catches: "`gcloud projects delete`, `gcloud sql`/`compute`/`container`/`spanner`/`… delete` of data holders, `gcloud storage rm -r`, `gcloud storage buckets delete`, `gsutil rm -r`, `gsutil rb`, `gsutil rsync -d`",
     why: "A deleted Cloud SQL instance takes its backups with it; a deleted disk, bucket \
           prefix or Spanner database is gone; a deleted project shuts everything in it down \
           and is purged after 30 days.",

@@ -7,7 +7,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static STORAGE_DELETE: Rule = Rule {
     id: "cloud.storage-delete",
-    catches: "`mc rm -r|--recursive`, `mc rb`, `mc mirror --remove`; `rclone sync|delete|deletefile|purge|rmdir|rmdirs|move|moveto`",
+    catches: "`mc rm -r`/`--recursive`, `mc rb`, `mc mirror --remove`; `rclone sync`/`delete`/`deletefile`/`purge`/`rmdir`/`rmdirs`/`move`/`moveto`",
     why: "Remote storage has no trash unless the bucket keeps versions: a recursive delete or \
           a purge empties a path, `sync` and `mirror --remove` delete whatever the source \
           lacks, and `move` deletes the source once it is copied.",
