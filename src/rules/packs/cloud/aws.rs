@@ -7,7 +7,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static AWS_BUCKET_DELETE: Rule = Rule {
     id: "cloud.aws-bucket-delete",
-    catches: "`aws s3 rm --recursive`, `aws s3 rb --force`, `aws s3 sync --delete`, `aws s3api delete-bucket`/`delete-object`/`delete-objects`",
+    catches: "`aws s3 rm --recursive`, `aws s3 rb --force`, `aws s3 sync --delete`, `aws s3api delete-bucket`/`delete-object`/`delete-objects`/`delete-bucket-policy`",
     why: "S3 has no trash: a deleted object is gone unless the bucket keeps versions. A \
           recursive rm or a forced rb empties a whole prefix or bucket, and `sync --delete` \
           removes everything at the destination the source lacks.",
@@ -21,6 +21,7 @@ pub static AWS_BUCKET_DELETE: Rule = Rule {
         "aws s3 rb s3://old-logs --force",
         "aws s3 sync ./site s3://www.example.com --delete",
         "aws s3api delete-bucket --bucket my-bucket",
+        "aws s3api delete-bucket-policy --bucket my-bucket",
         "aws --profile dev s3api delete-objects --bucket b --delete file://keys.json",
         "aws s3 rm s3://my-bucket --recursive --exclude '*' --include '*'",
     ],
@@ -474,6 +475,27 @@ fn s3api(op: &str, line: &Line) -> Option<Hit> {
             line.value(&["key"]).unwrap_or("the object")
         ),
         "delete-objects" => format!("deletes every object the request lists from `{bucket}`"),
+        // Not data, but a policy is often the only written record of who may reach the data,
+        // and nothing keeps an old version of it.
+        "delete-bucket-policy" => {
+            return Some(
+                Hit::new(
+                    &AWS_BUCKET_DELETE,
+                    Tier::Destructive,
+                    format!(
+                        "deletes the bucket policy of `{bucket}`: who may read and write it \
+                         changes at once, and no earlier version of the policy is kept"
+                    ),
+                )
+                .safer(format!(
+                    "`aws s3api get-bucket-policy --bucket {bucket} > policy.json` first"
+                ))
+                .recovery(format!(
+                    "only from a saved copy: `aws s3api put-bucket-policy --bucket {bucket} \
+                     --policy file://policy.json`"
+                )),
+            );
+        }
         _ => return None,
     };
     Some(
