@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::tree::{self, Grammar, Value, named_nodes, text};
-use super::{Effect, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
 pub(super) fn effects(code: &str) -> Vec<Effect> {
@@ -56,6 +56,11 @@ fn call(node: Node, src: &str) -> Option<Effect> {
             Some(remove(whole, vec![arg(0)?], true))
         }
         (_, "execSync") => Some(Effect::Shell { script: arg(0)? }),
+        // Code in a string runs as JavaScript too.
+        ("", "eval") | ("", "Function") => Some(Effect::Code {
+            lang: Lang::JavaScript,
+            code: args.last().map(Value::word)?,
+        }),
         (o, "exec") if o.is_empty() || o.contains("child") || o == "cp" => {
             Some(Effect::Shell { script: arg(0)? })
         }
@@ -241,6 +246,10 @@ mod tests {
         assert_eq!(
             lowered("cp.execSync(`rm -rf ${dir}`)"),
             ["sh rm -rf ${dir}"]
+        );
+        assert_eq!(
+            lowered("eval(\"require('fs').rmSync('x', {recursive: true})\")"),
+            ["code require('fs').rmSync('x', {recursive: true})"]
         );
         assert!(lowered("console.log('git reset --hard')").is_empty());
         assert!(lowered("/rm -rf/.exec('rm -rf x')").is_empty());

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::tree::{self, Grammar, Value, named_nodes, text};
-use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, Lang, mode_writes, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
 pub(super) fn effects(code: &str) -> Vec<Effect> {
@@ -100,6 +100,11 @@ fn call(node: Node, src: &str) -> Option<Effect> {
             }
             run(whole, vec![command.word()])
         }
+        // Code in a string runs as Python too.
+        ("" | "builtins", "exec") => Some(Effect::Code {
+            lang: Lang::Python,
+            code: first("source")?,
+        }),
         ("os", "rename" | "replace") | ("shutil", "move") => {
             Some(rename(whole, first("src")?, args.get(1, "dst")?.word()))
         }
@@ -248,6 +253,10 @@ mod tests {
         );
         assert_eq!(lowered("os.system(f'rm -rf {d}')"), ["sh rm -rf {d}"]);
         assert_eq!(lowered("os.system('rm -rf ' + d)"), ["sh rm -rf d"]);
+        assert_eq!(
+            lowered("exec(\"import shutil; shutil.rmtree('x')\")"),
+            ["code import shutil; shutil.rmtree('x')"]
+        );
     }
 
     #[test]
