@@ -307,12 +307,12 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         return Vec::new();
     }
     let (texts, files) = client_sql(client, args);
-    let mut found: Vec<Destruction> = texts
+    let found: Vec<Destruction> = texts
         .into_iter()
         .chain(cmd.input.as_deref())
         .flat_map(|text| sql::destructions(text, client.dialect()))
         .collect();
-    let mut hits = by_kind(client, &mut found);
+    let mut hits = by_kind(client, &found);
     let files = files.into_iter().map(Word::literal).chain(
         cmd.redirects
             .iter()
@@ -402,7 +402,7 @@ fn client_sql(client: Client, args: &[Word]) -> (Vec<&str>, Vec<&str>) {
 }
 
 /// One hit per rule: the destructions of one kind together.
-fn by_kind(client: Client, found: &mut Vec<Destruction>) -> Vec<Hit> {
+fn by_kind(client: Client, found: &[Destruction]) -> Vec<Hit> {
     let mut hits = Vec::new();
     for kind in [
         Kind::Drop,
@@ -411,13 +411,13 @@ fn by_kind(client: Client, found: &mut Vec<Destruction>) -> Vec<Hit> {
         Kind::UpdateAll,
         Kind::AlterDrop,
     ] {
-        let of_kind: Vec<Destruction> = found.iter().filter(|d| d.kind == kind).cloned().collect();
+        let of_kind: Vec<&Destruction> = found.iter().filter(|d| d.kind == kind).collect();
         if of_kind.is_empty() {
             continue;
         }
         let loses = of_kind
             .iter()
-            .map(sql::describe)
+            .map(|d| sql::describe(d))
             .collect::<Vec<_>>()
             .join("; ");
         let names = of_kind.iter().flat_map(|d| d.names.clone()).collect();
@@ -453,7 +453,6 @@ fn by_kind(client: Client, found: &mut Vec<Destruction>) -> Vec<Hit> {
                 .names(names),
         );
     }
-    found.clear();
     hits
 }
 
