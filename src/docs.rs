@@ -21,6 +21,7 @@ pub fn page(rule: &Rule) -> String {
     let _ = writeln!(out, "## Why it matters\n\n{}\n", rule.why);
     let _ = writeln!(out, "## Do this instead\n\n{}\n", rule.instead);
     let tier = match rule.protected_when {
+        Some("always") => "Protected: always denied, no override.".to_string(),
         Some(when) => format!(
             "Destructive: denied, or asked about with `AGENT_GUARD_ON_DESTRUCTIVE=ask`; \
              `AGENT_GUARD_OFF=1 <command>` lets it through. Protected {when}: always denied, \

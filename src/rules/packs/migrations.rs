@@ -11,9 +11,10 @@ use crate::shell::{SimpleCommand, Word};
 pub static RESET: Rule = Rule {
     id: "migrations.reset",
     catches: "`prisma migrate reset`, `prisma db push --force-reset`, `rails`/`rake` \
-              `db:drop|reset|purge|schema:load|migrate:reset|seed:replant|truncate_all`, \
-              Django `manage.py flush`/`reset_db`, `php artisan migrate:fresh|migrate:reset|\
-              migrate:refresh|db:wipe`, `supabase db reset`, `sequelize db:drop`",
+              `db:drop`, `db:reset`, `db:purge`, `db:schema:load`, `db:migrate:reset`, \
+              `db:seed:replant`, `db:truncate_all`, \
+              Django `manage.py flush`/`reset_db`, `php artisan migrate:fresh`/`migrate:reset`/\
+              `migrate:refresh`/`db:wipe`, `supabase db reset`, `sequelize db:drop`",
     why: "These drop the database (or every table in it) and rebuild it from the migrations or \
           the schema, empty or with seed data: every row the application wrote is gone. \
           Pointed at a shared or production database by its environment, they take that data \
@@ -56,7 +57,7 @@ pub static DATA_LOSS: Rule = Rule {
           loss, a rollback of every migration): the data in them is deleted with them.",
     instead: "Dump the database first; write a migration that keeps the data, and roll back \
               one step at a time (`alembic downgrade -1`) after checking what it drops.",
-    protected_when: Some("the command or its environment names production"),
+    protected_when: Some("when the command or its environment names production"),
     strict_only: false,
     stops: &[
         "npx prisma db push --accept-data-loss",

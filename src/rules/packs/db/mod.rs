@@ -17,7 +17,7 @@ use sql::{Destruction, Dialect, Kind};
 
 pub static SQL_DROP: Rule = Rule {
     id: "db.sql-drop",
-    catches: "`DROP DATABASE|SCHEMA|TABLE|MATERIALIZED VIEW` (and any `DROP … CASCADE`) through \
+    catches: "`DROP DATABASE`/`SCHEMA`/`TABLE`/`MATERIALIZED VIEW` (and any `DROP … CASCADE`) through \
               psql, mysql/mariadb, sqlite3, duckdb or clickhouse-client; `dropdb`; \
               `mysqladmin drop`",
     why: "A dropped table or database takes every row with it, and the server keeps no trash: \
@@ -25,7 +25,7 @@ pub static SQL_DROP: Rule = Rule {
           are recreated from their definition.",
     instead: "Dump it first (`pg_dump`, `mysqldump`, `sqlite3 <db> .dump`); rename instead of \
               dropping (`ALTER TABLE t RENAME TO t_old`) until the user confirms.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[
         "psql -c 'drop table orders'",
@@ -52,7 +52,7 @@ pub static SQL_TRUNCATE: Rule = Rule {
     why: "`TRUNCATE` empties a table at once, without a `WHERE` and, in MySQL, without a \
           transaction to roll back: every row is gone.",
     instead: "Dump the table first; delete only the rows meant to go with `DELETE … WHERE …`.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[
         "psql shop -c 'TRUNCATE orders'",
@@ -72,7 +72,7 @@ pub static SQL_DELETE_ALL: Rule = Rule {
           few rows rarely has the backup it would need.",
     instead: "Add the `WHERE` that picks the rows and count them first (`SELECT count(*) FROM t \
               WHERE …`); preview inside `BEGIN; …; ROLLBACK;`.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[
         "psql -c 'DELETE FROM users'",
@@ -93,7 +93,7 @@ pub static SQL_UPDATE_ALL: Rule = Rule {
           gone unless a backup has them.",
     instead: "Add the `WHERE` that picks the rows and check it with a `SELECT` first; preview \
               inside `BEGIN; …; ROLLBACK;`.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[
         "psql -c \"UPDATE users SET email = 'x@example.com'\"",
@@ -104,12 +104,12 @@ pub static SQL_UPDATE_ALL: Rule = Rule {
 
 pub static SQL_ALTER_DROP: Rule = Rule {
     id: "db.sql-alter-drop",
-    catches: "`ALTER TABLE … DROP COLUMN|PARTITION` through a database client",
+    catches: "`ALTER TABLE … DROP COLUMN`/`PARTITION` through a database client",
     why: "Dropping a column or a partition deletes the data it holds in every row; adding the \
           column back brings back an empty one.",
     instead: "Dump the table first; stop using the column and drop it later, once the user \
               confirms.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[
         "psql -c 'ALTER TABLE users DROP COLUMN email'",
@@ -131,7 +131,7 @@ pub static SQL_FILE: Rule = Rule {
           with the rules alone, or when the file is missing, the command passes.",
     instead: "Dump what the file drops first; read the file and run only the statements meant \
               to run.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[],
     passes: &[
@@ -148,7 +148,7 @@ pub static RESTORE_CLEAN: Rule = Rule {
           it: whatever the target held that the dump does not is lost.",
     instead: "Restore into a new database (`createdb shop_restored && pg_restore -d \
               shop_restored dump`), or dump the target first.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[
         "pg_restore --clean -d shop shop.dump",
@@ -169,7 +169,7 @@ pub static MONGO_DROP: Rule = Rule {
           undo in MongoDB: only a backup or a replica's delayed member has the documents.",
     instead: "`mongodump --db <db> --collection <coll>` first; give `deleteMany` a filter and \
               check it with `countDocuments(<filter>)`.",
-    protected_when: Some("the command names production (a database, host or URL)"),
+    protected_when: Some("when the command names production (a database, host or URL)"),
     strict_only: false,
     stops: &[
         "mongosh shop --eval 'db.dropDatabase()'",
@@ -190,7 +190,7 @@ pub static REDIS_FLUSH: Rule = Rule {
           persistence is on and the last snapshot is kept, they are gone.",
     instead: "`redis-cli --scan --pattern '<prefix>*'` to see what is there and `DEL`/`UNLINK` \
               only those keys; `redis-cli BGSAVE` first so a snapshot holds the data.",
-    protected_when: Some("the command names production (a host or URL)"),
+    protected_when: Some("when the command names production (a host or URL)"),
     strict_only: false,
     stops: &[
         "redis-cli flushall",
@@ -307,12 +307,12 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         return Vec::new();
     }
     let (texts, files) = client_sql(client, args);
-    let mut found: Vec<Destruction> = texts
+    let found: Vec<Destruction> = texts
         .into_iter()
         .chain(cmd.input.as_deref())
         .flat_map(|text| sql::destructions(text, client.dialect()))
         .collect();
-    let mut hits = by_kind(client, &mut found);
+    let mut hits = by_kind(client, &found);
     let files = files.into_iter().map(Word::literal).chain(
         cmd.redirects
             .iter()
@@ -402,7 +402,7 @@ fn client_sql(client: Client, args: &[Word]) -> (Vec<&str>, Vec<&str>) {
 }
 
 /// One hit per rule: the destructions of one kind together.
-fn by_kind(client: Client, found: &mut Vec<Destruction>) -> Vec<Hit> {
+fn by_kind(client: Client, found: &[Destruction]) -> Vec<Hit> {
     let mut hits = Vec::new();
     for kind in [
         Kind::Drop,
@@ -411,13 +411,13 @@ fn by_kind(client: Client, found: &mut Vec<Destruction>) -> Vec<Hit> {
         Kind::UpdateAll,
         Kind::AlterDrop,
     ] {
-        let of_kind: Vec<Destruction> = found.iter().filter(|d| d.kind == kind).cloned().collect();
+        let of_kind: Vec<&Destruction> = found.iter().filter(|d| d.kind == kind).collect();
         if of_kind.is_empty() {
             continue;
         }
         let loses = of_kind
             .iter()
-            .map(sql::describe)
+            .map(|d| sql::describe(d))
             .collect::<Vec<_>>()
             .join("; ");
         let names = of_kind.iter().flat_map(|d| d.names.clone()).collect();
@@ -453,7 +453,6 @@ fn by_kind(client: Client, found: &mut Vec<Destruction>) -> Vec<Hit> {
                 .names(names),
         );
     }
-    found.clear();
     hits
 }
 

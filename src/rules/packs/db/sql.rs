@@ -112,10 +112,16 @@ fn statement(statement: &Statement) -> Option<Destruction> {
                 ObjectType::Schema => "schema",
                 ObjectType::Table | ObjectType::ForeignTable => "table",
                 ObjectType::MaterializedView => "materialized view",
-                _ if *cascade => "object (with CASCADE, and everything that depends on it)",
+                _ if *cascade => "object",
                 _ => return None,
             };
-            Some(named(Kind::Drop, noun, names.iter()))
+            let mut found = named(Kind::Drop, noun, names.iter());
+            if *cascade {
+                found
+                    .what
+                    .push_str(" with CASCADE (and everything that depends on it)");
+            }
+            Some(found)
         }
         Statement::Truncate(t) => Some(named(
             Kind::Truncate,
@@ -273,11 +279,13 @@ fn head(words: &[String]) -> Option<Destruction> {
         ("DROP", "SCHEMA") => Some(make(Kind::Drop, "schema", 2)),
         ("DROP", "TABLE") => Some(make(Kind::Drop, "table", 2)),
         ("DROP", "MATERIALIZED") => Some(make(Kind::Drop, "materialized view", 3)),
-        ("DROP", _) if has("CASCADE") => Some(make(
-            Kind::Drop,
-            "object (with CASCADE, and everything that depends on it)",
-            2,
-        )),
+        ("DROP", _) if has("CASCADE") => {
+            let mut found = make(Kind::Drop, "object", 2);
+            found
+                .what
+                .push_str(" with CASCADE (and everything that depends on it)");
+            Some(found)
+        }
         ("TRUNCATE", _) => Some(make(Kind::Truncate, "table", 1)),
         ("DELETE", _) if !has("WHERE") => Some(make(Kind::DeleteAll, "table", 1)),
         ("UPDATE", _) if !has("WHERE") => Some(make(Kind::UpdateAll, "table", 1)),
