@@ -749,7 +749,8 @@ fn file_tools_through_the_binary() {
     let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,cursor"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        row(&stdout, "claude").contains("changed the hook to the PreToolUse hook (matcher Bash|PowerShell) "),
+        row(&stdout, "claude")
+            .contains("changed the hook to the PreToolUse hook (matcher Bash|PowerShell) "),
         "{stdout}"
     );
     assert!(
@@ -757,7 +758,10 @@ fn file_tools_through_the_binary() {
         "{stdout}"
     );
     let settings = read(&sandbox.cwd().join(".claude/settings.json"));
-    assert!(settings.contains("\"matcher\": \"Bash|PowerShell\","), "{settings}");
+    assert!(
+        settings.contains("\"matcher\": \"Bash|PowerShell\","),
+        "{settings}"
+    );
 }
 
 #[test]
