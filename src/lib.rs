@@ -85,7 +85,7 @@ pub fn evaluate_dialect(
             exempted,
             ..Judged::default()
         };
-        return policy::decide(judged, settings, channel, confirmed);
+        return policy::decide(judged, command, settings, channel, confirmed);
     }
     let ctx = Context::new(cwd, settings);
     let mut found = found;
@@ -118,7 +118,7 @@ pub fn evaluate_dialect(
         cleared,
         exempted,
     };
-    policy::decide(judged, settings, channel, confirmed)
+    policy::decide(judged, command, settings, channel, confirmed)
 }
 
 /// Judges a host's file-writing tool call about to write `paths`.
@@ -139,7 +139,7 @@ pub fn evaluate_file_edit(
         standing,
         ..Judged::default()
     };
-    policy::decide(judged, settings, channel, None)
+    policy::decide(judged, "", settings, channel, None)
 }
 
 /// Every finding in a command line by the rules alone, before context and policy.

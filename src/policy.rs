@@ -10,7 +10,7 @@
 
 use crate::rules::{Finding, Tier};
 use crate::settings::{Mode, OnDestructive, Settings};
-use crate::shell::Analysis;
+use crate::shell::{Analysis, Via};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Decision {
@@ -202,10 +202,11 @@ pub fn exempt(
     (standing, exempted)
 }
 
-/// The decision for one command line. `confirmed` is the line without `--yes-i-know` when
-/// the agent appended it.
+/// The decision for one command line, `command`. `confirmed` is the line without
+/// `--yes-i-know` when the agent appended it: then the findings were read from that line.
 pub fn decide(
     judged: Judged,
+    command: &str,
     settings: &Settings,
     channel: Channel,
     confirmed: Option<String>,
@@ -217,7 +218,7 @@ pub fn decide(
     } = judged;
     let flagged = confirmed.is_some();
     // Wherever the host can, the flag comes off: the program must never see it.
-    let rewrite = confirmed.filter(|_| channel.can_rewrite);
+    let rewrite = confirmed.clone().filter(|_| channel.can_rewrite);
     if settings.off {
         return Verdict {
             override_by: (!standing.is_empty()).then_some(Override::Env),
@@ -248,7 +249,10 @@ pub fn decide(
     let reason = if standing.is_empty() {
         String::new()
     } else {
-        reason(&standing, wanted, decision, settings, channel, flagged)
+        let line = confirmed.as_deref().unwrap_or(command);
+        reason(
+            &standing, line, wanted, decision, settings, channel, flagged,
+        )
     };
     let (decision, observed) = match settings.mode {
         Mode::Observe if decision != Decision::Allow => (Decision::Allow, Some(decision)),
@@ -294,6 +298,7 @@ const NO_OVERRIDE: &str = "Inline overrides are turned off here (`inline_overrid
 
 fn reason(
     findings: &[Finding],
+    line: &str,
     wanted: Decision,
     decision: Decision,
     settings: &Settings,
@@ -324,7 +329,7 @@ fn reason(
     }
     out.push('\n');
     let protected = findings.iter().any(|f| f.tier == Tier::Protected);
-    let command = shorten(&findings[0].command);
+    let command = shorten(override_target(&findings[0], line));
     let closing = if protected {
         "This is protected: no override applies. Only the user can run it, outside the agent."
             .to_string()
@@ -345,6 +350,17 @@ fn reason(
     };
     out.push_str(&closing);
     out
+}
+
+/// The command the override prefix goes in front of: the finding's command, or for a call in
+/// interpreter code (`shutil.rmtree('out')`) the interpreter command as written in the line
+/// (`python3 -c "..."`), whose environment the code runs with.
+fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
+    let written = match f.via {
+        Via::Embedded(_) => line.get(f.span.clone()).map(str::trim),
+        _ => None,
+    };
+    written.filter(|w| !w.is_empty()).unwrap_or(&f.command)
 }
 
 /// "agent-guard [rule]: `cmd` (where) loses...", then what to do instead and how to recover.
@@ -557,6 +573,37 @@ mod tests {
         assert!(!judge("git reset --hard", &ask, NEITHER).may_destroy());
         assert!(judge("AGENT_GUARD_OFF=1 git reset --hard", &ask, ASKS).may_destroy());
         assert!(!judge("git status", &ask, ASKS).may_destroy());
+    }
+
+    #[test]
+    fn the_override_for_interpreter_code_goes_in_front_of_the_interpreter() {
+        let deny = Settings::default();
+        let python = "python3 -c \"import shutil; shutil.rmtree('out')\"";
+        let sudo = format!("sudo {python}");
+        for (line, target) in [
+            (python.to_string(), python),
+            (format!("cd app && {python}"), python),
+            (
+                "echo \"require('fs').rmSync('x', {recursive: true})\" | node".to_string(),
+                "node",
+            ),
+            // A wrapper is part of the command the prefix goes in front of; a redirect is not.
+            (format!("{sudo} 2>/dev/null"), &*sudo),
+        ] {
+            let verdict = judge(&line, &deny, NEITHER);
+            assert_eq!(verdict.decision, Decision::Deny, "{line}");
+            let hint = format!("put `AGENT_GUARD_OFF=1` in front of `{target}`.");
+            assert!(
+                verdict.reason.ends_with(&hint),
+                "{line}: {}",
+                verdict.reason
+            );
+            // Following the hint lets the command through.
+            let followed = line.replacen(target, &format!("AGENT_GUARD_OFF=1 {target}"), 1);
+            let verdict = judge(&followed, &deny, NEITHER);
+            assert_eq!(verdict.decision, Decision::Allow, "{followed}");
+            assert_eq!(verdict.override_by, Some(Override::Prefix), "{followed}");
+        }
     }
 
     #[test]

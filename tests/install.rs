@@ -600,12 +600,12 @@ fn dry_run_prints_a_diff_and_changes_nothing() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("+                \"matcher\": \"Bash\",\n"),
+        stdout.contains("+                \"matcher\": \"Bash|PowerShell\",\n"),
         "{stdout}"
     );
     assert!(stdout.contains("--- /dev/null\n+++ "), "{stdout}");
     assert!(
-        stdout.contains("would add the PreToolUse hook (matcher Bash)"),
+        stdout.contains("would add the PreToolUse hook (matcher Bash|PowerShell)"),
         "{stdout}"
     );
     assert_eq!(read(&settings), existing("claude.json"));
@@ -735,7 +735,7 @@ fn file_tools_through_the_binary() {
     };
     assert!(
         row(&stdout, "claude").ends_with(
-            "created with the PreToolUse hook (matcher Bash|Write|Edit|MultiEdit|NotebookEdit)"
+            "created with the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit)"
         ),
         "{stdout}"
     );
@@ -749,7 +749,8 @@ fn file_tools_through_the_binary() {
     let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,cursor"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        row(&stdout, "claude").contains("changed the hook to the PreToolUse hook (matcher Bash) "),
+        row(&stdout, "claude")
+            .contains("changed the hook to the PreToolUse hook (matcher Bash|PowerShell) "),
         "{stdout}"
     );
     assert!(
@@ -757,7 +758,10 @@ fn file_tools_through_the_binary() {
         "{stdout}"
     );
     let settings = read(&sandbox.cwd().join(".claude/settings.json"));
-    assert!(settings.contains("\"matcher\": \"Bash\","), "{settings}");
+    assert!(
+        settings.contains("\"matcher\": \"Bash|PowerShell\","),
+        "{settings}"
+    );
 }
 
 #[test]

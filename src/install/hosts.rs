@@ -51,8 +51,10 @@ pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str
 /// tools too on the hosts whose writes the hook decodes (`host::decode_file_edit`).
 fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
     Some(match (host, file_tools) {
-        (Host::ClaudeCode, true) => "Bash|Write|Edit|MultiEdit|NotebookEdit",
-        (Host::ClaudeCode | Host::Codex, _) => "Bash",
+        // Claude Code runs shell commands through `PowerShell` as well as `Bash` (on Windows).
+        (Host::ClaudeCode, true) => "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
+        (Host::ClaudeCode, false) => "Bash|PowerShell",
+        (Host::Codex, _) => "Bash",
         (Host::Gemini, true) => "run_shell_command|write_file|replace",
         (Host::Gemini, false) => "run_shell_command",
         (Host::Droid, true) => "Execute|Create|Edit",

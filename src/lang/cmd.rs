@@ -15,100 +15,100 @@ pub(super) fn effects(code: &str) -> Vec<Effect> {
 /// One command of a line: its text, its words, and its redirects.
 type Command = (String, Vec<Word>, Vec<Redirect>);
 
-fn split(code: &str) -> Vec<Command> {
-    let mut commands = Vec::new();
-    let mut text = String::new();
-    let mut words: Vec<Word> = Vec::new();
-    let mut redirects: Vec<Redirect> = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut literal = true;
-    let mut quoted = false;
-    let mut pending_redirect: Option<String> = None;
-    let mut chars = code.chars().peekable();
+/// The command being read: its text so far, the words and redirects finished, and the word
+/// under way.
+#[derive(Default)]
+struct Reader {
+    commands: Vec<Command>,
+    text: String,
+    words: Vec<Word>,
+    redirects: Vec<Redirect>,
+    word: String,
+    in_word: bool,
+    /// The word under way expands a variable (`%X%`, `!X!`).
+    expands: bool,
+    /// A redirect operator read, waiting for its target.
+    pending_redirect: Option<String>,
+}
 
-    let finish_word = |word: &mut String,
-                       in_word: &mut bool,
-                       literal: &mut bool,
-                       words: &mut Vec<Word>,
-                       redirects: &mut Vec<Redirect>,
-                       pending: &mut Option<String>| {
-        if !*in_word {
+impl Reader {
+    /// Ends the word under way: an argument, or the target of the redirect before it.
+    fn finish_word(&mut self) {
+        if !self.in_word {
             return;
         }
         let value = Word {
-            text: std::mem::take(word).replace('\\', "/"),
-            literal: *literal,
+            text: std::mem::take(&mut self.word).replace('\\', "/"),
+            literal: !self.expands,
         };
-        match pending.take() {
-            Some(op) => redirects.push(Redirect { op, target: value }),
-            None => words.push(value),
+        match self.pending_redirect.take() {
+            Some(op) => self.redirects.push(Redirect { op, target: value }),
+            None => self.words.push(value),
         }
-        *in_word = false;
-        *literal = true;
-    };
+        self.in_word = false;
+        self.expands = false;
+    }
 
+    /// Ends the command under way, if it has words.
+    fn finish_command(&mut self) {
+        self.finish_word();
+        let text = std::mem::take(&mut self.text);
+        let redirects = std::mem::take(&mut self.redirects);
+        if !self.words.is_empty() {
+            let words = std::mem::take(&mut self.words);
+            self.commands
+                .push((text.trim().to_string(), words, redirects));
+        }
+    }
+
+    /// A character of the word under way.
+    fn push(&mut self, c: char) {
+        if c == '%' || c == '!' {
+            self.expands = true;
+        }
+        self.word.push(c);
+        self.in_word = true;
+        self.text.push(c);
+    }
+}
+
+fn split(code: &str) -> Vec<Command> {
+    let mut r = Reader::default();
+    let mut quoted = false;
+    let mut chars = code.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '"' {
             quoted = !quoted;
-            in_word = true;
-            text.push(c);
+            r.in_word = true;
+            r.text.push(c);
             continue;
         }
         if quoted {
-            if c == '%' || c == '!' {
-                literal = false;
-            }
-            word.push(c);
-            text.push(c);
+            r.push(c);
             continue;
         }
         match c {
             '^' => {
-                text.push(c);
+                r.text.push(c);
                 if let Some(next) = chars.next() {
-                    word.push(next);
-                    text.push(next);
-                    in_word = true;
+                    r.word.push(next);
+                    r.text.push(next);
+                    r.in_word = true;
                 }
             }
             '&' | '|' | '\n' => {
-                finish_word(
-                    &mut word,
-                    &mut in_word,
-                    &mut literal,
-                    &mut words,
-                    &mut redirects,
-                    &mut pending_redirect,
-                );
                 if chars.peek() == Some(&c) {
                     chars.next();
                 }
-                if !words.is_empty() {
-                    commands.push((
-                        std::mem::take(&mut text).trim().to_string(),
-                        std::mem::take(&mut words),
-                        std::mem::take(&mut redirects),
-                    ));
-                }
-                text.clear();
-                redirects.clear();
+                r.finish_command();
             }
             '>' | '<' => {
                 // `2>` and `1>`: the digit just read was the stream, not a word.
-                let stream = in_word && (word == "1" || word == "2");
-                if stream {
-                    word.clear();
-                    in_word = false;
+                if r.in_word && (r.word == "1" || r.word == "2") {
+                    r.word.clear();
+                    r.in_word = false;
                 } else {
-                    finish_word(
-                        &mut word,
-                        &mut in_word,
-                        &mut literal,
-                        &mut words,
-                        &mut redirects,
-                        &mut pending_redirect,
-                    );
+                    r.finish_word();
                 }
                 let mut op = c.to_string();
                 if chars.peek() == Some(&'>') && c == '>' {
@@ -123,44 +123,20 @@ fn split(code: &str) -> Vec<Command> {
                     }
                     continue;
                 }
-                text.push_str(&op);
-                pending_redirect = Some(op);
+                r.text.push_str(&op);
+                r.pending_redirect = Some(op);
             }
-            '(' | ')' if !in_word => text.push(c),
-            '@' if !in_word && words.is_empty() => {}
+            '(' | ')' if !r.in_word => r.text.push(c),
+            '@' if !r.in_word && r.words.is_empty() => {}
             c if c.is_whitespace() => {
-                finish_word(
-                    &mut word,
-                    &mut in_word,
-                    &mut literal,
-                    &mut words,
-                    &mut redirects,
-                    &mut pending_redirect,
-                );
-                text.push(c);
+                r.finish_word();
+                r.text.push(c);
             }
-            c => {
-                if c == '%' || c == '!' {
-                    literal = false;
-                }
-                word.push(c);
-                in_word = true;
-                text.push(c);
-            }
+            c => r.push(c),
         }
     }
-    finish_word(
-        &mut word,
-        &mut in_word,
-        &mut literal,
-        &mut words,
-        &mut redirects,
-        &mut pending_redirect,
-    );
-    if !words.is_empty() {
-        commands.push((text.trim().to_string(), words, redirects));
-    }
-    commands
+    r.finish_command();
+    r.commands
 }
 
 fn lower(text: &str, words: Vec<Word>, redirects: Vec<Redirect>) -> Option<Effect> {
@@ -213,24 +189,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        effects(code)
-            .iter()
-            .map(|e| match e {
-                Effect::Command {
-                    argv, redirects, ..
-                } => {
-                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-                    words.extend(
-                        redirects
-                            .iter()
-                            .map(|r| format!("{} {}", r.op, r.target.text)),
-                    );
-                    words.join(" ")
-                }
-                Effect::Shell { script } => format!("sh {}", script.text),
-                Effect::Code { code, .. } => format!("code {}", code.text),
-            })
-            .collect()
+        crate::lang::shown(effects(code))
     }
 
     #[test]

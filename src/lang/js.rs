@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::tree::{self, Grammar, Value, named_nodes, text};
+use super::tree::{self, Grammar, Part, Value, named_nodes, text};
 use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
@@ -55,20 +55,13 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         (o, "remove" | "removeSync") if o.contains("fs") => {
             Some(remove(whole, vec![arg(0)?], true))
         }
-        (_, "execSync") => Some(Effect::Shell { script: arg(0)? }),
+        (_, "execSync") => Some(args.first()?.shell(whole)),
         // Code in a string runs as JavaScript too.
-        ("", "eval") | ("", "Function") => Some(Effect::Code {
-            lang: Lang::JavaScript,
-            code: args.last().map(Value::word)?,
-        }),
+        ("", "eval") | ("", "Function") => Some(args.last()?.code(Lang::JavaScript, whole)),
         (o, "exec") if o.is_empty() || o.contains("child") || o == "cp" => {
-            Some(Effect::Shell { script: arg(0)? })
+            Some(args.first()?.shell(whole))
         }
-        (_, "execFile" | "execFileSync") => {
-            let mut argv = vec![arg(0)?];
-            argv.extend(args.get(1).and_then(Value::list).unwrap_or_default());
-            run(whole, argv)
-        }
+        (_, "execFile" | "execFileSync") => tree::program_with_list(whole, arg(0)?, args.get(1)),
         ("Bun", "spawn" | "spawnSync") => run(whole, args.first()?.list()?),
         (_, "spawn" | "spawnSync") => {
             let mut argv = vec![arg(0)?];
@@ -109,61 +102,16 @@ fn call(node: Node, src: &str) -> Option<Effect> {
 fn value_of(node: Node, src: &str) -> Value {
     let source = text(node, src);
     match node.kind() {
-        "string" => {
-            let mut body = String::new();
-            for part in tree::args(node) {
-                match part.kind() {
-                    "string_fragment" => body.push_str(text(part, src)),
-                    "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
-                    _ => return Value::Other(unknown(source)),
-                }
-            }
-            Value::Str(Word::literal(body))
-        }
-        "template_string" => {
-            let mut body = String::new();
-            let mut literal = true;
-            for part in tree::args(node) {
-                match part.kind() {
-                    "string_fragment" => body.push_str(text(part, src)),
-                    "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
-                    // `${...}`: its source stands in for the value.
-                    _ => {
-                        body.push_str(text(part, src));
-                        literal = false;
-                    }
-                }
-            }
-            if literal {
-                Value::Str(Word::literal(body))
-            } else {
-                Value::Other(unknown(&body))
-            }
-        }
-        "binary_expression"
-            if node
-                .child_by_field_name("operator")
-                .is_some_and(|op| text(op, src) == "+") =>
-        {
-            match (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) {
-                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
-                _ => Value::Other(unknown(source)),
-            }
-        }
-        "parenthesized_expression" => match tree::args(node).first() {
-            Some(inner) => value_of(*inner, src),
-            None => Value::Other(unknown(source)),
-        },
-        "array" => Value::List(
-            tree::args(node)
-                .into_iter()
-                .map(|item| value_of(item, src))
-                .collect(),
-            unknown(source),
-        ),
+        "string" | "template_string" => tree::string(node, src, |part| match part.kind() {
+            "string_fragment" => Part::Text,
+            "escape_sequence" => Part::Escape,
+            // `${...}` in a template.
+            "template_substitution" => Part::Interpolation,
+            _ => Part::Unreadable,
+        }),
+        "binary_expression" => tree::joined(node, src, "+", value_of),
+        "parenthesized_expression" => tree::parenthesized(node, src, value_of),
+        "array" => tree::list(node, src, value_of),
         "object" => {
             let mut pairs = Vec::new();
             for pair in tree::args(node) {
@@ -198,20 +146,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        effects(code)
-            .iter()
-            .map(|e| match e {
-                Effect::Command {
-                    argv, redirects, ..
-                } => {
-                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
-                    words.join(" ")
-                }
-                Effect::Shell { script } => format!("sh {}", script.text),
-                Effect::Code { code, .. } => format!("code {}", code.text),
-            })
-            .collect()
+        crate::lang::shown(effects(code))
     }
 
     #[test]

@@ -170,9 +170,66 @@ fn run(call: &str, argv: Vec<Word>) -> Option<Effect> {
     })
 }
 
+/// Shell text handed to a shell. A string is read as the script it is, even when only part
+/// of it is known (`f'rm -rf {d}'`); a value of which nothing is known (`os.system(cmd)`) is
+/// a command whose program is known only at run time, not a program named after the variable.
+fn shell(call: &str, script: Word, known: bool) -> Effect {
+    if known {
+        Effect::Shell { script }
+    } else {
+        dynamic(call, script)
+    }
+}
+
+/// Code of `lang` run from a value (`exec(src)`, `eval(code)`); as with [`shell`], a value of
+/// which nothing is known is a command known only at run time.
+fn code(lang: Lang, call: &str, code: Word, known: bool) -> Effect {
+    if known {
+        Effect::Code { lang, code }
+    } else {
+        dynamic(call, code)
+    }
+}
+
+/// A command whose program is `value`, which is not literal.
+fn dynamic(call: &str, value: Word) -> Effect {
+    Effect::Command {
+        argv: vec![Word {
+            literal: false,
+            ..value
+        }],
+        redirects: Vec::new(),
+        call: call_text(call),
+    }
+}
+
 /// Whether an `open`-style mode string writes (`w`, `a`, `x`, `+`, PHP's `c`).
 fn mode_writes(mode: &Word) -> bool {
     !mode.literal || mode.text.contains(['w', 'a', 'x', '+', 'c'])
+}
+
+/// Each effect of `effects` on one line, for tests: a command's words and redirects, `sh`
+/// and shell text, or `code` and code.
+#[cfg(test)]
+fn shown(effects: Vec<Effect>) -> Vec<String> {
+    effects
+        .into_iter()
+        .map(|e| match e {
+            Effect::Command {
+                argv, redirects, ..
+            } => {
+                let mut words: Vec<String> = argv.into_iter().map(|w| w.text).collect();
+                words.extend(
+                    redirects
+                        .iter()
+                        .map(|r| format!("{} {}", r.op, r.target.text)),
+                );
+                words.join(" ")
+            }
+            Effect::Shell { script } => format!("sh {}", script.text),
+            Effect::Code { code, .. } => format!("code {}", code.text),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -202,6 +259,19 @@ mod tests {
         assert!(!word.literal);
         assert!(word.text.ends_with('…'));
         assert!(word.text.len() <= MAX_SOURCE_TEXT + '…'.len_utf8());
+    }
+
+    #[test]
+    fn text_known_in_no_part_is_a_program_named_at_run_time() {
+        let dynamic = shell("os.system(cmd)", unknown("cmd"), false);
+        assert!(
+            matches!(&dynamic, Effect::Command { argv, .. } if argv.len() == 1 && !argv[0].literal),
+            "{dynamic:?}"
+        );
+        let script = shell("os.system(f'rm {d}')", unknown("rm {d}"), true);
+        assert_eq!(argv(&script), ["sh: rm {d}"]);
+        let code = code(Lang::Python, "exec(src)", unknown("src"), false);
+        assert!(matches!(code, Effect::Command { .. }), "{code:?}");
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! regular-expression operators well enough that text inside them never looks like a call,
 //! then reads the argument list after each name it cares about.
 
-use super::{Effect, remove, remove_dir, rename, run, unknown, write};
+use super::tree::single_quoted;
+use super::{Effect, remove, remove_dir, rename, run, shell, unknown, write};
 use crate::shell::Word;
 
 #[derive(Debug)]
@@ -41,13 +42,7 @@ impl Scanner<'_> {
 
     /// Text up to the closing delimiter (nesting for bracket pairs), backslash escapes kept.
     fn delimited(&mut self, open: char) -> String {
-        let close = match open {
-            '(' => ')',
-            '[' => ']',
-            '{' => '}',
-            '<' => '>',
-            c => c,
-        };
+        let close = closing(open);
         let mut depth = 0usize;
         let mut out = String::new();
         while let Some(c) = self.bump() {
@@ -111,7 +106,7 @@ impl Scanner<'_> {
         let start = self.pos;
         let c = self.bump()?;
         let token = match c {
-            '\'' => Token::Str(Word::literal(single(&self.delimited('\'')))),
+            '\'' => Token::Str(Word::literal(single_quoted(&self.delimited('\'')))),
             '"' => double(&self.delimited('"')),
             '`' => Token::Shell(double_word(&self.delimited('`'))),
             '$' | '@' | '%'
@@ -174,7 +169,7 @@ impl Scanner<'_> {
     fn quote_like(&mut self, op: &str, open: char, start: usize) -> Token {
         let body = self.delimited(open);
         match op {
-            "q" => Token::Str(Word::literal(single(&body))),
+            "q" => Token::Str(Word::literal(single_quoted(&body))),
             "qq" => double(&body),
             "qw" => Token::Words(body.split_whitespace().map(Word::literal).collect()),
             "qx" if open == '\'' => Token::Shell(Word::literal(body)),
@@ -182,7 +177,7 @@ impl Scanner<'_> {
             _ => {
                 // `s{a}{b}`, `tr/a/b/`: a second part follows.
                 if matches!(op, "s" | "tr" | "y") {
-                    if open != body_close(open) {
+                    if open != closing(open) {
                         self.skip_space();
                         if let Some(second) = self.bump() {
                             self.delimited(second);
@@ -200,7 +195,8 @@ impl Scanner<'_> {
     }
 }
 
-fn body_close(open: char) -> char {
+/// The delimiter that closes `open`: its bracket pair, else itself.
+fn closing(open: char) -> char {
     match open {
         '(' => ')',
         '[' => ']',
@@ -220,10 +216,6 @@ fn regex_may_follow(prev: Option<&Token>) -> bool {
     }
 }
 
-fn single(body: &str) -> String {
-    body.replace("\\'", "'").replace("\\\\", "\\")
-}
-
 fn double_word(body: &str) -> Word {
     let interpolates = body
         .char_indices()
@@ -235,13 +227,9 @@ fn double_word(body: &str) -> Word {
     }
 }
 
+/// A double-quoted string: a string known in part when it interpolates.
 fn double(body: &str) -> Token {
-    let word = double_word(body);
-    if word.literal {
-        Token::Str(word)
-    } else {
-        Token::Value(word.text)
-    }
+    Token::Str(double_word(body))
 }
 
 pub(super) fn effects(code: &str) -> Vec<Effect> {
@@ -322,7 +310,10 @@ fn words_of(arg: &[&Token]) -> Vec<Word> {
     let mut literal = true;
     for token in arg {
         match token {
-            Token::Str(w) => text.push_str(&w.text),
+            Token::Str(w) => {
+                text.push_str(&w.text);
+                literal &= w.literal;
+            }
             Token::Punct('.') => {}
             Token::Value(v) | Token::Ident(v) => {
                 text.push_str(v);
@@ -364,9 +355,9 @@ fn call(name: &str, args: &[Vec<&Token>], text: &str) -> Option<Effect> {
             match words.as_slice() {
                 [] => None,
                 [one] if args.len() == 1 && !matches!(args[0].as_slice(), [Token::Words(_)]) => {
-                    Some(Effect::Shell {
-                        script: one.clone(),
-                    })
+                    // Shell text, unless nothing of it is written out (`system($cmd)`).
+                    let known = args[0].iter().any(|t| matches!(t, Token::Str(_)));
+                    Some(shell(text, one.clone(), known))
                 }
                 _ => run(text, words),
             }
@@ -434,20 +425,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        effects(code)
-            .iter()
-            .map(|e| match e {
-                Effect::Command {
-                    argv, redirects, ..
-                } => {
-                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
-                    words.join(" ")
-                }
-                Effect::Shell { script } => format!("sh {}", script.text),
-                Effect::Code { code, .. } => format!("code {}", code.text),
-            })
-            .collect()
+        crate::lang::shown(effects(code))
     }
 
     #[test]

@@ -3,9 +3,8 @@
 
 use tree_sitter::Node;
 
-use super::tree::{self, Grammar, Value, named_nodes, text};
-use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
-use crate::shell::Word;
+use super::tree::{self, Grammar, Part, Value, named_nodes, text};
+use super::{Effect, mode_writes, remove, remove_dir, rename, unknown, write};
 
 /// `tagged`: the code is a PHP file (`<?php ... ?>`), as `php` reads on stdin; `php -r`
 /// takes bare code.
@@ -22,9 +21,7 @@ pub(super) fn effects(code: &str, tagged: bool) -> Vec<Effect> {
         .into_iter()
         .filter_map(|n| match n.kind() {
             "function_call_expression" => call(n, code),
-            "shell_command_expression" => Some(Effect::Shell {
-                script: string(n, code).word(),
-            }),
+            "shell_command_expression" => Some(string(n, code).shell(text(n, code))),
             _ => None,
         })
         .collect()
@@ -45,18 +42,9 @@ fn call(node: Node, src: &str) -> Option<Effect> {
     match name.to_ascii_lowercase().as_str() {
         "unlink" => Some(remove(whole, vec![arg(0)?], false)),
         "rmdir" => Some(remove_dir(whole, arg(0)?)),
-        "system" | "exec" | "shell_exec" | "passthru" | "popen" => {
-            Some(Effect::Shell { script: arg(0)? })
-        }
-        "proc_open" => match args.first()?.list() {
-            Some(argv) => run(whole, argv),
-            None => Some(Effect::Shell { script: arg(0)? }),
-        },
-        "pcntl_exec" => {
-            let mut argv = vec![arg(0)?];
-            argv.extend(args.get(1).and_then(Value::list).unwrap_or_default());
-            run(whole, argv)
-        }
+        "system" | "exec" | "shell_exec" | "passthru" | "popen" => Some(args.first()?.shell(whole)),
+        "proc_open" => args.first()?.argv_or_shell(whole),
+        "pcntl_exec" => tree::program_with_list(whole, arg(0)?, args.get(1)),
         "file_put_contents" => Some(write(whole, name, arg(0)?)),
         "fopen" => {
             let target = arg(0)?;
@@ -71,19 +59,7 @@ fn value_of(node: Node, src: &str) -> Value {
     let source = text(node, src);
     match node.kind() {
         "string" | "encapsed_string" | "nowdoc" | "heredoc" => string(node, src),
-        "binary_expression"
-            if node
-                .child_by_field_name("operator")
-                .is_some_and(|op| text(op, src) == ".") =>
-        {
-            match (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) {
-                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
-                _ => Value::Other(unknown(source)),
-            }
-        }
+        "binary_expression" => tree::joined(node, src, ".", value_of),
         "array_creation_expression" => Value::List(
             tree::args(node)
                 .into_iter()
@@ -101,32 +77,15 @@ fn value_of(node: Node, src: &str) -> Value {
 
 /// A string or backticks: literal unless a variable or expression is interpolated.
 fn string(node: Node, src: &str) -> Value {
-    let source = text(node, src);
-    let single = source.starts_with('\'');
-    let mut body = String::new();
-    let mut literal = true;
-    for part in tree::args(node) {
-        match part.kind() {
-            "string_content" | "string_value" if single => {
-                body.push_str(&text(part, src).replace("\\'", "'").replace("\\\\", "\\"))
-            }
-            "string_content" | "string_value" => body.push_str(text(part, src)),
-            "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
-            "heredoc_start" | "heredoc_end" | "heredoc_body" | "nowdoc_body" => {
-                return Value::Other(unknown(source));
-            }
-            // An interpolated variable or expression: its source stands in for the value.
-            _ => {
-                body.push_str(text(part, src));
-                literal = false;
-            }
-        }
-    }
-    if literal {
-        Value::Str(Word::literal(body))
-    } else {
-        Value::Other(unknown(&body))
-    }
+    let single = text(node, src).starts_with('\'');
+    tree::string(node, src, |part| match part.kind() {
+        "string_content" | "string_value" if single => Part::SingleQuoted,
+        "string_content" | "string_value" => Part::Text,
+        "escape_sequence" => Part::Escape,
+        "heredoc_start" | "heredoc_end" | "heredoc_body" | "nowdoc_body" => Part::Unreadable,
+        // An interpolated variable or expression.
+        _ => Part::Interpolation,
+    })
 }
 
 #[cfg(test)]
@@ -134,20 +93,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        effects(code, false)
-            .iter()
-            .map(|e| match e {
-                Effect::Command {
-                    argv, redirects, ..
-                } => {
-                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
-                    words.join(" ")
-                }
-                Effect::Shell { script } => format!("sh {}", script.text),
-                Effect::Code { code, .. } => format!("code {}", code.text),
-            })
-            .collect()
+        crate::lang::shown(effects(code, false))
     }
 
     #[test]

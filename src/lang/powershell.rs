@@ -361,20 +361,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        effects(code)
-            .iter()
-            .map(|e| match e {
-                Effect::Command {
-                    argv, redirects, ..
-                } => {
-                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
-                    words.join(" ")
-                }
-                Effect::Shell { script } => format!("sh {}", script.text),
-                Effect::Code { code, .. } => format!("code {}", code.text),
-            })
-            .collect()
+        crate::lang::shown(effects(code))
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::tree::{self, Grammar, Value, named_nodes, text};
+use super::tree::{self, Grammar, Part, Value, named_nodes, text};
 use super::{Effect, Lang, mode_writes, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
@@ -85,26 +85,23 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         }
         ("os", "system" | "popen")
         | ("", "system")
-        | ("subprocess", "getoutput" | "getstatusoutput") => Some(Effect::Shell {
-            script: first("command").or_else(|| first("cmd"))?,
-        }),
+        | ("subprocess", "getoutput" | "getstatusoutput") => Some(
+            args.get(0, "command")
+                .or_else(|| args.keyword("cmd"))?
+                .shell(whole),
+        ),
         ("subprocess", "run" | "call" | "check_call" | "check_output" | "Popen") => {
             let command = args.get(0, "args")?;
             if let Some(argv) = command.list() {
                 return run(whole, argv);
             }
             if tree::truthy(args.keyword("shell")) {
-                return Some(Effect::Shell {
-                    script: command.word(),
-                });
+                return Some(command.shell(whole));
             }
             run(whole, vec![command.word()])
         }
         // Code in a string runs as Python too.
-        ("" | "builtins", "exec") => Some(Effect::Code {
-            lang: Lang::Python,
-            code: first("source")?,
-        }),
+        ("" | "builtins", "exec") => Some(args.get(0, "source")?.code(Lang::Python, whole)),
         ("os", "rename" | "replace") | ("shutil", "move") => {
             Some(rename(whole, first("src")?, args.get(1, "dst")?.word()))
         }
@@ -155,63 +152,27 @@ fn value_of(node: Node, src: &str) -> Value {
             .map(|part| value_of(part, src))
             .reduce(Value::concat)
             .unwrap_or_else(|| Value::Other(unknown(source))),
-        "binary_operator"
-            if node
-                .child_by_field_name("operator")
-                .is_some_and(|op| text(op, src) == "+") =>
-        {
-            match (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) {
-                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
-                _ => Value::Other(unknown(source)),
-            }
-        }
-        "parenthesized_expression" => match tree::args(node).first() {
-            Some(inner) => value_of(*inner, src),
-            None => Value::Other(unknown(source)),
-        },
-        "list" | "tuple" => Value::List(
-            tree::args(node)
-                .into_iter()
-                .map(|item| value_of(item, src))
-                .collect(),
-            unknown(source),
-        ),
+        "binary_operator" => tree::joined(node, src, "+", value_of),
+        "parenthesized_expression" => tree::parenthesized(node, src, value_of),
+        "list" | "tuple" => tree::list(node, src, value_of),
         "true" => Value::Bool(true),
         "false" => Value::Bool(false),
         _ => Value::Other(unknown(source)),
     }
 }
 
-/// A string literal; an f-string with replacement fields is not literal.
+/// A string literal; an f-string with replacement fields is known only in part.
 fn string(node: Node, src: &str) -> Value {
-    let mut prefix = "";
-    let mut body = String::new();
-    let mut literal = true;
-    for part in tree::args(node) {
-        match part.kind() {
-            "string_start" => prefix = text(part, src),
-            "string_content" => body.push_str(text(part, src)),
-            "string_end" => {}
-            // A replacement field: its source stands in for the value.
-            _ => {
-                body.push_str(text(part, src));
-                literal = false;
-            }
-        }
-    }
-    let body = if prefix.contains(['r', 'R']) {
-        body
-    } else {
-        tree::unescape(&body)
-    };
-    if literal {
-        Value::Str(Word::literal(body))
-    } else {
-        Value::Other(unknown(&body))
-    }
+    let raw = node
+        .child(0)
+        .is_some_and(|start| text(start, src).contains(['r', 'R']));
+    tree::string(node, src, |part| match part.kind() {
+        "string_start" | "string_end" => Part::Skip,
+        "string_content" if raw => Part::Text,
+        "string_content" => Part::Escape,
+        // A replacement field.
+        _ => Part::Interpolation,
+    })
 }
 
 #[cfg(test)]
@@ -219,20 +180,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        effects(code)
-            .iter()
-            .map(|e| match e {
-                Effect::Command {
-                    argv, redirects, ..
-                } => {
-                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
-                    words.join(" ")
-                }
-                Effect::Shell { script } => format!("sh {}", script.text),
-                Effect::Code { code, .. } => format!("code {}", code.text),
-            })
-            .collect()
+        crate::lang::shown(effects(code))
     }
 
     #[test]
@@ -273,6 +221,9 @@ mod tests {
             lowered("subprocess.call('rm -rf x', shell=True)"),
             ["sh rm -rf x"]
         );
+        // A variable is not a program named after it, nor shell text.
+        assert_eq!(lowered("os.system(cmd)"), ["cmd"]);
+        assert_eq!(lowered("exec(src)"), ["src"]);
     }
 
     #[test]

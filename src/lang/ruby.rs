@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::tree::{self, Grammar, Value, named_nodes, text};
+use super::tree::{self, Grammar, Part, Value, named_nodes, text};
 use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
@@ -15,9 +15,7 @@ pub(super) fn effects(code: &str) -> Vec<Effect> {
         .into_iter()
         .filter_map(|n| match n.kind() {
             "call" => call(n, code),
-            "subshell" => Some(Effect::Shell {
-                script: string(n, code).word(),
-            }),
+            "subshell" => Some(string(n, code).shell(text(n, code))),
             _ => None,
         })
         .collect()
@@ -71,10 +69,7 @@ fn call(node: Node, src: &str) -> Option<Effect> {
                 .collect();
             match words.as_slice() {
                 [] => None,
-                [one] => match one.list() {
-                    Some(argv) => run(whole, argv),
-                    None => Some(Effect::Shell { script: one.word() }),
-                },
+                [one] => one.argv_or_shell(whole),
                 many => run(whole, many.iter().map(|a| a.word()).collect()),
             }
         }
@@ -113,30 +108,10 @@ fn receiver_path(node: Node, src: &str) -> Word {
 fn value_of(node: Node, src: &str) -> Value {
     let source = text(node, src);
     match node.kind() {
-        "string" => string(node, src),
-        "array" | "string_array" => Value::List(
-            tree::args(node)
-                .into_iter()
-                .map(|item| match item.kind() {
-                    "bare_string" => string(item, src),
-                    _ => value_of(item, src),
-                })
-                .collect(),
-            unknown(source),
-        ),
-        "binary"
-            if node
-                .child_by_field_name("operator")
-                .is_some_and(|op| text(op, src) == "+") =>
-        {
-            match (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("right"),
-            ) {
-                (Some(l), Some(r)) => value_of(l, src).concat(value_of(r, src)),
-                _ => Value::Other(unknown(source)),
-            }
-        }
+        // A bare string is a word of `%w[...]`.
+        "string" | "bare_string" => string(node, src),
+        "array" | "string_array" => tree::list(node, src, value_of),
+        "binary" => tree::joined(node, src, "+", value_of),
         "hash" => Value::Map(Vec::new(), unknown(source)),
         "pair" => {
             let key = node
@@ -158,32 +133,17 @@ fn value_of(node: Node, src: &str) -> Value {
 /// A string, backticks or `%x()`: literal unless it interpolates (`#{...}`).
 fn string(node: Node, src: &str) -> Value {
     let source = text(node, src);
-    let parts = tree::args(node);
-    if node.kind() == "bare_string" && parts.is_empty() {
+    if node.kind() == "bare_string" && tree::args(node).is_empty() {
         return Value::Str(Word::literal(source));
     }
     let single = source.starts_with('\'') || source.starts_with("%q");
-    let mut body = String::new();
-    let mut literal = true;
-    for part in parts {
-        match part.kind() {
-            "string_content" if single => {
-                body.push_str(&text(part, src).replace("\\'", "'").replace("\\\\", "\\"))
-            }
-            "string_content" => body.push_str(text(part, src)),
-            "escape_sequence" => body.push_str(&tree::unescape(text(part, src))),
-            // `#{...}`: its source stands in for the value.
-            _ => {
-                body.push_str(text(part, src));
-                literal = false;
-            }
-        }
-    }
-    if literal {
-        Value::Str(Word::literal(body))
-    } else {
-        Value::Other(unknown(&body))
-    }
+    tree::string(node, src, |part| match part.kind() {
+        "string_content" if single => Part::SingleQuoted,
+        "string_content" => Part::Text,
+        "escape_sequence" => Part::Escape,
+        // `#{...}`.
+        _ => Part::Interpolation,
+    })
 }
 
 #[cfg(test)]
@@ -191,20 +151,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        effects(code)
-            .iter()
-            .map(|e| match e {
-                Effect::Command {
-                    argv, redirects, ..
-                } => {
-                    let mut words: Vec<String> = argv.iter().map(|w| w.text.clone()).collect();
-                    words.extend(redirects.iter().map(|r| format!("> {}", r.target.text)));
-                    words.join(" ")
-                }
-                Effect::Shell { script } => format!("sh {}", script.text),
-                Effect::Code { code, .. } => format!("code {}", code.text),
-            })
-            .collect()
+        crate::lang::shown(effects(code))
     }
 
     #[test]

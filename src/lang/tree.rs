@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
 
+use super::{Effect, Lang, run, unknown};
 use crate::shell::{PARSE_DEADLINE, Word};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -133,11 +134,13 @@ pub(super) fn unescape(raw: &str) -> String {
 
 /// A value in the code, as far as it can be known without running it.
 pub(super) enum Value {
+    /// A string whose text is known, wholly (a literal word) or in part (`f'rm {d}'`).
     Str(Word),
     List(Vec<Value>, Word),
     /// Keys and values of an object literal, hash or keyword arguments.
     Map(Vec<(String, Value)>, Word),
     Bool(bool),
+    /// Nothing of its text is known: a variable, a call, an expression.
     Other(Word),
 }
 
@@ -172,19 +175,124 @@ impl Value {
         }
     }
 
-    /// Joins two values as string concatenation does.
+    /// Joins two values as string concatenation does: a string if either side is one.
     pub(super) fn concat(self, other: Value) -> Value {
+        let known = matches!(self, Value::Str(_)) || matches!(other, Value::Str(_));
         let (a, b) = (self.word(), other.word());
         let word = Word {
             text: format!("{}{}", a.text, b.text),
             literal: a.literal && b.literal,
         };
-        if word.literal {
+        if known {
             Value::Str(word)
         } else {
             Value::Other(word)
         }
     }
+
+    /// The value handed to a shell as a script: see [`super::shell`].
+    pub(super) fn shell(&self, call: &str) -> Effect {
+        super::shell(call, self.word(), matches!(self, Value::Str(_)))
+    }
+
+    /// The value run as code of `lang`: see [`super::code`].
+    pub(super) fn code(&self, lang: Lang, call: &str) -> Effect {
+        super::code(lang, call, self.word(), matches!(self, Value::Str(_)))
+    }
+
+    /// A command given as one value: a list literal is its argv, anything else shell text.
+    pub(super) fn argv_or_shell(&self, call: &str) -> Option<Effect> {
+        match self.list() {
+            Some(argv) => run(call, argv),
+            None => Some(self.shell(call)),
+        }
+    }
+}
+
+/// `program` run with the arguments of the list literal in `args`, if there is one
+/// (`execFile('git', ['clean', '-fd'])`, `pcntl_exec('/bin/rm', ['-rf', 'x'])`).
+pub(super) fn program_with_list(call: &str, program: Word, args: Option<&Value>) -> Option<Effect> {
+    let mut argv = vec![program];
+    argv.extend(args.and_then(Value::list).unwrap_or_default());
+    run(call, argv)
+}
+
+/// `a + b` (or `a . b`) where `op` joins strings; any other operator gives a value known
+/// only at run time.
+pub(super) fn joined(node: Node, src: &str, op: &str, read: fn(Node, &str) -> Value) -> Value {
+    let joins = node
+        .child_by_field_name("operator")
+        .is_some_and(|o| text(o, src) == op);
+    match (
+        node.child_by_field_name("left"),
+        node.child_by_field_name("right"),
+    ) {
+        (Some(l), Some(r)) if joins => read(l, src).concat(read(r, src)),
+        _ => Value::Other(unknown(text(node, src))),
+    }
+}
+
+/// A list literal: its items, and its source for when it is used as one word.
+pub(super) fn list(node: Node, src: &str, read: fn(Node, &str) -> Value) -> Value {
+    Value::List(
+        args(node).into_iter().map(|item| read(item, src)).collect(),
+        unknown(text(node, src)),
+    )
+}
+
+/// `(x)`: the value of `x`.
+pub(super) fn parenthesized(node: Node, src: &str, read: fn(Node, &str) -> Value) -> Value {
+    match args(node).first() {
+        Some(inner) => read(*inner, src),
+        None => Value::Other(unknown(text(node, src))),
+    }
+}
+
+/// What one child of a string literal's node is, as a language's grammar names it.
+pub(super) enum Part {
+    /// Text of the value: written out as is, or with backslash escapes to resolve.
+    Text,
+    Escape,
+    /// Text with PHP's and Ruby's single-quote escapes (`\'`, `\\`) to resolve.
+    SingleQuoted,
+    /// A delimiter or anything else that is not part of the value.
+    Skip,
+    /// An interpolated expression: its source stands in for the value, which is then known
+    /// only in part.
+    Interpolation,
+    /// Something this reader does not follow (a heredoc body): the whole literal is shown
+    /// by its source.
+    Unreadable,
+}
+
+/// A string literal read part by part; `part` names each child node.
+pub(super) fn string(node: Node, src: &str, part: impl Fn(Node) -> Part) -> Value {
+    let mut body = String::new();
+    let mut literal = true;
+    for child in args(node) {
+        let raw = text(child, src);
+        match part(child) {
+            Part::Text => body.push_str(raw),
+            Part::Escape => body.push_str(&unescape(raw)),
+            Part::SingleQuoted => body.push_str(&single_quoted(raw)),
+            Part::Skip => {}
+            Part::Interpolation => {
+                body.push_str(raw);
+                literal = false;
+            }
+            Part::Unreadable => return Value::Str(unknown(text(node, src))),
+        }
+    }
+    Value::Str(if literal {
+        Word::literal(body)
+    } else {
+        unknown(&body)
+    })
+}
+
+/// The body of a single-quoted string in PHP, Ruby or Perl: only `\'` and `\\` are escapes.
+pub(super) fn single_quoted(body: &str) -> String {
+    body.replace("\\'", "'").replace("\\\\", "\\")
 }
 
 /// Whether a keyword or map value is set to something other than literal false.
