@@ -45,19 +45,24 @@ import json, statistics, subprocess, sys, time
 binary, repo, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 cases = [("reset --hard, clean tree (cleared)", "git reset --hard", False),
          ("rm -rf of untracked files (stopped)", "rm -rf scratch", True)]
-print(f"{'case':<40} {'p50 ms':>8} {'p90 ms':>8} {'min ms':>8}")
+print(f"{'case':<40} {'p50 ms':>8} {'p90 ms':>8} {'min ms':>8} {'missed':>7}")
 for name, command, stops in cases:
     payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": repo}).encode()
     times = []
+    # A cleared command stopped anyway means context missed its deadline (the strict verdict
+    # stands): counted, since on a loaded machine it happens, but never a wrong verdict.
+    missed = 0
     for i in range(runs + 5):
         start = time.perf_counter()
         out = subprocess.run([binary, "hook"], input=payload, capture_output=True, check=True).stdout
         elapsed = (time.perf_counter() - start) * 1000
         if bool(out.strip()) != stops:
-            sys.exit(f"bench-context: unexpected verdict for {command!r}: {out!r}")
+            if stops:
+                sys.exit(f"bench-context: unexpected verdict for {command!r}: {out!r}")
+            missed += 1
         if i >= 5:
             times.append(elapsed)
     times.sort()
-    print(f"{name:<40} {statistics.median(times):8.2f} {times[int(len(times) * 0.9)]:8.2f} {times[0]:8.2f}")
+    print(f"{name:<40} {statistics.median(times):8.2f} {times[int(len(times) * 0.9)]:8.2f} {times[0]:8.2f} {missed:>7}")
 print("budget: p50 under 10 ms")
 PY

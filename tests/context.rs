@@ -672,3 +672,19 @@ fn a_worktree_goes_with_its_ignored_files() {
         ".env",
     );
 }
+
+#[test]
+fn commands_that_run_alongside_count_as_earlier() {
+    let repo = Repo::new();
+    repo.write("README.md", "edited\n");
+    // With no stash entry the drop clears, unless the stash may run first.
+    cleared(&repo.check("git stash drop; git stash"), "git.stash-drop");
+    for command in [
+        "git stash drop & git stash",
+        "git stash drop | git stash",
+        "f() { git stash drop; }; git stash; f",
+        "while true; do git stash drop; git stash; done",
+    ] {
+        assert_eq!(repo.check(command).decision, Decision::Deny, "{command}");
+    }
+}

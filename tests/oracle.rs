@@ -7,7 +7,8 @@
 //! ORACLE_LINES=2400 cargo test --release --test oracle -- --ignored --nocapture
 //! ```
 //!
-//! which prints the lines, the allowed-with-loss and the stopped-with-no-loss figures.
+//! which prints the lines, the allowed-with-loss and the stopped-with-no-loss figures;
+//! `ORACLE_REPLAY=<file>` runs the lines of a file instead.
 
 mod oracle_world;
 
@@ -42,10 +43,37 @@ fn the_full_corpus_loses_nothing_it_allows() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(2400);
+    // `ORACLE_REPLAY=<file>`: the lines of that file instead, one a line (a failed run's).
+    let lines = match std::env::var_os("ORACLE_REPLAY") {
+        Some(file) => std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect(),
+        None => corpus::generate(0x2ac1e, extra),
+    };
     let world = World::build();
-    let tally = run(&world, &corpus::generate(0x2ac1e, extra));
-    assert!(tally.lines >= 2000 || extra < 2000, "{tally}");
+    let tally = run(&world, &lines);
     assert_no_loss(&tally);
+}
+
+#[test]
+fn the_full_corpus_crosses_every_decoration() {
+    let lines = corpus::generate(0x2ac1e, 2400);
+    assert!(lines.len() >= 2000);
+    for table in [
+        corpus::PREFIXES,
+        corpus::CDS,
+        corpus::GITS,
+        corpus::WORD_WRAPPERS,
+    ] {
+        for piece in table.iter().filter(|p| !p.is_empty()) {
+            assert!(lines.iter().any(|l| l.contains(piece)), "{piece:?} unused");
+        }
+    }
+    for quiet in [" -q", " --quiet", " -v"] {
+        assert!(lines.iter().any(|l| l.contains(quiet)), "{quiet:?} unused");
+    }
 }
 
 #[test]

@@ -119,6 +119,15 @@ struct Before {
     commits: BTreeSet<String>,
 }
 
+/// Which files a walk of the world collects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Files {
+    /// Work only: regenerable output folders are skipped.
+    Work,
+    /// Every file, wherever a command may have moved work to.
+    All,
+}
+
 impl World {
     pub fn build() -> World {
         let scratch = tempfile::Builder::new()
@@ -132,7 +141,7 @@ impl World {
         let template = scratch.path().join("template");
         copy(&root, &template);
         let before = Before {
-            files: work_files(&root),
+            files: work_files(&root, Files::Work),
             commits: reachable(&root, "commit"),
         };
         assert!(before.files.len() >= 15, "{:?}", before.files);
@@ -206,12 +215,23 @@ impl World {
         for repo in REPOS {
             kept.extend(reachable_in(&self.root.join(repo), "--objects"));
         }
-        kept.extend(work_files(&self.root).into_iter().map(|(_, hash)| hash));
+        kept.extend(
+            work_files(&self.root, Files::All)
+                .into_iter()
+                .map(|(_, hash)| hash),
+        );
+        let template = self.template.clone();
+        let root = self.root.clone();
+        // A file the line only appended to still holds what it held.
+        let extended = |path: &str| {
+            let old = std::fs::read(template.join(path)).unwrap_or_default();
+            std::fs::read(root.join(path)).is_ok_and(|new| new.starts_with(&old))
+        };
         let mut lost: Vec<String> = self
             .before
             .files
             .iter()
-            .filter(|(_, hash)| !kept.contains(hash))
+            .filter(|(path, hash)| !kept.contains(hash) && !extended(path))
             .map(|(path, _)| format!("file {path}"))
             .collect();
         lost.extend(
@@ -321,31 +341,37 @@ fn copy(from: &Path, to: &Path) {
     assert!(status.success());
 }
 
-/// Every file that is work in the world's folders, with its git blob hash.
-fn work_files(root: &Path) -> Vec<(String, String)> {
-    fn walk(dir: &Path, top: bool, out: &mut Vec<PathBuf>) {
+/// The files of the world (its work, or every one), each with its git blob hash.
+fn work_files(root: &Path, which: Files) -> Vec<(String, String)> {
+    fn walk(dir: &Path, top: bool, which: Files, out: &mut Vec<PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
         };
         for entry in entries.flatten() {
             let path = entry.path();
             let name = entry.file_name();
-            if name == ".git" || top && REGENERABLE.iter().any(|r| name == *r) {
+            let output = top && REGENERABLE.iter().any(|r| name == *r);
+            if name == ".git" || output && which == Files::Work {
                 continue;
             }
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
             if kind.is_dir() {
-                walk(&path, false, out);
+                walk(&path, false, which, out);
             } else if kind.is_file() {
                 out.push(path);
             }
         }
     }
     let mut files = Vec::new();
-    for folder in WORK {
-        walk(&root.join(folder), true, &mut files);
+    match which {
+        Files::Work => {
+            for folder in WORK {
+                walk(&root.join(folder), true, which, &mut files);
+            }
+        }
+        Files::All => walk(root, false, which, &mut files),
     }
     if files.is_empty() {
         return Vec::new();
