@@ -3,7 +3,8 @@
 //! configuration that are rebuilt by hand, if at all.
 
 use super::Pack;
-use super::http::{HTTP_CLIENTS, Url, asks_help, flag, operands, request, value};
+use super::args::{asks_help, has, operands, value};
+use super::http::{HTTP_CLIENTS, Url, request};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -366,7 +367,7 @@ fn gitlab_runner(args: &[Word]) -> Option<Hit> {
     if ops.first() != Some(&"unregister") {
         return None;
     }
-    let which = if flag(args, &["--all-runners"], None) {
+    let which = if has(args, &["--all-runners"]) {
         "every runner in its config".to_string()
     } else if let Some(name) = value(args, &["--name", "-n"]) {
         format!("runner `{name}`")
@@ -415,7 +416,7 @@ fn glab(args: &[Word]) -> Option<Hit> {
         .unwrap_or_default();
     let (loses, safer, recovery) = match *noun {
         "ci" | "pipe" | "pipeline" => {
-            if flag(args, &["--dry-run"], None) {
+            if has(args, &["--dry-run"]) {
                 return None;
             }
             let which = match (value(args, &["--status"]), rest.is_empty()) {

@@ -1,78 +1,8 @@
-//! Argv reading shared by the packs: the subcommand words of a tool past its options, flags in
-//! any spelling, and the HTTP request a `curl`, `wget`, HTTPie or `xh` line sends.
-//!
-//! These tools take options anywhere, so a rule asks for the words that are not options (and
-//! not an option's value) rather than fixed positions.
+//! The HTTP request a `curl`, `wget`, HTTPie or `xh` line sends: its method and URLs, for the
+//! packs that judge a service by the API call made to it.
 
+use super::args::{has, operands, value};
 use crate::shell::Word;
-
-/// The words of `args` that are neither options nor the value of a `valued` option given as
-/// its own word (`-r repo`, `--context prod`). Everything after `--` is an operand.
-pub(super) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if word == "--" {
-            out.extend(words.by_ref());
-            break;
-        }
-        if word.len() > 1 && word.starts_with('-') {
-            if valued.contains(&word) {
-                words.next();
-            }
-            continue;
-        }
-        out.push(word);
-    }
-    out
-}
-
-/// Whether a flag is given before `--`: a long spelling exactly or with `=value`, or a short
-/// letter alone or in a cluster of letters (`-n`, `-vn`).
-pub(super) fn flag(args: &[Word], long: &[&str], short: Option<char>) -> bool {
-    args.iter()
-        .map(|w| w.text.as_str())
-        .take_while(|w| *w != "--")
-        .any(|w| {
-            long.iter()
-                .any(|l| w == *l || w.strip_prefix(l).is_some_and(|rest| rest.starts_with('=')))
-                || short.is_some_and(|c| {
-                    w.strip_prefix('-').is_some_and(|cluster| {
-                        !cluster.starts_with('-')
-                            && !cluster.is_empty()
-                            && cluster.chars().all(|ch| ch.is_ascii_alphabetic())
-                            && cluster.contains(c)
-                    })
-                })
-        })
-}
-
-/// `--help`, `-help` or `-h` before `--`: the tool prints its usage and does nothing else.
-pub(super) fn asks_help(args: &[Word]) -> bool {
-    args.iter()
-        .map(|w| w.text.as_str())
-        .take_while(|w| *w != "--")
-        .any(|w| matches!(w, "--help" | "-help" | "-h"))
-}
-
-/// The value of the last `--name value` / `--name=value` among `names`.
-pub(super) fn value<'a>(args: &'a [Word], names: &[&str]) -> Option<&'a str> {
-    let mut found = None;
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if word == "--" {
-            break;
-        }
-        for name in names {
-            if word == *name {
-                found = words.next();
-            } else if let Some(v) = word.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-                found = Some(v);
-            }
-        }
-    }
-    found
-}
 
 /// A request a command-line HTTP client sends.
 #[derive(Debug)]
@@ -291,7 +221,7 @@ const WGET_SHORT_VALUED: &str = "aABdDeiIlOoPQRtTUwX";
 
 fn wget(args: &[Word]) -> Request {
     let explicit = value(args, &["--method"]).map(str::to_ascii_uppercase);
-    let posts = flag(args, &["--post-data", "--post-file"], None);
+    let posts = has(args, &["--post-data", "--post-file"]);
     let mut urls = Vec::new();
     let mut words = args.iter().map(|w| w.text.as_str());
     while let Some(word) = words.next() {
@@ -457,14 +387,5 @@ mod tests {
         assert_eq!(u.host_words().collect::<Vec<_>>(), ["es", "url"]);
         assert_eq!(u.segments, ["orders"]);
         assert!(Url::parse("").segments.is_empty());
-    }
-
-    #[test]
-    fn operands_skip_option_values() {
-        let args = words("-r repo --verbose forget -- --keep");
-        assert_eq!(operands(&args, &["-r"]), ["forget", "--keep"]);
-        assert!(flag(&words("prune -vn repo"), &["--dry-run"], Some('n')));
-        assert!(!flag(&words("prune -- -n"), &["--dry-run"], Some('n')));
-        assert_eq!(value(&words("--method=PUT"), &["--method"]), Some("PUT"));
     }
 }

@@ -17,7 +17,6 @@ mod hosting;
 mod http;
 mod iac;
 mod k8s;
-mod line;
 mod messaging;
 mod migrations;
 mod search;

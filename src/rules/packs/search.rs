@@ -4,7 +4,8 @@
 //! shapes is a finding; every other request these everyday clients send passes.
 
 use super::Pack;
-use super::http::{Url, asks_help, flag, operands, request, value};
+use super::args::{asks_help, has, operands, value};
+use super::http::{Url, request};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -162,7 +163,7 @@ const CURATOR_VALUED: &[&str] = &[
 
 /// Elasticsearch Curator's one-shot command line.
 fn curator(args: &[Word]) -> Option<Hit> {
-    if asks_help(args) || flag(args, &["--dry-run"], None) {
+    if asks_help(args) || has(args, &["--dry-run"]) {
         return None;
     }
     let ops = operands(args, CURATOR_VALUED);

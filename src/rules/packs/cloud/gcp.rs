@@ -1,7 +1,7 @@
 //! Google Cloud: `gcloud` deletes of projects and data holders, `gsutil rm -r`/`rb`/`rsync -d`.
 
 use crate::rules::git::list;
-use crate::rules::packs::line::{Line, Style, without};
+use crate::rules::packs::args::{Line, Style, without};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 

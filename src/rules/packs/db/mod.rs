@@ -10,7 +10,7 @@
 pub mod sql;
 
 use super::Pack;
-use super::args::{has, operands, values};
+use super::args::{has, operand_words, values};
 use crate::rules::{Hit, Rule, Subject, Tier};
 use crate::shell::{SimpleCommand, Word};
 use sql::{Destruction, Dialect, Kind};
@@ -484,7 +484,7 @@ fn dropdb(args: &[Word]) -> Option<Hit> {
         "--username",
         "--maintenance-db",
     ];
-    let name = operands(args, &valued).last()?.text.clone();
+    let name = operand_words(args, &valued).last()?.text.clone();
     Some(
         Hit::new(
             &SQL_DROP,
@@ -508,7 +508,7 @@ fn mysqladmin(args: &[Word]) -> Option<Hit> {
     let valued = [
         "-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket",
     ];
-    let ops = operands(args, &valued);
+    let ops = operand_words(args, &valued);
     let at = ops
         .iter()
         .position(|w| w.text.eq_ignore_ascii_case("drop"))?;
@@ -628,7 +628,9 @@ fn redis(cmd: &SimpleCommand) -> Option<Hit> {
         "--eval",
     ];
     let args = cmd.args();
-    let argument = operands(args, &valued).first().map(|w| w.text.as_str());
+    let argument = operand_words(args, &valued)
+        .first()
+        .map(|w| w.text.as_str());
     let on_stdin = cmd
         .input
         .as_deref()
