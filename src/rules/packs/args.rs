@@ -111,22 +111,24 @@ impl<'a> Line<'a> {
         (line, None)
     }
 
-    /// Whether any of `names` is given and not switched off (`--force=false`).
-    pub fn on(&self, names: &[&str]) -> bool {
+    /// The last of `names` given, with its value: later options override earlier ones.
+    fn last(&self, names: &[&str]) -> Option<Option<&'a str>> {
         self.opts
             .iter()
             .rev()
             .find(|(name, _)| names.contains(name))
-            .is_some_and(|(_, value)| !matches!(*value, Some("false" | "0" | "no")))
+            .map(|(_, value)| *value)
     }
 
-    /// The last value given to any of `names`.
+    /// Whether any of `names` is given and not switched off (`--force=false`).
+    pub fn on(&self, names: &[&str]) -> bool {
+        self.last(names)
+            .is_some_and(|value| !matches!(value, Some("false" | "0" | "no")))
+    }
+
+    /// The value of the last of `names` given (none if that one has no value).
     pub fn value(&self, names: &[&str]) -> Option<&'a str> {
-        self.opts
-            .iter()
-            .rev()
-            .find(|(name, _)| names.contains(name))
-            .and_then(|(_, value)| *value)
+        self.last(names).flatten()
     }
 
     pub fn operand(&self, n: usize) -> Option<&'a str> {
@@ -136,11 +138,8 @@ impl<'a> Line<'a> {
     /// A dry run is asked for with any of `names` (`--dry-run`, `--dry-run=server`), unless
     /// its value switches it off (`--dry-run=none`).
     pub fn dry_run(&self, names: &[&str]) -> bool {
-        self.opts
-            .iter()
-            .rev()
-            .find(|(name, _)| names.contains(name))
-            .is_some_and(|(_, value)| !matches!(*value, Some("none" | "false" | "0")))
+        self.last(names)
+            .is_some_and(|value| !matches!(value, Some("none" | "false" | "0")))
     }
 
     /// Asks for help or the version instead of acting.

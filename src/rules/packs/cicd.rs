@@ -4,7 +4,7 @@
 
 use super::Pack;
 use super::args::{asks_help, has, operands, value};
-use super::http::{HTTP_CLIENTS, Url, request};
+use super::http::{Url, request_hits};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -127,26 +127,21 @@ pub static PACK: Pack = Pack {
 };
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
-    let args = cmd.args();
-    match cmd.program() {
-        Some("java") => jenkins_jar(args).into_iter().collect(),
-        Some("jenkins-cli") => jenkins_cli(args).into_iter().collect(),
-        Some("gitlab-runner") => gitlab_runner(args).into_iter().collect(),
-        Some("glab") => glab(args).into_iter().collect(),
-        Some("circleci") => circleci(args).into_iter().collect(),
-        Some(p) if HTTP_CLIENTS.contains(&p) => {
-            let Some(req) = request(p, args) else {
-                return Vec::new();
-            };
-            req.urls
-                .iter()
-                .filter_map(|url| {
-                    jenkins_http(&req.method, url).or_else(|| gitlab_api(&req.method, url))
-                })
-                .collect()
-        }
-        _ => Vec::new(),
+    if let Some(hits) = request_hits(cmd, |method, url| {
+        jenkins_http(method, url).or_else(|| gitlab_api(method, url))
+    }) {
+        return hits;
     }
+    let args = cmd.args();
+    let hit = match cmd.program() {
+        Some("java") => jenkins_jar(args),
+        Some("jenkins-cli") => jenkins_cli(args),
+        Some("gitlab-runner") => gitlab_runner(args),
+        Some("glab") => glab(args),
+        Some("circleci") => circleci(args),
+        _ => None,
+    };
+    hit.into_iter().collect()
 }
 
 /// `java [opts] -jar .../jenkins-cli.jar <cli args>`.

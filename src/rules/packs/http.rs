@@ -2,7 +2,8 @@
 //! packs that judge a service by the API call made to it.
 
 use super::args::{has, operands, value};
-use crate::shell::Word;
+use crate::rules::Hit;
+use crate::shell::{SimpleCommand, Word};
 
 /// A request a command-line HTTP client sends.
 #[derive(Debug)]
@@ -68,10 +69,8 @@ impl Url {
     }
 }
 
-/// Programs whose command line [`request`] reads.
-pub(super) const HTTP_CLIENTS: &[&str] = &["curl", "wget", "http", "https", "xh", "xhs"];
-
-/// The request `program` (one of [`HTTP_CLIENTS`]) sends with `args`, as far as argv shows it.
+/// The request `program` sends with `args`, as far as argv shows it; `None` unless `program`
+/// is one of the clients read here: curl, wget, HTTPie (`http`, `https`) and xh (`xh`, `xhs`).
 pub(super) fn request(program: &str, args: &[Word]) -> Option<Request> {
     match program {
         "curl" => Some(curl(args)),
@@ -79,6 +78,21 @@ pub(super) fn request(program: &str, args: &[Word]) -> Option<Request> {
         "http" | "https" | "xh" | "xhs" => Some(httpie(args)),
         _ => None,
     }
+}
+
+/// What `judge` finds in the request `cmd` sends, URL by URL with the request's method, when
+/// `cmd` runs an HTTP client [`request`] reads; `None` for any other program.
+pub(super) fn request_hits(
+    cmd: &SimpleCommand,
+    judge: impl Fn(&str, &Url) -> Option<Hit>,
+) -> Option<Vec<Hit>> {
+    let req = request(cmd.program()?, cmd.args())?;
+    Some(
+        req.urls
+            .iter()
+            .filter_map(|url| judge(&req.method, url))
+            .collect(),
+    )
 }
 
 /// curl's short options that take a value.

@@ -3,7 +3,7 @@
 
 use super::Pack;
 use super::args::{asks_help, has, operands, value};
-use super::http::{Url, request};
+use super::http::{Url, request_hits};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -146,17 +146,14 @@ pub static PACK: Pack = Pack {
 };
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
-    let args = cmd.args();
-    if let Some(req) = cmd.program().and_then(|p| request(p, args)) {
-        if req.method != "DELETE" {
-            return Vec::new();
-        }
-        return req
-            .urls
-            .iter()
-            .filter_map(|url| rabbitmq_api(url).or_else(|| kafka_rest(url)))
-            .collect();
+    if let Some(hits) = request_hits(cmd, |method, url| {
+        (method == "DELETE")
+            .then(|| rabbitmq_api(url).or_else(|| kafka_rest(url)))
+            .flatten()
+    }) {
+        return hits;
     }
+    let args = cmd.args();
     if asks_help(args) {
         return Vec::new();
     }

@@ -5,7 +5,7 @@
 
 use super::Pack;
 use super::args::{asks_help, has, operands, value};
-use super::http::{Url, request};
+use super::http::{Url, request_hits};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -117,25 +117,13 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     if cmd.program() == Some("curator_cli") {
         return curator(cmd.args()).into_iter().collect();
     }
-    let Some(req) = cmd.program().and_then(|p| request(p, cmd.args())) else {
-        return Vec::new();
-    };
-    let method = req.method.as_str();
-    if method != "DELETE" && method != "POST" {
-        return Vec::new();
-    }
-    req.urls
-        .iter()
-        .filter_map(|url| {
-            if algolia_host(url) {
-                algolia(method, url)
-            } else if meili_host(url) {
-                meilisearch(method, url)
-            } else {
-                elasticsearch(method, url)
-            }
-        })
-        .collect()
+    request_hits(cmd, |method, url| match method {
+        "DELETE" | "POST" if algolia_host(url) => algolia(method, url),
+        "DELETE" | "POST" if meili_host(url) => meilisearch(method, url),
+        "DELETE" | "POST" => elasticsearch(method, url),
+        _ => None,
+    })
+    .unwrap_or_default()
 }
 
 /// curator_cli options that take the next word as their value.

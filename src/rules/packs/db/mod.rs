@@ -484,20 +484,12 @@ fn dropdb(args: &[Word]) -> Option<Hit> {
         "--username",
         "--maintenance-db",
     ];
-    let name = operand_words(args, &valued).last()?.text.clone();
-    Some(
-        Hit::new(
-            &SQL_DROP,
-            Tier::Destructive,
-            format!("drops database `{name}` and everything in it, with no undo"),
-        )
-        .safer(format!(
-            "take a copy first: `pg_dump -Fc {name} > {name}.dump`; ask the user before \
-             dropping it"
-        ))
-        .recovery(Client::Psql.recovery())
-        .names(vec![name]),
-    )
+    let name = operand_words(args, &valued).last()?.text.as_str();
+    Some(drops_database(
+        name,
+        Client::Psql,
+        &format!("pg_dump -Fc {name} > {name}.dump"),
+    ))
 }
 
 /// `mysqladmin [options] drop DBNAME`.
@@ -515,18 +507,25 @@ fn mysqladmin(args: &[Word]) -> Option<Hit> {
     let name = ops
         .get(at + 1)
         .map_or("the named database", |w| w.text.as_str());
-    Some(
-        Hit::new(
-            &SQL_DROP,
-            Tier::Destructive,
-            format!("drops database `{name}` and everything in it, with no undo"),
-        )
-        .safer(format!(
-            "take a copy first: `mysqldump {name} > {name}.sql`; ask the user before dropping it"
-        ))
-        .recovery(Client::MySql.recovery())
-        .names(vec![name.to_string()]),
+    Some(drops_database(
+        name,
+        Client::MySql,
+        &format!("mysqldump {name} > {name}.sql"),
+    ))
+}
+
+/// A whole database dropped by name (`dropdb`, `mysqladmin drop`); `copy` keeps a copy of it.
+fn drops_database(name: &str, client: Client, copy: &str) -> Hit {
+    Hit::new(
+        &SQL_DROP,
+        Tier::Destructive,
+        format!("drops database `{name}` and everything in it, with no undo"),
     )
+    .safer(format!(
+        "take a copy first: `{copy}`; ask the user before dropping it"
+    ))
+    .recovery(client.recovery())
+    .names(vec![name.to_string()])
 }
 
 /// `pg_restore --clean -d DB dump`: drops what the dump holds from DB first.
