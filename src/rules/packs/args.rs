@@ -120,6 +120,11 @@ impl<'a> Line<'a> {
             .map(|(_, value)| *value)
     }
 
+    /// Whether any of `names` is given, with whatever value.
+    pub fn given(&self, names: &[&str]) -> bool {
+        self.last(names).is_some()
+    }
+
     /// Whether any of `names` is given and not switched off (`--force=false`).
     pub fn on(&self, names: &[&str]) -> bool {
         self.last(names)
