@@ -214,7 +214,7 @@ pub(crate) fn has(args: &[Word], names: &[&str]) -> bool {
     args.iter()
         .map(|w| w.text.as_str())
         .take_while(|w| *w != "--")
-        .any(|w| names.iter().any(|name| given(w, name)))
+        .any(|w| names.iter().any(|name| spells(w, name)))
 }
 
 /// `name`'s letter when it is a one-letter option (`-c` gives `c`).
@@ -230,7 +230,8 @@ fn cluster(text: &str) -> Option<&str> {
         .filter(|c| c.len() > 1 && c.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
-fn given(text: &str, name: &str) -> bool {
+/// Whether the word `text` gives the option `name` (see [`has`]).
+fn spells(text: &str, name: &str) -> bool {
     if text == name {
         return true;
     }
