@@ -1,16 +1,186 @@
-//! Option reading shared by the packs, for command lines whose programs each have their own
-//! option syntax: which words are operands, what an option was given, whether a flag is set.
+//! Option reading shared by the packs: which words of a command line are operands, which
+//! options it gives and with what value.
 //!
-//! Options are named as written (`-h`, `--host`); a long option may carry its value after `=`
-//! and a short one attached (`-hdb1`). Only the options listed as taking a value consume the
-//! next word, so a table that lags behind a program turns at worst an option value into an
-//! operand, never an operand into an option value.
+//! Two ways to ask, for two kinds of tool:
+//! - [`Line`] splits a whole line once, for tools that nest subcommands and take options
+//!   anywhere around them (`aws s3 rm`, `kubectl -n x delete`); options are named without
+//!   dashes and the tool's [`Style`] says how they are spelled.
+//! - [`operands`], [`has`], [`values`] and [`value`] answer one question each, with options
+//!   named as written (`-h`, `--host`, `-prefix`), for tools read by a handful of options.
+//!
+//! Either way only the options that take a separate value need to be known: any other word
+//! starting with `-` is read as a flag, so a table that lags behind a program can at worst
+//! turn an option's value into an operand, never hide an option.
 
-use crate::shell::Word;
+use crate::shell::{SimpleCommand, Word};
 
-/// The words of `args` that are not options or option values. `valued` lists the options
-/// that take a value (as written: `-h`, `--host`); everything after `--` is an operand.
-pub(crate) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a Word> {
+/// How a tool spells its options.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// getopt and Go's pflag: `--name[=v]`, and `-abc` as a cluster of one-letter options.
+    Gnu,
+    /// Go's `flag` package (terraform): `-name[=v]` and `--name[=v]` are the same option.
+    Go,
+}
+
+/// A command line split into options and operands.
+pub(crate) struct Line<'a> {
+    /// Options by name without dashes (`recursive`, `n`), with their value if they have one.
+    pub opts: Vec<(&'a str, Option<&'a str>)>,
+    /// Operands in order; a lone `-` (stdin) is one.
+    pub operands: Vec<&'a str>,
+}
+
+impl<'a> Line<'a> {
+    /// Splits `args`; `valued` names the options (without dashes) that take the next word as
+    /// their value when it is not attached.
+    pub fn parse(args: &'a [Word], style: Style, valued: &[&str]) -> Line<'a> {
+        Line::read(args, style, valued, false).0
+    }
+
+    /// Reads the options before the first operand (a tool's global options, ahead of its
+    /// subcommand) and gives the index of that operand in `args`, if there is one.
+    pub fn head(args: &'a [Word], style: Style, valued: &[&str]) -> (Line<'a>, Option<usize>) {
+        Line::read(args, style, valued, true)
+    }
+
+    fn read(
+        args: &'a [Word],
+        style: Style,
+        valued: &[&str],
+        stop_at_operand: bool,
+    ) -> (Line<'a>, Option<usize>) {
+        let mut line = Line {
+            opts: Vec::new(),
+            operands: Vec::new(),
+        };
+        let text = |i: usize| args.get(i).map(|w| w.text.as_str());
+        let mut i = 0;
+        while let Some(word) = text(i) {
+            i += 1;
+            if word == "--" {
+                if stop_at_operand {
+                    return (line, (i < args.len()).then_some(i));
+                }
+                line.operands
+                    .extend(args[i..].iter().map(|w| w.text.as_str()));
+                break;
+            }
+            let long = match style {
+                Style::Gnu => word.strip_prefix("--"),
+                Style::Go => word
+                    .strip_prefix("--")
+                    .or_else(|| word.strip_prefix('-'))
+                    .filter(|rest| !rest.is_empty()),
+            };
+            if let Some(long) = long {
+                match long.split_once('=') {
+                    Some((name, value)) => line.opts.push((name, Some(value))),
+                    None if valued.contains(&long) => {
+                        line.opts.push((long, text(i)));
+                        i += 1;
+                    }
+                    None => line.opts.push((long, None)),
+                }
+                continue;
+            }
+            let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) else {
+                if stop_at_operand {
+                    return (line, Some(i - 1));
+                }
+                line.operands.push(word);
+                continue;
+            };
+            for (at, c) in shorts.char_indices() {
+                let name = &shorts[at..at + c.len_utf8()];
+                if valued.contains(&name) {
+                    let rest = &shorts[at + c.len_utf8()..];
+                    let rest = rest.strip_prefix('=').unwrap_or(rest);
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        text(i - 1)
+                    } else {
+                        Some(rest)
+                    };
+                    line.opts.push((name, value));
+                    break;
+                }
+                line.opts.push((name, None));
+            }
+        }
+        (line, None)
+    }
+
+    /// The last of `names` given, with its value: later options override earlier ones.
+    fn last(&self, names: &[&str]) -> Option<Option<&'a str>> {
+        self.opts
+            .iter()
+            .rev()
+            .find(|(name, _)| names.contains(name))
+            .map(|(_, value)| *value)
+    }
+
+    /// Whether any of `names` is given, with whatever value.
+    pub fn given(&self, names: &[&str]) -> bool {
+        self.last(names).is_some()
+    }
+
+    /// Whether any of `names` is given and not switched off (`--force=false`).
+    pub fn on(&self, names: &[&str]) -> bool {
+        self.last(names)
+            .is_some_and(|value| !matches!(value, Some("false" | "0" | "no")))
+    }
+
+    /// The value of the last of `names` given (none if that one has no value).
+    pub fn value(&self, names: &[&str]) -> Option<&'a str> {
+        self.last(names).flatten()
+    }
+
+    pub fn operand(&self, n: usize) -> Option<&'a str> {
+        self.operands.get(n).copied()
+    }
+
+    /// A dry run is asked for with any of `names` (`--dry-run`, `--dry-run=server`), unless
+    /// its value switches it off (`--dry-run=none`).
+    pub fn dry_run(&self, names: &[&str]) -> bool {
+        self.last(names)
+            .is_some_and(|value| !matches!(value, Some("none" | "false" | "0")))
+    }
+
+    /// Asks for help or the version instead of acting.
+    pub fn help(&self) -> bool {
+        self.on(&["help", "h", "version"]) || self.operands.contains(&"help")
+    }
+}
+
+/// The command again without some options (`docker compose down -v` without `-v`), as a
+/// safer twin to suggest: `longs` are dropped with an attached value, `shorts` are taken out of
+/// their clusters (`-fsv` becomes `-fs`).
+pub(crate) fn without(cmd: &SimpleCommand, longs: &[&str], shorts: &[char]) -> String {
+    let mut words = vec![cmd.argv[0].shell_quoted()];
+    for word in cmd.args() {
+        let text = word.text.as_str();
+        if let Some(long) = text.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(name, _)| name);
+            if !longs.contains(&name) {
+                words.push(word.shell_quoted());
+            }
+        } else if let Some(cluster) = text.strip_prefix('-').filter(|c| !c.is_empty()) {
+            let kept: String = cluster.chars().filter(|c| !shorts.contains(c)).collect();
+            if !kept.is_empty() {
+                words.push(Word::literal(format!("-{kept}")).shell_quoted());
+            }
+        } else {
+            words.push(word.shell_quoted());
+        }
+    }
+    words.join(" ")
+}
+
+/// The words of `args` that are neither options nor the value of a `valued` option given as
+/// its own word (`-h db1`, `--context prod`; named as written). Everything after `--` is an
+/// operand, and so is a lone `-`.
+pub(crate) fn operand_words<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a Word> {
     let mut out = Vec::new();
     let mut words = args.iter();
     while let Some(word) = words.next() {
@@ -30,79 +200,94 @@ pub(crate) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a Word> {
     out
 }
 
-/// Whether any of `names` (as written: `-l`, `--list`) is given, alone, with `=value`, or
-/// (for a one-letter option) in a cluster of single-letter flags such as `-lqt`.
+/// [`operand_words`] as text, for matching subcommands (`["db", "push"]`).
+pub(crate) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a str> {
+    operand_words(args, valued)
+        .into_iter()
+        .map(|w| w.text.as_str())
+        .collect()
+}
+
+/// Whether any of `names` (as written: `-l`, `--list`, `-prefix`) is given before `--`: alone,
+/// a longer name also with `=value`, a one-letter one also in a cluster of letters (`-lqt`).
 pub(crate) fn has(args: &[Word], names: &[&str]) -> bool {
     args.iter()
-        .take_while(|w| w.text != "--")
-        .any(|w| names.iter().any(|name| given(&w.text, name)))
+        .map(|w| w.text.as_str())
+        .take_while(|w| *w != "--")
+        .any(|w| names.iter().any(|name| spells(w, name)))
 }
 
-/// `-Atc` for `-c`: single-letter flags, the option's letter last (its value is the next word).
-fn ends_cluster(text: &str, name: &str) -> bool {
-    let Some(letter) = name.strip_prefix('-').filter(|l| l.len() == 1) else {
-        return false;
-    };
-    text.len() > 2
-        && !text.starts_with("--")
-        && text.ends_with(letter)
-        && text[1..].chars().all(|c| c.is_ascii_alphabetic())
+/// `name`'s letter when it is a one-letter option (`-c` gives `c`).
+fn letter(name: &str) -> Option<char> {
+    let mut chars = name.strip_prefix('-')?.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
 }
 
-fn given(text: &str, name: &str) -> bool {
+/// `-lqt`: two or more one-letter flags written together.
+fn cluster(text: &str) -> Option<&str> {
+    text.strip_prefix('-')
+        .filter(|c| c.len() > 1 && c.chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// Whether the word `text` gives the option `name` (see [`has`]).
+fn spells(text: &str, name: &str) -> bool {
     if text == name {
         return true;
     }
-    if name.starts_with("--") {
-        return text
+    match letter(name) {
+        Some(l) => cluster(text).is_some_and(|c| c.contains(l)),
+        None => text
             .strip_prefix(name)
-            .is_some_and(|rest| rest.starts_with('='));
-    }
-    // `-l` inside `-lqt`: a cluster of short flags.
-    let letter = name.strip_prefix('-').filter(|l| l.len() == 1);
-    match letter {
-        Some(l) => {
-            text.len() > 2
-                && text.starts_with('-')
-                && !text.starts_with("--")
-                && text[1..].chars().all(|c| c.is_ascii_alphabetic())
-                && text[1..].contains(l)
-        }
-        None => false,
+            .is_some_and(|rest| rest.starts_with('=')),
     }
 }
 
-/// The values given to any of `names` (`--file=x`, `--file x`, `-f x`, `-fx`, and `-Atf x`:
-/// a one-letter option that ends a cluster of flags), in order.
+/// The values given to any of `names` before `--`, in order: `--file=x`, `--file x`, `-f x`,
+/// `-fx`, `-f=x`, and `-Atf x` (a one-letter option that ends a cluster of flags).
 pub(crate) fn values<'a>(args: &'a [Word], names: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let text = args[i].text.as_str();
+    let mut words = args.iter().map(|w| w.text.as_str());
+    while let Some(text) = words.next() {
         if text == "--" {
             break;
         }
         for name in names {
-            if text == *name || ends_cluster(text, name) {
-                if let Some(next) = args.get(i + 1) {
-                    out.push(next.text.as_str());
-                    i += 1;
-                }
+            let letter = letter(name);
+            let ends_cluster =
+                || letter.is_some_and(|l| cluster(text).is_some_and(|c| c.ends_with(l)));
+            if text == *name || ends_cluster() {
+                out.extend(words.next());
                 break;
             }
-            let attached = if name.starts_with("--") || name.len() > 2 {
-                text.strip_prefix(name).and_then(|r| r.strip_prefix('='))
-            } else {
-                text.strip_prefix(name).filter(|r| !r.is_empty())
+            let attached = match letter {
+                Some(_) => text
+                    .strip_prefix(name)
+                    .filter(|r| !r.is_empty())
+                    .map(|r| r.strip_prefix('=').unwrap_or(r)),
+                None => text.strip_prefix(name).and_then(|r| r.strip_prefix('=')),
             };
             if let Some(value) = attached {
                 out.push(value);
                 break;
             }
         }
-        i += 1;
     }
     out
+}
+
+/// The last value given to any of `names` (see [`values`]).
+pub(crate) fn value<'a>(args: &'a [Word], names: &[&str]) -> Option<&'a str> {
+    values(args, names).pop()
+}
+
+/// `--help`, `-help` or `-h` before `--`: the tool prints its usage and does nothing else.
+/// Exact spellings only: in a cluster, `h` means something else to many tools.
+pub(crate) fn asks_help(args: &[Word]) -> bool {
+    args.iter()
+        .map(|w| w.text.as_str())
+        .take_while(|w| *w != "--")
+        .any(|w| matches!(w, "--help" | "-help" | "-h"))
 }
 
 #[cfg(test)]
@@ -114,25 +299,89 @@ mod tests {
     }
 
     #[test]
-    fn operands_skip_option_values() {
-        let args = words("-h db1 --port=5 -U me shop -- -x");
-        let ops: Vec<&str> = operands(&args, &["-h", "-U"])
-            .iter()
-            .map(|w| w.text.as_str())
-            .collect();
-        assert_eq!(ops, ["shop", "-x"]);
+    fn gnu_clusters_values_and_operands() {
+        let args = words("-n prod delete -fv --all ns/a --context=x -- -b");
+        let line = Line::parse(&args, Style::Gnu, &["n", "context"]);
+        assert_eq!(line.operands, ["delete", "ns/a", "-b"]);
+        assert_eq!(line.value(&["n"]), Some("prod"));
+        assert_eq!(line.value(&["context"]), Some("x"));
+        assert!(line.on(&["f"]) && line.on(&["v"]) && line.on(&["all"]));
+        assert!(!line.on(&["b"]));
     }
 
     #[test]
-    fn flags_and_values_in_every_spelling() {
-        let args = words("-lqt --file=a.sql -f b.sql -fc.sql --dbname x -Atf d.sql");
-        assert!(has(&args, &["-l"]));
-        assert!(has(&args, &["--file"]));
-        assert!(!has(&args, &["-c"]));
+    fn head_stops_at_the_subcommand() {
+        let args = words("-f a.yml -p x rm -fsv web");
+        let (globals, at) = Line::head(&args, Style::Gnu, &["f", "p"]);
+        assert_eq!(globals.value(&["f"]), Some("a.yml"));
+        assert_eq!(at, Some(4));
+        let rest = Line::parse(&args[5..], Style::Gnu, &[]);
+        assert!(rest.on(&["v"]));
+        assert_eq!(rest.operands, ["web"]);
+    }
+
+    #[test]
+    fn go_single_dash_long_options() {
+        let args = words("-chdir=infra apply -destroy -auto-approve=false -var x=1 main");
+        let line = Line::parse(&args, Style::Go, &["var"]);
+        assert_eq!(line.operands, ["apply", "main"]);
+        assert!(line.on(&["destroy"]));
+        assert!(!line.on(&["auto-approve"]));
+        assert_eq!(line.value(&["chdir"]), Some("infra"));
+    }
+
+    #[test]
+    fn without_takes_options_out_of_clusters() {
+        let cmd = crate::shell::analyze("docker compose rm -fsv --volumes=true web")
+            .commands
+            .remove(0);
+        assert_eq!(
+            without(&cmd, &["volumes"], &['v']),
+            "docker compose rm -fs web"
+        );
+    }
+
+    #[test]
+    fn operands_skip_option_values() {
+        let args = words("-h db1 --port=5 -U me shop -- -x");
+        assert_eq!(operands(&args, &["-h", "-U"]), ["shop", "-x"]);
+        let args = words("-r repo --verbose forget - -- --keep");
+        let ops: Vec<&str> = operand_words(&args, &["-r"])
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect();
+        assert_eq!(ops, ["forget", "-", "--keep"]);
+    }
+
+    #[test]
+    fn flags_in_every_spelling() {
+        let args = words("-lqt --file=a.sql -prefix=true -n -- -c");
+        assert!(has(&args, &["-l"]) && has(&args, &["-q"]));
+        assert!(has(&args, &["--file"]) && has(&args, &["-prefix"]));
+        assert!(has(&args, &["--dry-run", "-n"]));
+        assert!(!has(&args, &["-c"]) && !has(&args, &["--fil"]));
+        assert!(!has(&words("-?x"), &["-?"]) && has(&words("-?"), &["-?"]));
+        assert!(!has(&words("-l=x"), &["-l"]));
+    }
+
+    #[test]
+    fn values_in_every_spelling() {
+        let args = words("-lqt --file=a.sql -f b.sql -fc.sql --dbname x -Atf d.sql -f=e.sql");
         assert_eq!(
             values(&args, &["-f", "--file"]),
-            ["a.sql", "b.sql", "c.sql", "d.sql"]
+            ["a.sql", "b.sql", "c.sql", "d.sql", "e.sql"]
         );
         assert_eq!(values(&args, &["--dbname"]), ["x"]);
+        assert_eq!(value(&args, &["--dbname", "-f"]), Some("e.sql"));
+        assert_eq!(value(&words("--method=PUT"), &["--method"]), Some("PUT"));
+        assert_eq!(value(&words("--name"), &["--name"]), None);
+    }
+
+    #[test]
+    fn help_only_in_its_own_spellings() {
+        assert!(asks_help(&words("forget --help")));
+        assert!(asks_help(&words("-h")));
+        assert!(!asks_help(&words("-vh")));
+        assert!(!asks_help(&words("run -- -h")));
     }
 }

@@ -2,7 +2,7 @@
 //! the copy that every other recovery route in this guard points to.
 
 use super::Pack;
-use super::http::{asks_help, flag, operands, value};
+use super::args::{asks_help, has, operands, value};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -124,7 +124,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
 }
 
 fn dry_run(args: &[Word]) -> bool {
-    flag(args, &["--dry-run"], Some('n'))
+    has(args, &["--dry-run", "-n"])
 }
 
 /// restic options (global, `forget` and `prune`) that take the next word as their value.
@@ -190,9 +190,9 @@ fn restic(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
         )
         .recovery("none: pruned data is gone from the repository")
     } else {
-        let prune = flag(args, &["--prune"], None);
+        let prune = has(args, &["--prune"]);
         let ids = &ops[1..];
-        let what = if flag(args, &["--unsafe-allow-remove-all"], None) {
+        let what = if has(args, &["--unsafe-allow-remove-all"]) {
             "may remove every snapshot in the repository".to_string()
         } else if !ids.is_empty() && !has_policy(args) {
             format!("removes snapshot {}", list(ids.iter().copied()))
@@ -270,7 +270,7 @@ fn borg(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
                     until then)";
     let (loses, recovery) = match sub {
         "delete" => {
-            if flag(args, &["--cache-only"], None) {
+            if has(args, &["--cache-only"]) {
                 return None;
             }
             let archives: Vec<&str> = targets
@@ -351,7 +351,7 @@ fn velero(args: &[Word]) -> Option<Hit> {
     let given = value(args, &["--name"])
         .map(|n| vec![n])
         .unwrap_or_else(|| names.to_vec());
-    let which = if flag(args, &["--all"], None) {
+    let which = if has(args, &["--all"]) {
         format!("every {kind}")
     } else if let Some(sel) = value(args, &["--selector", "-l"]) {
         format!("every {kind} matching `{sel}`")

@@ -3,7 +3,8 @@
 //! configuration that are rebuilt by hand, if at all.
 
 use super::Pack;
-use super::http::{HTTP_CLIENTS, Url, asks_help, flag, operands, request, value};
+use super::args::{asks_help, has, operands, value};
+use super::http::{Url, request_hits};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -126,26 +127,21 @@ pub static PACK: Pack = Pack {
 };
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
-    let args = cmd.args();
-    match cmd.program() {
-        Some("java") => jenkins_jar(args).into_iter().collect(),
-        Some("jenkins-cli") => jenkins_cli(args).into_iter().collect(),
-        Some("gitlab-runner") => gitlab_runner(args).into_iter().collect(),
-        Some("glab") => glab(args).into_iter().collect(),
-        Some("circleci") => circleci(args).into_iter().collect(),
-        Some(p) if HTTP_CLIENTS.contains(&p) => {
-            let Some(req) = request(p, args) else {
-                return Vec::new();
-            };
-            req.urls
-                .iter()
-                .filter_map(|url| {
-                    jenkins_http(&req.method, url).or_else(|| gitlab_api(&req.method, url))
-                })
-                .collect()
-        }
-        _ => Vec::new(),
+    if let Some(hits) = request_hits(cmd, |method, url| {
+        jenkins_http(method, url).or_else(|| gitlab_api(method, url))
+    }) {
+        return hits;
     }
+    let args = cmd.args();
+    let hit = match cmd.program() {
+        Some("java") => jenkins_jar(args),
+        Some("jenkins-cli") => jenkins_cli(args),
+        Some("gitlab-runner") => gitlab_runner(args),
+        Some("glab") => glab(args),
+        Some("circleci") => circleci(args),
+        _ => None,
+    };
+    hit.into_iter().collect()
 }
 
 /// `java [opts] -jar .../jenkins-cli.jar <cli args>`.
@@ -366,7 +362,7 @@ fn gitlab_runner(args: &[Word]) -> Option<Hit> {
     if ops.first() != Some(&"unregister") {
         return None;
     }
-    let which = if flag(args, &["--all-runners"], None) {
+    let which = if has(args, &["--all-runners"]) {
         "every runner in its config".to_string()
     } else if let Some(name) = value(args, &["--name", "-n"]) {
         format!("runner `{name}`")
@@ -415,7 +411,7 @@ fn glab(args: &[Word]) -> Option<Hit> {
         .unwrap_or_default();
     let (loses, safer, recovery) = match *noun {
         "ci" | "pipe" | "pipeline" => {
-            if flag(args, &["--dry-run"], None) {
+            if has(args, &["--dry-run"]) {
                 return None;
             }
             let which = match (value(args, &["--status"]), rest.is_empty()) {

@@ -3,7 +3,7 @@
 //! database's files, uploads) and nothing can bring it back.
 
 use super::Pack;
-use super::line::{Line, Style, without};
+use super::args::{Line, Style, without};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};

@@ -3,7 +3,7 @@
 //! takes issues, assets, configuration and data that no local checkout holds.
 
 use super::Pack;
-use super::line::{Line, Style};
+use super::args::{Line, Style};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};

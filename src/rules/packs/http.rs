@@ -1,78 +1,9 @@
-//! Argv reading shared by the packs: the subcommand words of a tool past its options, flags in
-//! any spelling, and the HTTP request a `curl`, `wget`, HTTPie or `xh` line sends.
-//!
-//! These tools take options anywhere, so a rule asks for the words that are not options (and
-//! not an option's value) rather than fixed positions.
+//! The HTTP request a `curl`, `wget`, HTTPie or `xh` line sends: its method and URLs, for the
+//! packs that judge a service by the API call made to it.
 
-use crate::shell::Word;
-
-/// The words of `args` that are neither options nor the value of a `valued` option given as
-/// its own word (`-r repo`, `--context prod`). Everything after `--` is an operand.
-pub(super) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if word == "--" {
-            out.extend(words.by_ref());
-            break;
-        }
-        if word.len() > 1 && word.starts_with('-') {
-            if valued.contains(&word) {
-                words.next();
-            }
-            continue;
-        }
-        out.push(word);
-    }
-    out
-}
-
-/// Whether a flag is given before `--`: a long spelling exactly or with `=value`, or a short
-/// letter alone or in a cluster of letters (`-n`, `-vn`).
-pub(super) fn flag(args: &[Word], long: &[&str], short: Option<char>) -> bool {
-    args.iter()
-        .map(|w| w.text.as_str())
-        .take_while(|w| *w != "--")
-        .any(|w| {
-            long.iter()
-                .any(|l| w == *l || w.strip_prefix(l).is_some_and(|rest| rest.starts_with('=')))
-                || short.is_some_and(|c| {
-                    w.strip_prefix('-').is_some_and(|cluster| {
-                        !cluster.starts_with('-')
-                            && !cluster.is_empty()
-                            && cluster.chars().all(|ch| ch.is_ascii_alphabetic())
-                            && cluster.contains(c)
-                    })
-                })
-        })
-}
-
-/// `--help`, `-help` or `-h` before `--`: the tool prints its usage and does nothing else.
-pub(super) fn asks_help(args: &[Word]) -> bool {
-    args.iter()
-        .map(|w| w.text.as_str())
-        .take_while(|w| *w != "--")
-        .any(|w| matches!(w, "--help" | "-help" | "-h"))
-}
-
-/// The value of the last `--name value` / `--name=value` among `names`.
-pub(super) fn value<'a>(args: &'a [Word], names: &[&str]) -> Option<&'a str> {
-    let mut found = None;
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if word == "--" {
-            break;
-        }
-        for name in names {
-            if word == *name {
-                found = words.next();
-            } else if let Some(v) = word.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-                found = Some(v);
-            }
-        }
-    }
-    found
-}
+use super::args::{Line, Style, operands};
+use crate::rules::Hit;
+use crate::shell::{SimpleCommand, Word};
 
 /// A request a command-line HTTP client sends.
 #[derive(Debug)]
@@ -138,10 +69,8 @@ impl Url {
     }
 }
 
-/// Programs whose command line [`request`] reads.
-pub(super) const HTTP_CLIENTS: &[&str] = &["curl", "wget", "http", "https", "xh", "xhs"];
-
-/// The request `program` (one of [`HTTP_CLIENTS`]) sends with `args`, as far as argv shows it.
+/// The request `program` sends with `args`, as far as argv shows it; `None` unless `program`
+/// is one of the clients read here: curl, wget, HTTPie (`http`, `https`) and xh (`xh`, `xhs`).
 pub(super) fn request(program: &str, args: &[Word]) -> Option<Request> {
     match program {
         "curl" => Some(curl(args)),
@@ -151,187 +80,181 @@ pub(super) fn request(program: &str, args: &[Word]) -> Option<Request> {
     }
 }
 
-/// curl's short options that take a value.
-const CURL_SHORT_VALUED: &str = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
-/// curl's long options that take a value and send a body.
+/// What `judge` finds in the request `cmd` sends, URL by URL with the request's method, when
+/// `cmd` runs an HTTP client [`request`] reads; `None` for any other program.
+pub(super) fn request_hits(
+    cmd: &SimpleCommand,
+    judge: impl Fn(&str, &Url) -> Option<Hit>,
+) -> Option<Vec<Hit>> {
+    let req = request(cmd.program()?, cmd.args())?;
+    Some(
+        req.urls
+            .iter()
+            .filter_map(|url| judge(&req.method, url))
+            .collect(),
+    )
+}
+
+/// curl's options that send a body; they take a value.
 const CURL_DATA: &[&str] = &[
-    "--data",
-    "--data-ascii",
-    "--data-binary",
-    "--data-raw",
-    "--data-urlencode",
-    "--json",
-    "--form",
-    "--form-string",
+    "d",
+    "F",
+    "data",
+    "data-ascii",
+    "data-binary",
+    "data-raw",
+    "data-urlencode",
+    "json",
+    "form",
+    "form-string",
 ];
-/// curl's other long options that take a value (the usual ones: an unknown one costs at most a
-/// word read as a URL).
-const CURL_LONG_VALUED: &[&str] = &[
-    "--request",
-    "--url",
-    "--upload-file",
-    "--header",
-    "--proxy-header",
-    "--output",
-    "--user",
-    "--user-agent",
-    "--referer",
-    "--cookie",
-    "--cookie-jar",
-    "--write-out",
-    "--proxy",
-    "--proxy-user",
-    "--config",
-    "--cert",
-    "--cert-type",
-    "--key",
-    "--key-type",
-    "--pass",
-    "--cacert",
-    "--capath",
-    "--max-time",
-    "--connect-timeout",
-    "--retry",
-    "--retry-delay",
-    "--retry-max-time",
-    "--range",
-    "--resolve",
-    "--connect-to",
-    "--oauth2-bearer",
-    "--aws-sigv4",
-    "--max-redirs",
-    "--limit-rate",
-    "--interface",
-    "--dns-servers",
-    "--unix-socket",
-    "--output-dir",
-    "--variable",
-    "--expand-data",
-    "--trace",
-    "--trace-ascii",
-    "--stderr",
-    "--dump-header",
+/// curl's other options that take a value: every short one, and the usual long ones (an
+/// unknown one costs at most a word read as a URL).
+const CURL_VALUED: &[&str] = &[
+    "A",
+    "b",
+    "c",
+    "C",
+    "D",
+    "e",
+    "E",
+    "H",
+    "K",
+    "m",
+    "o",
+    "P",
+    "Q",
+    "r",
+    "t",
+    "T",
+    "u",
+    "U",
+    "w",
+    "x",
+    "X",
+    "y",
+    "Y",
+    "z",
+    "request",
+    "url",
+    "upload-file",
+    "header",
+    "proxy-header",
+    "output",
+    "user",
+    "user-agent",
+    "referer",
+    "cookie",
+    "cookie-jar",
+    "write-out",
+    "proxy",
+    "proxy-user",
+    "config",
+    "cert",
+    "cert-type",
+    "key",
+    "key-type",
+    "pass",
+    "cacert",
+    "capath",
+    "max-time",
+    "connect-timeout",
+    "retry",
+    "retry-delay",
+    "retry-max-time",
+    "range",
+    "resolve",
+    "connect-to",
+    "oauth2-bearer",
+    "aws-sigv4",
+    "max-redirs",
+    "limit-rate",
+    "interface",
+    "dns-servers",
+    "unix-socket",
+    "output-dir",
+    "variable",
+    "expand-data",
+    "trace",
+    "trace-ascii",
+    "stderr",
+    "dump-header",
 ];
 
 fn curl(args: &[Word]) -> Request {
-    let mut method = None;
-    let (mut body, mut upload, mut head, mut get) = (false, false, false, false);
-    let mut urls = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let word = args[i].text.as_str();
-        let mut next = || {
-            i += 1;
-            args.get(i).map(|w| w.text.clone())
-        };
-        if let Some(long) = word.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (format!("--{n}"), Some(v.to_string())),
-                None => (word.to_string(), None),
-            };
-            let name = name.as_str();
-            let takes = CURL_DATA.contains(&name) || CURL_LONG_VALUED.contains(&name);
-            let value = match (takes, inline) {
-                (true, None) => next(),
-                (_, v) => v,
-            };
-            match name {
-                "--request" => method = value.map(|v| v.to_ascii_uppercase()),
-                "--url" => urls.extend(value.map(|v| Url::parse(&v))),
-                "--upload-file" => upload = true,
-                "--head" => head = true,
-                "--get" => get = true,
-                n if CURL_DATA.contains(&n) => body = true,
-                _ => {}
+    let line = Line::parse(args, Style::Gnu, &[CURL_DATA, CURL_VALUED].concat());
+    let method = line
+        .value(&["request", "X"])
+        .map(str::to_ascii_uppercase)
+        .unwrap_or_else(|| {
+            match () {
+                _ if line.given(&["head", "I"]) => "HEAD",
+                _ if line.given(&["get", "G"]) => "GET",
+                _ if line.given(&["upload-file", "T"]) => "PUT",
+                _ if line.given(CURL_DATA) => "POST",
+                _ => "GET",
             }
-        } else if word.len() > 1 && word.starts_with('-') {
-            for (pos, c) in word[1..].char_indices() {
-                if !CURL_SHORT_VALUED.contains(c) {
-                    match c {
-                        'I' => head = true,
-                        'G' => get = true,
-                        _ => {}
-                    }
-                    continue;
-                }
-                let rest = &word[1 + pos + c.len_utf8()..];
-                let value = if rest.is_empty() {
-                    next()
-                } else {
-                    Some(rest.to_string())
-                };
-                match c {
-                    'X' => method = value.map(|v| v.to_ascii_uppercase()),
-                    'd' | 'F' => body = true,
-                    'T' => upload = true,
-                    _ => {}
-                }
-                break;
-            }
-        } else {
-            urls.push(Url::parse(word));
-        }
-        i += 1;
-    }
-    let method = method.unwrap_or_else(|| {
-        match () {
-            _ if head => "HEAD",
-            _ if get => "GET",
-            _ if upload => "PUT",
-            _ if body => "POST",
-            _ => "GET",
-        }
-        .to_string()
-    });
+            .to_string()
+        });
+    let named = line.opts.iter().filter(|(name, _)| *name == "url");
+    let urls = named
+        .filter_map(|(_, url)| *url)
+        .chain(line.operands.iter().copied())
+        .map(Url::parse)
+        .collect();
     Request { method, urls }
 }
 
-/// wget's short options that take a value.
-const WGET_SHORT_VALUED: &str = "aABdDeiIlOoPQRtTUwX";
+/// wget's options that take a value: every short one, and the long ones a line commonly
+/// spells with a separate value (wget's long options are nearly always written `--name=value`).
+const WGET_VALUED: &[&str] = &[
+    "a",
+    "A",
+    "B",
+    "d",
+    "D",
+    "e",
+    "i",
+    "I",
+    "l",
+    "O",
+    "o",
+    "P",
+    "Q",
+    "R",
+    "t",
+    "T",
+    "U",
+    "w",
+    "X",
+    "method",
+    "header",
+    "output-document",
+    "user",
+    "password",
+    "post-data",
+    "post-file",
+    "body-data",
+    "body-file",
+    "directory-prefix",
+    "user-agent",
+    "tries",
+    "timeout",
+    "input-file",
+    "output-file",
+];
 
 fn wget(args: &[Word]) -> Request {
-    let explicit = value(args, &["--method"]).map(str::to_ascii_uppercase);
-    let posts = flag(args, &["--post-data", "--post-file"], None);
-    let mut urls = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if let Some(long) = word.strip_prefix("--") {
-            // wget's long options are nearly always written `--name=value`; the ones a line
-            // commonly spells with a separate value are these.
-            if !long.contains('=')
-                && matches!(
-                    long,
-                    "method"
-                        | "header"
-                        | "output-document"
-                        | "user"
-                        | "password"
-                        | "post-data"
-                        | "post-file"
-                        | "body-data"
-                        | "body-file"
-                        | "directory-prefix"
-                        | "user-agent"
-                        | "tries"
-                        | "timeout"
-                        | "input-file"
-                        | "output-file"
-                )
-            {
-                words.next();
-            }
-        } else if let Some(cluster) = word.strip_prefix('-').filter(|c| !c.is_empty()) {
-            if let Some(pos) = cluster.find(|c| WGET_SHORT_VALUED.contains(c))
-                && pos + 1 == cluster.len()
-            {
-                words.next();
-            }
-        } else {
-            urls.push(Url::parse(word));
-        }
+    let line = Line::parse(args, Style::Gnu, WGET_VALUED);
+    let method = match line.value(&["method"]) {
+        Some(method) => method.to_ascii_uppercase(),
+        None if line.given(&["post-data", "post-file"]) => "POST".to_string(),
+        None => "GET".to_string(),
+    };
+    Request {
+        method,
+        urls: line.operands.iter().map(|u| Url::parse(u)).collect(),
     }
-    let method = explicit.unwrap_or_else(|| if posts { "POST" } else { "GET" }.to_string());
-    Request { method, urls }
 }
 
 /// HTTPie's and xh's options that take a value as the next word.
@@ -425,6 +348,14 @@ mod tests {
         let r = request("curl", &words("--request delete --url u:1/x")).unwrap();
         assert_eq!(r.method, "DELETE");
         assert_eq!(r.urls[0].port, Some(1));
+        let r = request("curl", &words("-sI http://h/x")).unwrap();
+        assert_eq!(r.method, "HEAD");
+        let r = request("curl", &words("-T f.txt -XPOST -X PATCH http://h/x")).unwrap();
+        assert_eq!(r.method, "PATCH");
+        let r = request("curl", &words("-T f.txt --data-raw=x http://h/x")).unwrap();
+        assert_eq!(r.method, "PUT");
+        let r = request("curl", &words("--data-urlencode a=b http://h/x")).unwrap();
+        assert_eq!((r.method.as_str(), r.urls.len()), ("POST", 1));
     }
 
     #[test]
@@ -440,6 +371,9 @@ mod tests {
         let r = request("wget", &words("--method=DELETE -O - http://h:9200/i")).unwrap();
         assert_eq!(r.method, "DELETE");
         assert_eq!(r.urls.len(), 1);
+        let r = request("wget", &words("-qO- --post-data x=1 http://h/i")).unwrap();
+        assert_eq!(r.method, "POST");
+        assert_eq!(r.urls[0].segments, ["i"]);
     }
 
     #[test]
@@ -457,14 +391,5 @@ mod tests {
         assert_eq!(u.host_words().collect::<Vec<_>>(), ["es", "url"]);
         assert_eq!(u.segments, ["orders"]);
         assert!(Url::parse("").segments.is_empty());
-    }
-
-    #[test]
-    fn operands_skip_option_values() {
-        let args = words("-r repo --verbose forget -- --keep");
-        assert_eq!(operands(&args, &["-r"]), ["forget", "--keep"]);
-        assert!(flag(&words("prune -vn repo"), &["--dry-run"], Some('n')));
-        assert!(!flag(&words("prune -- -n"), &["--dry-run"], Some('n')));
-        assert_eq!(value(&words("--method=PUT"), &["--method"]), Some("PUT"));
     }
 }

@@ -3,7 +3,7 @@
 //! but empty: the data in the databases, buckets and disks it destroyed does not come back.
 
 use super::Pack;
-use super::line::{Line, Style};
+use super::args::{Line, Style};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};

@@ -3,7 +3,7 @@
 //! manifest; a namespace, a volume claim or a custom resource definition takes data with it.
 
 use super::Pack;
-use super::line::{Line, Style};
+use super::args::{Line, Style};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::SimpleCommand;

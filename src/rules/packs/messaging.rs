@@ -2,7 +2,8 @@
 //! messages nobody has consumed yet with it, and those exist nowhere else.
 
 use super::Pack;
-use super::http::{Url, asks_help, flag, operands, request, value};
+use super::args::{asks_help, has, operands, value};
+use super::http::{Url, request_hits};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -145,17 +146,14 @@ pub static PACK: Pack = Pack {
 };
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
-    let args = cmd.args();
-    if let Some(req) = cmd.program().and_then(|p| request(p, args)) {
-        if req.method != "DELETE" {
-            return Vec::new();
-        }
-        return req
-            .urls
-            .iter()
-            .filter_map(|url| rabbitmq_api(url).or_else(|| kafka_rest(url)))
-            .collect();
+    if let Some(hits) = request_hits(cmd, |method, url| {
+        (method == "DELETE")
+            .then(|| rabbitmq_api(url).or_else(|| kafka_rest(url)))
+            .flatten()
+    }) {
+        return hits;
     }
+    let args = cmd.args();
     if asks_help(args) {
         return Vec::new();
     }
@@ -251,12 +249,8 @@ fn rabbitmq_api(url: &Url) -> Option<Hit> {
     )
 }
 
-fn has(args: &[Word], name: &str) -> bool {
-    flag(args, &[name], None)
-}
-
 fn kafka(tool: &str, args: &[Word]) -> Option<Hit> {
-    if has(args, "--version") {
+    if has(args, &["--version"]) {
         return None;
     }
     let topic = value(args, &["--topic"])
@@ -265,7 +259,7 @@ fn kafka(tool: &str, args: &[Word]) -> Option<Hit> {
         format!("consumer group `{g}`")
     });
     let (loses, safer, recovery) = match tool {
-        "kafka-topics" if has(args, "--delete") => (
+        "kafka-topics" if has(args, &["--delete"]) => (
             format!("deletes {topic} and every message in it on every broker"),
             format!("`{tool} --describe --topic <topic>` to check what it holds first"),
             "none: the topic's messages are deleted from the brokers' logs",
@@ -280,30 +274,32 @@ fn kafka(tool: &str, args: &[Word]) -> Option<Hit> {
                 .to_string(),
             "none: the records are deleted from the log",
         ),
-        "kafka-consumer-groups" if has(args, "--delete") => (
+        "kafka-consumer-groups" if has(args, &["--delete"]) => (
             format!("deletes {group} with its committed offsets"),
             format!("`{tool} --describe --group <group>` to record its offsets first"),
             "recreate the offsets with `--reset-offsets --to-offset` from a saved `--describe`",
         ),
-        "kafka-consumer-groups" if has(args, "--delete-offsets") => (
+        "kafka-consumer-groups" if has(args, &["--delete-offsets"]) => (
             format!("deletes the committed offsets of {group} for {topic}"),
             format!("`{tool} --describe --group <group>` to record its offsets first"),
             "recreate the offsets with `--reset-offsets --to-offset` from a saved `--describe`",
         ),
-        "kafka-consumer-groups" if has(args, "--reset-offsets") && has(args, "--execute") => (
-            format!(
-                "moves the committed offsets of {group}: its consumers skip or re-read messages"
-            ),
-            "the same command without `--execute` (or with `--dry-run`) shows the new offsets"
-                .to_string(),
-            "reset again with `--to-offset` from a saved `--describe`",
-        ),
-        "kafka-acls" if has(args, "--remove") => (
+        "kafka-consumer-groups" if has(args, &["--reset-offsets"]) && has(args, &["--execute"]) => {
+            (
+                format!(
+                    "moves the committed offsets of {group}: its consumers skip or re-read messages"
+                ),
+                "the same command without `--execute` (or with `--dry-run`) shows the new offsets"
+                    .to_string(),
+                "reset again with `--to-offset` from a saved `--describe`",
+            )
+        }
+        "kafka-acls" if has(args, &["--remove"]) => (
             format!("removes ACLs on {topic}: clients relying on them lose access"),
             format!("`{tool} --list` to record the ACLs first"),
             "add them back with `kafka-acls --add` from the saved list",
         ),
-        "kafka-configs" if has(args, "--alter") && has(args, "--delete-config") => (
+        "kafka-configs" if has(args, &["--alter"]) && has(args, &["--delete-config"]) => (
             format!(
                 "removes config `{}` from {} `{}`: it falls back to the broker default, which \
                  for retention or cleanup settings can delete messages",
@@ -497,7 +493,7 @@ fn nats(args: &[Word]) -> Option<Hit> {
             Some(key) => (
                 format!(
                     "deletes key `{key}` in bucket {first}{}",
-                    if *verb == "purge" || flag(args, &["--purge"], None) {
+                    if *verb == "purge" || has(args, &["--purge"]) {
                         " with its history"
                     } else {
                         ""

@@ -140,7 +140,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         "artisan" => artisan(&words, args),
         "supabase" => {
             let ops = operands(args, &["--workdir", "--db-url", "--version"]);
-            let sub: Vec<&str> = ops.iter().take(2).map(|w| w.text.as_str()).collect();
+            let sub = &ops[..ops.len().min(2)];
             (sub == ["db", "reset"]).then(|| {
                 let remote = has(args, &["--linked", "--db-url"]);
                 reset(
@@ -166,7 +166,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         },
         "alembic" => {
             let ops = operands(args, &["-c", "--config", "-n", "--name", "-x"]);
-            let sub: Vec<&str> = ops.iter().take(2).map(|w| w.text.as_str()).collect();
+            let sub = &ops[..ops.len().min(2)];
             (sub == ["downgrade", "base"] && !has(args, &["--sql"])).then(|| {
                 data_loss(
                     "rolls back every migration, dropping the tables and columns they created",
@@ -199,8 +199,8 @@ fn data_loss(loses: &str, safer: &str) -> Hit {
 /// `prisma migrate reset`, `prisma db push --force-reset|--accept-data-loss`.
 fn prisma(args: &[Word]) -> Option<Hit> {
     let ops = operands(args, &["--schema"]);
-    let sub: Vec<&str> = ops.iter().take(2).map(|w| w.text.as_str()).collect();
-    match sub.as_slice() {
+    let sub = &ops[..ops.len().min(2)];
+    match sub {
         ["migrate", "reset"] => Some(reset(
             "the database in `DATABASE_URL`",
             "`prisma migrate deploy` (or `prisma migrate dev`) applies new migrations without a \

@@ -17,7 +17,6 @@ mod hosting;
 mod http;
 mod iac;
 mod k8s;
-mod line;
 mod messaging;
 mod migrations;
 mod search;
@@ -78,39 +77,44 @@ pub fn enabled(pack: &Pack, settings: &Settings) -> bool {
     pack.default_on || settings.enabled_packs.iter().any(|id| id == pack.id)
 }
 
-/// Findings of every switched-on pack that reads `program`. A finding whose command names
-/// production is protected.
+/// Findings of every switched-on pack that reads `program`, each raised to protected when it
+/// names production.
 pub(crate) fn check(program: &str, cmd: &SimpleCommand, settings: &Settings) -> Vec<Hit> {
-    let mut hits = Vec::new();
-    for pack in PACKS {
-        if pack.programs.contains(&program) && enabled(pack, settings) {
-            hits.extend((pack.check)(cmd));
-        }
-    }
+    let mut hits: Vec<Hit> = PACKS
+        .iter()
+        .filter(|pack| pack.programs.contains(&program) && enabled(pack, settings))
+        .flat_map(|pack| (pack.check)(cmd))
+        .collect();
     for hit in &mut hits {
-        if hit.tier == Tier::Protected {
-            continue;
-        }
-        if let Some((word, pattern)) = production(cmd, &hit.names, &settings.production) {
-            hit.tier = Tier::Protected;
-            hit.loses = format!(
-                "{} (it names production: `{word}` matches `{pattern}`)",
-                hit.loses
-            );
-            hit.safer = Some(
-                "never run this against production; ask the user, who can run it themselves".into(),
-            );
-        }
+        protect_production(hit, cmd, &settings.production);
     }
     hits
+}
+
+/// Makes `hit` protected, saying why, when its command or what it destroys names production:
+/// there the only safer way is the user's own hand.
+fn protect_production(hit: &mut Hit, cmd: &SimpleCommand, patterns: &[String]) {
+    if hit.tier == Tier::Protected {
+        return;
+    }
+    let Some((word, pattern)) = production_word(cmd, &hit.names, patterns) else {
+        return;
+    };
+    hit.tier = Tier::Protected;
+    hit.loses = format!(
+        "{} (it names production: `{word}` matches `{pattern}`)",
+        hit.loses
+    );
+    hit.safer =
+        Some("never run this against production; ask the user, who can run it themselves".into());
 }
 
 /// The first word of `cmd` (an argument, an option value, an environment prefix such as
 /// `AWS_PROFILE=prod` or `DATABASE_URL=...`) or of `names` (what a statement in the command
 /// destroys) that matches a `production` pattern, with the pattern. Words with spaces are
 /// scripts or messages, not names, and are skipped; a URL counts by its host and path, not
-/// its user or password.
-fn production<'a>(
+/// its user or password. The guard's own `AGENT_GUARD_*` settings are not the command's target.
+fn production_word<'a>(
     cmd: &'a SimpleCommand,
     names: &'a [String],
     patterns: &'a [String],

@@ -4,7 +4,8 @@
 //! shapes is a finding; every other request these everyday clients send passes.
 
 use super::Pack;
-use super::http::{Url, asks_help, flag, operands, request, value};
+use super::args::{asks_help, has, operands, value};
+use super::http::{Url, request_hits};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -116,25 +117,13 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     if cmd.program() == Some("curator_cli") {
         return curator(cmd.args()).into_iter().collect();
     }
-    let Some(req) = cmd.program().and_then(|p| request(p, cmd.args())) else {
-        return Vec::new();
-    };
-    let method = req.method.as_str();
-    if method != "DELETE" && method != "POST" {
-        return Vec::new();
-    }
-    req.urls
-        .iter()
-        .filter_map(|url| {
-            if algolia_host(url) {
-                algolia(method, url)
-            } else if meili_host(url) {
-                meilisearch(method, url)
-            } else {
-                elasticsearch(method, url)
-            }
-        })
-        .collect()
+    request_hits(cmd, |method, url| match method {
+        "DELETE" | "POST" if algolia_host(url) => algolia(method, url),
+        "DELETE" | "POST" if meili_host(url) => meilisearch(method, url),
+        "DELETE" | "POST" => elasticsearch(method, url),
+        _ => None,
+    })
+    .unwrap_or_default()
 }
 
 /// curator_cli options that take the next word as their value.
@@ -162,7 +151,7 @@ const CURATOR_VALUED: &[&str] = &[
 
 /// Elasticsearch Curator's one-shot command line.
 fn curator(args: &[Word]) -> Option<Hit> {
-    if asks_help(args) || flag(args, &["--dry-run"], None) {
+    if asks_help(args) || has(args, &["--dry-run"]) {
         return None;
     }
     let ops = operands(args, CURATOR_VALUED);

@@ -3,7 +3,7 @@
 //! the value was.
 
 use super::Pack;
-use super::http::{asks_help, flag, operands, value};
+use super::args::{asks_help, has, operands, value};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::SimpleCommand;
@@ -201,7 +201,7 @@ fn vault(args: &[crate::shell::Word]) -> Option<Hit> {
             "`vault policy read <name> > policy.hcl` first",
             "`vault policy write <name> policy.hcl` from a saved copy",
         ),
-        ["lease", "revoke", ..] if flag(args, &["-prefix", "--prefix"], None) => (
+        ["lease", "revoke", ..] if has(args, &["-prefix", "--prefix"]) => (
             format!(
                 "revokes every lease under {}: the credentials they issued (database users, \
                  cloud keys) are destroyed",
@@ -242,7 +242,7 @@ fn onepassword(args: &[crate::shell::Word]) -> Option<Hit> {
         _ => return None,
     };
     let shown = name.map_or("the one given on stdin".to_string(), |n| format!("`{n}`"));
-    let archive = flag(args, &["--archive"], None);
+    let archive = has(args, &["--archive"]);
     let (loses, recovery) = match noun {
         "item" | "document" if archive => (
             format!("moves {noun} {shown} to the archive"),

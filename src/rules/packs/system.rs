@@ -4,7 +4,7 @@
 //! not one project's: every finding is protected.
 
 use super::Pack;
-use super::args::{has, operands};
+use super::args::{has, operand_words};
 use crate::rules::fs::{OS_FOLDERS, is_system_folder};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -232,7 +232,7 @@ fn inside_os_folder(path: &str) -> Option<&'static str> {
 }
 
 fn rm(args: &[Word]) -> Option<Hit> {
-    let targets: Vec<&str> = operands(args, &[])
+    let targets: Vec<&str> = operand_words(args, &[])
         .into_iter()
         .filter_map(Word::value)
         .filter(|t| inside_os_folder(t).is_some())
@@ -368,7 +368,7 @@ fn permissions(program: &str, args: &[Word]) -> Option<Hit> {
     if !has(args, &["-R", "--recursive"]) {
         return None;
     }
-    let ops = operands(args, &["--reference", "--from"]);
+    let ops = operand_words(args, &["--reference", "--from"]);
     // The mode or owner comes first, unless `--reference` gives it.
     let skip = usize::from(!has(args, &["--reference"]));
     let folder = ops

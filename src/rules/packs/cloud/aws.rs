@@ -1,7 +1,7 @@
 //! The AWS command line: `aws s3` bulk deletes and the API operations that delete data.
 
 use crate::rules::git::list;
-use crate::rules::packs::line::{Line, Style, without};
+use crate::rules::packs::args::{Line, Style, without};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 

@@ -1,7 +1,7 @@
 //! Azure: `az` deletes of resource groups and data holders, `azcopy rm` and
 //! `azcopy sync --delete-destination`.
 
-use crate::rules::packs::line::{Line, Style};
+use crate::rules::packs::args::{Line, Style};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 

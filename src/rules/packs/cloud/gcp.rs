@@ -1,7 +1,7 @@
 //! Google Cloud: `gcloud` deletes of projects and data holders, `gsutil rm -r`/`rb`/`rsync -d`.
 
 use crate::rules::git::list;
-use crate::rules::packs::line::{Line, Style, without};
+use crate::rules::packs::args::{Line, Style, without};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -130,12 +130,11 @@ pub(super) fn gcloud(args: &[Word]) -> Option<Hit> {
         Some("alpha" | "beta" | "preview")
     ));
     let path = &line.operands[track..];
-    let starts = |prefix: &[&str]| path.len() >= prefix.len() && path[..prefix.len()] == *prefix;
     let project = line
         .value(&["project"])
         .map_or_else(String::new, |p| format!(" in project `{p}`"));
 
-    if starts(&["storage", "rm"]) {
+    if path.starts_with(&["storage", "rm"]) {
         if !line.on(&["r", "R", "recursive", "a", "all-versions"]) {
             return None;
         }
@@ -157,7 +156,8 @@ pub(super) fn gcloud(args: &[Word]) -> Option<Hit> {
             .recovery(OBJECT_VERSIONS),
         );
     }
-    if starts(&["storage", "rsync"]) && line.on(&["delete-unmatched-destination-objects"]) {
+    if path.starts_with(&["storage", "rsync"]) && line.on(&["delete-unmatched-destination-objects"])
+    {
         return Some(
             Hit::new(
                 &GCP_DELETE,
@@ -171,7 +171,9 @@ pub(super) fn gcloud(args: &[Word]) -> Option<Hit> {
             .recovery(OBJECT_VERSIONS),
         );
     }
-    let (prefix, what) = DELETES.iter().find(|(prefix, _)| starts(prefix))?;
+    let (prefix, what) = DELETES
+        .iter()
+        .find(|(prefix, _)| path.starts_with(prefix))?;
     let names = &path[prefix.len()..];
     let named = if names.is_empty() {
         String::new()

@@ -1,7 +1,7 @@
 //! Object storage through tools that speak to many providers: MinIO's `mc` and rclone.
 
 use crate::rules::git::list;
-use crate::rules::packs::line::{Line, Style, without};
+use crate::rules::packs::args::{Line, Style, without};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 

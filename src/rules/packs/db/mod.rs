@@ -10,7 +10,7 @@
 pub mod sql;
 
 use super::Pack;
-use super::args::{has, operands, values};
+use super::args::{has, operand_words, values};
 use crate::rules::{Hit, Rule, Subject, Tier};
 use crate::shell::{SimpleCommand, Word};
 use sql::{Destruction, Dialect, Kind};
@@ -484,20 +484,12 @@ fn dropdb(args: &[Word]) -> Option<Hit> {
         "--username",
         "--maintenance-db",
     ];
-    let name = operands(args, &valued).last()?.text.clone();
-    Some(
-        Hit::new(
-            &SQL_DROP,
-            Tier::Destructive,
-            format!("drops database `{name}` and everything in it, with no undo"),
-        )
-        .safer(format!(
-            "take a copy first: `pg_dump -Fc {name} > {name}.dump`; ask the user before \
-             dropping it"
-        ))
-        .recovery(Client::Psql.recovery())
-        .names(vec![name]),
-    )
+    let name = operand_words(args, &valued).last()?.text.as_str();
+    Some(drops_database(
+        name,
+        Client::Psql,
+        &format!("pg_dump -Fc {name} > {name}.dump"),
+    ))
 }
 
 /// `mysqladmin [options] drop DBNAME`.
@@ -508,25 +500,32 @@ fn mysqladmin(args: &[Word]) -> Option<Hit> {
     let valued = [
         "-u", "--user", "-h", "--host", "-P", "--port", "-S", "--socket",
     ];
-    let ops = operands(args, &valued);
+    let ops = operand_words(args, &valued);
     let at = ops
         .iter()
         .position(|w| w.text.eq_ignore_ascii_case("drop"))?;
     let name = ops
         .get(at + 1)
         .map_or("the named database", |w| w.text.as_str());
-    Some(
-        Hit::new(
-            &SQL_DROP,
-            Tier::Destructive,
-            format!("drops database `{name}` and everything in it, with no undo"),
-        )
-        .safer(format!(
-            "take a copy first: `mysqldump {name} > {name}.sql`; ask the user before dropping it"
-        ))
-        .recovery(Client::MySql.recovery())
-        .names(vec![name.to_string()]),
+    Some(drops_database(
+        name,
+        Client::MySql,
+        &format!("mysqldump {name} > {name}.sql"),
+    ))
+}
+
+/// A whole database dropped by name (`dropdb`, `mysqladmin drop`); `copy` keeps a copy of it.
+fn drops_database(name: &str, client: Client, copy: &str) -> Hit {
+    Hit::new(
+        &SQL_DROP,
+        Tier::Destructive,
+        format!("drops database `{name}` and everything in it, with no undo"),
     )
+    .safer(format!(
+        "take a copy first: `{copy}`; ask the user before dropping it"
+    ))
+    .recovery(client.recovery())
+    .names(vec![name.to_string()])
 }
 
 /// `pg_restore --clean -d DB dump`: drops what the dump holds from DB first.
@@ -628,7 +627,9 @@ fn redis(cmd: &SimpleCommand) -> Option<Hit> {
         "--eval",
     ];
     let args = cmd.args();
-    let argument = operands(args, &valued).first().map(|w| w.text.as_str());
+    let argument = operand_words(args, &valued)
+        .first()
+        .map(|w| w.text.as_str());
     let on_stdin = cmd
         .input
         .as_deref()
