@@ -103,3 +103,27 @@ fn docs_pages_match_the_rules() {
         stale.join(", ")
     );
 }
+
+/// A suggested preview must show what the command would do: a quiet dry run prints nothing,
+/// which reads as "nothing to delete".
+#[test]
+fn previews_suggested_for_git_clean_are_never_quiet() {
+    let settings = Settings {
+        context: false,
+        ..Settings::default()
+    };
+    for (command, preview) in [
+        ("git clean -fq", "`git clean -n`"),
+        ("git clean -qdf", "`git clean -dn`"),
+        ("git clean --quiet -f -d", "`git clean -n -d`"),
+        ("git clean -f -q -x", "`git clean -n -x`"),
+        (
+            "git -c clean.requireForce=false clean -q",
+            "`git -c clean.requireForce=false clean -n`",
+        ),
+    ] {
+        let verdict = agent_guard::evaluate(command, &settings);
+        let safer = verdict.findings[0].safer.clone().unwrap_or_default();
+        assert!(safer.starts_with(preview), "{command}: {safer}");
+    }
+}

@@ -81,6 +81,20 @@ pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
         dry_run_added = true;
         replace.push((o.word, (with.len() > 1).then_some(with)));
     }
+    // A quiet dry run prints nothing, which would read as "nothing to delete": the suggested
+    // preview drops `-q` wherever it was given.
+    for o in p.opts.iter().filter(|o| o.name == "quiet") {
+        let word = &inv.args[o.word].text;
+        let current = match replace.iter().position(|(at, _)| *at == o.word) {
+            Some(i) => replace.remove(i).1,
+            None => Some(word.clone()),
+        };
+        let without = current
+            .filter(|w| !w.starts_with("--"))
+            .map(|w| w.replace('q', ""))
+            .filter(|w| w.len() > 1);
+        replace.push((o.word, without));
+    }
     let what = match (p.has("d"), ignored) {
         (_, true) => "untracked files and directories, and ignored files such as `.env`",
         (true, false) => "untracked files and directories",
@@ -94,10 +108,15 @@ pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
         )
         .safer(format!(
             "`{}` lists what would be deleted; then remove only what you mean",
-            match replace.is_empty() {
-                true =>
-                    inv.line(&[["-n".to_string()].as_slice(), &rewritten_args(inv, &[])].concat()),
-                false => rewrite(inv, &replace),
+            match dry_run_added {
+                true => rewrite(inv, &replace),
+                false => inv.line(
+                    &[
+                        ["-n".to_string()].as_slice(),
+                        &rewritten_args(inv, &replace),
+                    ]
+                    .concat()
+                ),
             }
         ))
         .recovery("none: untracked files are not in git, so there is no way back")
