@@ -578,6 +578,77 @@ fn earlier_commands_void_what_they_could_change() {
 }
 
 #[test]
+fn readers_that_write_through_an_option_count_as_writers() {
+    let repo = Repo::new();
+    repo.write("draft.md", "draft\n");
+    // `old` does not exist now; each of these makes it before the delete runs.
+    for line in [
+        "sort -o old draft.md && rm -rf old",
+        "sort -ro old draft.md && rm -rf old",
+        "sort --output=old draft.md && rm -rf old",
+        "uniq draft.md old && rm -rf old",
+        "tree -o old && rm -rf old",
+        "git log --output=old -1 && rm -rf old",
+        "rg --pre ./gen.sh x . && rm -rf old",
+    ] {
+        let verdict = repo.check(line);
+        assert_eq!(
+            verdict.decision,
+            Decision::Deny,
+            "{line}: {}",
+            verdict.reason
+        );
+    }
+    // The same readers writing nothing, or writing elsewhere, leave the clearing standing.
+    for line in [
+        "sort draft.md && rm -rf old",
+        "sort -o sorted.md draft.md && rm -rf old",
+        "uniq draft.md && git log -1 && rm -rf old",
+    ] {
+        cleared(&repo.check(line), "fs.rm-recursive");
+    }
+}
+
+#[test]
+fn a_sql_file_written_earlier_in_the_line_is_judged_unread() {
+    let repo = Repo::new();
+    repo.write("reset.sql", "SELECT 1;\n");
+    for line in [
+        "echo 'DROP TABLE users;' > reset.sql && psql -f reset.sql",
+        "cp other.sql reset.sql; psql -f reset.sql",
+        "echo 'DROP TABLE users;' > new.sql && psql -f new.sql",
+        "cat > reset.sql <<'EOF'\nDROP TABLE users;\nEOF\npsql app < reset.sql",
+    ] {
+        let verdict = repo.check(line);
+        assert_eq!(
+            verdict.decision,
+            Decision::Deny,
+            "{line}: {}",
+            verdict.reason
+        );
+        assert!(
+            verdict.reason.contains("before it in this line writes"),
+            "{}",
+            verdict.reason
+        );
+    }
+    // A file nothing earlier writes is judged by what it holds: harmless SQL runs.
+    for line in [
+        "psql -f reset.sql",
+        "echo 'DROP TABLE users;' > other.sql && psql -f reset.sql",
+        "cat reset.sql && psql -f reset.sql",
+    ] {
+        let verdict = repo.check(line);
+        assert_eq!(
+            verdict.decision,
+            Decision::Allow,
+            "{line}: {}",
+            verdict.reason
+        );
+    }
+}
+
+#[test]
 fn clearings_nothing_earlier_can_change_still_clear() {
     let repo = Repo::new();
     repo.write(".gitignore", "target\n");

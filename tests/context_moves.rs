@@ -289,3 +289,36 @@ fn clean_without_force_when_the_line_lifts_require_force() {
     world.write("drafts/idea.md", b"never committed\n");
     stopped(&check(&world, command), "git.clean-force", "drafts/");
 }
+
+#[test]
+fn a_branch_an_earlier_command_could_create_is_not_new() {
+    let world = with_feature();
+    // `fresh` does not exist now, but the line makes it, commits on it, then moves it.
+    for line in [
+        "git switch -c fresh && git commit -qam wip && git switch main && git branch -f fresh main",
+        "git branch fresh feature && git branch -f fresh main",
+        "git fetch origin +feature:refs/heads/fresh; git checkout -B fresh main",
+        "./setup.sh && git switch -C fresh main",
+    ] {
+        let verdict = check(&world, line);
+        assert_eq!(
+            verdict.decision,
+            Decision::Deny,
+            "{line}: {}",
+            verdict.reason
+        );
+        assert!(
+            verdict.reason.contains("fresh"),
+            "{line}: {}",
+            verdict.reason
+        );
+    }
+    // Commands that only read leave "this creates it" standing.
+    cleared(
+        &check(
+            &world,
+            "git status && git log -1 && git branch -f fresh main",
+        ),
+        "git.branch-move",
+    );
+}

@@ -128,3 +128,23 @@ fn a_missing_source_with_delete_missing_args_deletes_its_namesake() {
     assert_eq!(verdict.decision, Decision::Deny);
     assert!(rsync_finding(&verdict).contains("dst/gone"));
 }
+
+#[test]
+fn a_destination_an_earlier_command_fills_is_not_missing() {
+    let dir = tree(&["staging/a.txt", "notes.txt"]);
+    for command in [
+        "mkdir fresh && cp notes.txt fresh/ && rsync -a --delete staging/ fresh/",
+        "./fill.sh; rsync -a --delete staging/ fresh/",
+        "echo kept > fresh; rsync -a --delete staging/ fresh/",
+    ] {
+        let verdict = check(dir.path(), command);
+        assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:?}");
+        assert!(verdict.cleared.is_empty(), "{command}");
+    }
+    // A command that only reads changes nothing the clearing rests on.
+    let verdict = check(
+        dir.path(),
+        "ls staging && rsync -a --delete staging/ fresh/",
+    );
+    assert_eq!(verdict.decision, Decision::Allow, "{verdict:?}");
+}

@@ -92,9 +92,12 @@ fn effect(cmd: &SimpleCommand) -> Effect {
             .args()
             .iter()
             .any(|w| w.text == "-delete" || w.text.starts_with("-fprint") || w.text == "-fls"),
+        // `rg --pre <program>` runs that program on every file it searches.
+        "rg" => !cmd.args().iter().any(|w| w.text.starts_with("--pre")),
         _ => READERS.contains(&program),
     };
     if reads_only {
+        written.extend(output_options(program, cmd.args()));
         return if written.is_empty() {
             Effect::Nothing
         } else {
@@ -123,7 +126,81 @@ fn effect(cmd: &SimpleCommand) -> Effect {
     Effect::Paths(written)
 }
 
-/// Programs that change no file and no repository (their output redirects aside).
+/// The files a reader writes through an option: `sort -o out`, `tree -o out`,
+/// `less --log-file=out`, and `uniq in out`'s second operand. Every word that may be such a
+/// file is counted: counting one too many only keeps a finding standing.
+fn output_options(program: &str, args: &[Word]) -> Vec<Word> {
+    let (short, long): (char, &[&str]) = match program {
+        "sort" => ('o', &["--output"]),
+        "tree" => ('o', &[]),
+        "less" => ('o', &["--log-file", "--LOG-FILE"]),
+        "uniq" => {
+            return args
+                .iter()
+                .filter(|w| !w.text.starts_with('-') || w.text == "-")
+                .skip(1)
+                .cloned()
+                .collect();
+        }
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let text = word.text.as_str();
+        let value = if let Some((name, value)) = text.split_once('=')
+            && long.contains(&name)
+        {
+            Some(Word {
+                text: value.to_string(),
+                literal: word.literal,
+            })
+        } else if long.contains(&text) {
+            words.next().cloned()
+        } else if let Some(flags) = text.strip_prefix('-')
+            && !flags.starts_with('-')
+            && let Some(at) = flags.find([short, short.to_ascii_uppercase()])
+        {
+            // `-o out`, `-oout`, `-ro out`: the rest of the word, or the next word.
+            let rest = &flags[at + 1..];
+            if rest.is_empty() {
+                words.next().cloned()
+            } else {
+                Some(Word {
+                    text: rest.to_string(),
+                    literal: word.literal,
+                })
+            }
+        } else {
+            None
+        };
+        out.extend(value);
+    }
+    out
+}
+
+/// Whether a command in `before` may write `file` (resolved from `dir`): a redirect into
+/// it, a copy or move onto it, or a write to a path that cannot be resolved. An unknown
+/// program is not counted here; this is for findings that stand only on what a file holds.
+pub(super) fn may_write(ctx: &Context, dir: &Path, file: &Word, before: &[&SimpleCommand]) -> bool {
+    let Some(target) = resolve(ctx, dir, file) else {
+        return true;
+    };
+    before.iter().any(|cmd| match effect(cmd) {
+        Effect::Paths(written) => {
+            let Some(written_dir) = ctx.directory(&cmd.dirs) else {
+                return true;
+            };
+            written
+                .iter()
+                .any(|w| resolve(ctx, &written_dir, w).is_none_or(|w| target.starts_with(&w)))
+        }
+        Effect::Nothing | Effect::Anything => false,
+    })
+}
+
+/// Programs that change no file and no repository (their output redirects and the output
+/// options [`output_options`] knows aside).
 const READERS: &[&str] = &[
     ":",
     "[",
@@ -191,6 +268,10 @@ fn git_reads_only(args: &[Word]) -> bool {
         }
     };
     let rest: Vec<&str> = words.map(|w| w.text.as_str()).collect();
+    // `git log --output=<file>`, `git diff --output <file>` write that file.
+    if rest.iter().any(|w| w.starts_with("--output")) {
+        return false;
+    }
     match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "describe"
         | "blame" | "shortlog" | "cat-file" | "rev-list" | "grep" | "merge-base"

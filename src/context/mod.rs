@@ -108,6 +108,11 @@ impl Context {
             },
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
             Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
+            // What the file holds now says nothing of what runs once an earlier command
+            // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`).
+            Subject::SqlFile { path, .. } if earlier::may_write(self, &dir, path, before) => {
+                sqlfile::written_before(path)
+            }
             Subject::SqlFile { path, dialect } => {
                 sqlfile::assess(&dir, path, *dialect, self.home.as_deref())
             }

@@ -33,6 +33,19 @@ pub(super) fn assess(dir: &Path, file: &Word, dialect: Dialect, home: Option<&Pa
     }
 }
 
+/// The verdict on a file that a command earlier in the line writes: what it will hold
+/// when the client reads it cannot be read now, so the finding stands.
+pub(super) fn written_before(file: &Word) -> Assessment {
+    Assessment::Loss {
+        loses: format!(
+            "runs {}, which a command before it in this line writes: the SQL it will hold \
+             cannot be checked beforehand",
+            file.shell_quoted()
+        ),
+        recovery: None,
+    }
+}
+
 /// The file's text, if it is a regular file of at most [`MAX_SQL_BYTES`].
 fn read_small(path: &Path) -> Option<String> {
     let file = std::fs::File::open(path).ok()?;

@@ -2,7 +2,9 @@
 //! command lines put around it. Each table is plain data; a new form is one more line.
 //!
 //! In a form, `{q}` takes a quiet or verbose flag (or none), and a form of kind `Git`
-//! starts with `git ` so the repository can be redirected.
+//! starts with `git ` so the repository can be redirected. A form of kind `Needs` runs a
+//! program this machine may lack (an interpreter, `rsync`, `parallel`): the generator leaves
+//! it out where that program is not on `PATH`, rather than count a failed line as kept.
 
 /// How a form may be decorated.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -11,6 +13,8 @@ pub enum Kind {
     Git,
     /// Anything else.
     Plain,
+    /// Like `Plain`, but only where this program is on `PATH`.
+    Needs(&'static str),
 }
 
 /// Every destructive form, with the kind of decoration it takes.
@@ -62,6 +66,61 @@ pub const FORMS: &[(Kind, &str)] = &[
     (Kind::Git, "git push{q} origin :topic"),
     (Kind::Git, "git reflog expire --expire=now --all"),
     (Kind::Git, "git gc{q} --prune=now"),
+    (Kind::Git, "git branch -f feature main"),
+    (Kind::Git, "git branch -f merged main"),
+    (Kind::Git, "git branch -f newb main"),
+    (Kind::Git, "git branch -M merged feature"),
+    (Kind::Git, "git branch -C main feature"),
+    (Kind::Git, "git branch --move --force merged feature"),
+    (Kind::Git, "git branch --copy --force main merged"),
+    (Kind::Git, "git checkout{q} -B feature"),
+    (Kind::Git, "git checkout{q} -B merged"),
+    (Kind::Git, "git switch{q} -C feature"),
+    (Kind::Git, "git switch{q} --force-create feature main"),
+    (Kind::Git, "git update-ref refs/heads/feature main"),
+    (Kind::Git, "git update-ref refs/heads/merged main"),
+    (Kind::Git, "git fetch{q} origin +main:refs/heads/feature"),
+    (Kind::Git, "git fetch{q} --force origin main:feature"),
+    (Kind::Git, "git fetch{q} origin +topic:refs/heads/merged"),
+    (Kind::Git, "git push{q} . +main:feature"),
+    (Kind::Git, "git push{q} . +feature:merged"),
+    (Kind::Git, "git read-tree -u --reset HEAD"),
+    (Kind::Git, "git read-tree -m -u HEAD"),
+    (Kind::Git, "git checkout-index -f -a"),
+    (Kind::Git, "git checkout-index --force -- README.md"),
+    (Kind::Git, "git rm{q} -f src/lib.rs"),
+    (Kind::Git, "git rm{q} -r -f docs"),
+    (Kind::Git, "git rm -f local.txt"),
+    (Kind::Git, "git submodule deinit -f --all"),
+    (Kind::Git, "git reflog delete HEAD@{1}"),
+    (Kind::Git, "git reflog delete refs/stash@{1}"),
+    (Kind::Git, "git reflog expire --expire=all --all"),
+    (
+        Kind::Git,
+        "git reflog expire --expire-unreachable=now --all",
+    ),
+    (Kind::Git, "git reflog expire --expire=0 --all"),
+    (Kind::Git, "git reflog expire --expire=2001-01-01 --all"),
+    (Kind::Git, "git -c gc.reflogExpire=now reflog expire --all"),
+    (Kind::Git, "git gc{q} --prune=all"),
+    (Kind::Git, "git -c gc.pruneExpire=now gc{q}"),
+    (
+        Kind::Git,
+        "git -c gc.reflogExpire=now -c gc.reflogExpireUnreachable=now gc",
+    ),
+    (Kind::Git, "git prune"),
+    (Kind::Git, "git -c clean.requireForce=false clean -d"),
+    (Kind::Git, "git -c clean.requireForce=false clean{q} -dx"),
+    (Kind::Git, "git -c alias.wipe='reset --hard' wipe"),
+    (Kind::Git, "git -c alias.tidy='!git clean -fd' tidy"),
+    (
+        Kind::Plain,
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.wipe GIT_CONFIG_VALUE_0='reset --hard' git wipe",
+    ),
+    (
+        Kind::Plain,
+        "git switch -q -c newb && git commit -qam wip && git switch -q main && git branch -f newb main",
+    ),
     (Kind::Git, "git nuke"),
     (Kind::Git, "git back"),
     (Kind::Git, "git scrub"),
@@ -84,6 +143,66 @@ pub const FORMS: &[(Kind, &str)] = &[
     (Kind::Plain, "find . -name deep -exec rm -rf {} \\;"),
     (Kind::Plain, "find . -name drafts -exec rm -rf {} +"),
     (Kind::Plain, "find . -name old -exec rm -rf {} \\;"),
+    (Kind::Plain, "find . -name '*.pyc' -delete"),
+    (Kind::Plain, "find build -name '*.o' -exec rm -f {} +"),
+    (Kind::Plain, "find . -mmin -600 -delete"),
+    (Kind::Plain, "find . -not -name '*.md' -delete"),
+    (Kind::Plain, "find . -type f -exec rm -f {} +"),
+    (Kind::Plain, "find . -name '*.tmp' -o -delete"),
+    (Kind::Plain, "find drafts -type f -size +0 -delete"),
+    (Kind::Needs("rsync"), "rsync -a --delete src/ docs/"),
+    (Kind::Needs("rsync"), "rsync -a{q} --delete drafts/ build/"),
+    (
+        Kind::Needs("rsync"),
+        "rsync -a --delete-after src/ ../app-wt/src/",
+    ),
+    (Kind::Needs("rsync"), "rsync -a --delete docs ../sibling"),
+    (
+        Kind::Needs("python3"),
+        "python3 -c 'import shutil; shutil.rmtree(\"drafts\")'",
+    ),
+    (
+        Kind::Needs("python3"),
+        "python3 -c 'import shutil; shutil.rmtree(\"build\")'",
+    ),
+    (
+        Kind::Needs("python3"),
+        "python3 -c 'import subprocess; subprocess.run([\"git\", \"reset\", \"--hard\"])'",
+    ),
+    (
+        Kind::Needs("python3"),
+        "python3 -c 'import os; os.system(\"git clean -fd\")'",
+    ),
+    (
+        Kind::Needs("node"),
+        "node -e 'require(\"fs\").rmSync(\"drafts\", {recursive: true, force: true})'",
+    ),
+    (
+        Kind::Needs("node"),
+        "node -e 'require(\"fs\").rmSync(\"target\", {recursive: true, force: true})'",
+    ),
+    (
+        Kind::Needs("node"),
+        "node -e 'require(\"child_process\").execSync(\"git stash clear\")'",
+    ),
+    (
+        Kind::Needs("ruby"),
+        "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"drafts\")'",
+    ),
+    (
+        Kind::Needs("perl"),
+        "perl -e 'system(\"git reset --hard\")'",
+    ),
+    (Kind::Needs("perl"), "perl -e 'system(\"rm -rf src\")'"),
+    (Kind::Needs("rimraf"), "rimraf drafts"),
+    (Kind::Needs("rimraf"), "npx rimraf node_modules"),
+    (Kind::Needs("parallel"), "parallel rm -rf ::: drafts src"),
+    (Kind::Needs("parallel"), "echo drafts | parallel rm -rf {}"),
+    (Kind::Needs("flock"), "flock .lock rm -rf{q} drafts"),
+    (Kind::Needs("flock"), "flock .lock -c 'git clean -fd'"),
+    (Kind::Needs("chronic"), "chronic git reset --hard"),
+    (Kind::Plain, "trap 'rm -rf drafts' EXIT; true"),
+    (Kind::Plain, "trap 'git stash clear' EXIT"),
     (Kind::Plain, "echo drafts | xargs -I{} rm -rf {}"),
     (Kind::Plain, "echo drafts | xargs -I @ rm -rf @"),
     (Kind::Plain, "echo drafts | xargs rm -rf"),
@@ -125,6 +244,8 @@ pub const PREFIXES: &[&str] = &[
     "ls > /dev/null && ",
     "git status > /dev/null && ",
     "mkdir -p notes && echo hi > notes/today.md && ",
+    "git switch -q -c newb && git commit -qam wip && git switch -q main && ",
+    "git branch -q newb feature && ",
 ];
 
 /// Where the command runs, from the main repository.
@@ -212,15 +333,38 @@ pub fn decorate(form: (Kind, &str), rng: &mut Seeded) -> String {
     wrapper.replace('%', &line)
 }
 
-/// Every form once as written, then `extra` decorated lines.
+/// Whether `program` is an executable file in a folder of `PATH`.
+pub fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path).any(|dir| {
+        std::fs::metadata(dir.join(program))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
+
+/// The forms whose programs this machine has.
+pub fn runnable() -> Vec<(Kind, &'static str)> {
+    FORMS
+        .iter()
+        .copied()
+        .filter(|(kind, _)| match kind {
+            Kind::Needs(program) => on_path(program),
+            _ => true,
+        })
+        .collect()
+}
+
+/// Every runnable form once as written, then `extra` decorated lines.
 pub fn generate(seed: u64, extra: usize) -> Vec<String> {
     let mut rng = Seeded::new(seed);
-    let mut lines: Vec<String> = FORMS
+    let forms = runnable();
+    let mut lines: Vec<String> = forms
         .iter()
         .map(|(_, text)| text.replace("{q}", ""))
         .collect();
     for _ in 0..extra {
-        let form = FORMS[(rng.next() % FORMS.len() as u64) as usize];
+        let form = forms[(rng.next() % forms.len() as u64) as usize];
         lines.push(decorate(form, &mut rng));
     }
     lines
