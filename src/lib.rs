@@ -148,6 +148,7 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
     for cmd in &analysis.commands {
         add_unique(&mut found, rules::check(cmd, settings));
     }
+    add_unique(&mut found, configured_findings(analysis, settings));
     if found.is_empty()
         && let Some(incomplete) = analysis.incomplete
     {
@@ -167,6 +168,42 @@ fn commands_before<'a>(analysis: &'a shell::Analysis, finding: &Finding) -> Vec<
         Some(at) => analysis.before(at),
         None => analysis.commands.iter().collect(),
     }
+}
+
+/// Findings of git commands judged under the settings a `git config` that may run before them
+/// in the same line writes: `git config clean.requireForce false && git clean -d` cleans
+/// unforced, and `git config alias.w 'reset --hard'; git w` resets. Each is judged as the same
+/// command given those settings with `-c`, which the rules and the alias expansion read.
+fn configured_findings(analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (at, cmd) in analysis.commands.iter().enumerate() {
+        if cmd.program() != Some("git") || rules::git_config_write(cmd).is_some() {
+            continue;
+        }
+        let written: Vec<String> = analysis
+            .before(at)
+            .into_iter()
+            .filter_map(rules::git_config_write)
+            .map(|setting| format!("-c {}", shell::word::quote(&setting)))
+            .collect();
+        if written.is_empty() {
+            continue;
+        }
+        let rest: Vec<String> = cmd.args().iter().map(shell::Word::shell_quoted).collect();
+        let script = format!("git {} {}", written.join(" "), rest.join(" "));
+        for mut configured in shell::analyze(&script).commands {
+            configured.span = cmd.span.clone();
+            configured.dirs = cmd.dirs.clone();
+            configured.assigns = cmd.assigns.clone();
+            configured.via = cmd.via;
+            let mut hits = rules::check(&configured, settings);
+            for hit in &mut hits {
+                hit.command = cmd.display();
+            }
+            add_unique(&mut found, hits);
+        }
+    }
+    found
 }
 
 fn add_unique(found: &mut Vec<Finding>, new: Vec<Finding>) {

@@ -280,6 +280,12 @@ pub fn git_alias_call(cmd: &SimpleCommand) -> Option<AliasCall> {
         .then(|| git::alias_call(cmd.args()))
         .flatten()
 }
+/// The setting `key=value` a literal `git config <key> <value>` writes, if `cmd` is one.
+pub fn git_config_write(cmd: &SimpleCommand) -> Option<String> {
+    (cmd.program()? == "git")
+        .then(|| git::config_write(cmd.args()))
+        .flatten()
+}
 pub use shell::unanalyzable;
 
 /// How a rule family reads argv: exactly as the program would, or — when the program's name

@@ -121,6 +121,11 @@ pub const FORMS: &[(Kind, &str)] = &[
         Kind::Plain,
         "git switch -q -c newb && git commit -qam wip && git switch -q main && git branch -f newb main",
     ),
+    (
+        Kind::Plain,
+        "git config clean.requireForce false && git clean -d",
+    ),
+    (Kind::Plain, "git config alias.w 'reset --hard'; git w"),
     (Kind::Git, "git nuke"),
     (Kind::Git, "git back"),
     (Kind::Git, "git scrub"),

@@ -266,6 +266,43 @@ pub(super) fn alias_call(args: &[Word]) -> Option<AliasCall> {
     })
 }
 
+/// The setting a `git config` command writes, as `key=value`, when key and value are literal
+/// (`git config [--local|--global|--add] <key> <value>`, `git config set <key> <value>`): a
+/// later git command in the same line runs under it.
+pub(super) fn config_write(args: &[Word]) -> Option<String> {
+    let inv = invocation(args)?;
+    if inv.sub != "config" {
+        return None;
+    }
+    let mut words: Vec<&Word> = Vec::new();
+    let mut rest = inv.args.iter();
+    while let Some(word) = rest.next() {
+        match word.text.as_str() {
+            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => {
+                rest.next();
+            }
+            "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "--get-color"
+            | "--get-colorbool" | "-l" | "--list" | "--unset" | "--unset-all" | "-e" | "--edit"
+            | "--rename-section" | "--remove-section" => return None,
+            text if text.starts_with('-') => {}
+            _ => words.push(word),
+        }
+    }
+    let operands = match words.first().map(|w| w.text.as_str()) {
+        Some("set") => &words[1..],
+        Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => {
+            return None;
+        }
+        _ => &words[..],
+    };
+    match operands {
+        [key, value] if key.literal && value.literal && key.text.contains('.') => {
+            Some(format!("{}={}", key.text, value.text))
+        }
+        _ => None,
+    }
+}
+
 /// A subject in the repository the command runs in (`check` fills in the global options).
 pub(super) fn about(what: GitSubject) -> Subject {
     Subject::Git {
