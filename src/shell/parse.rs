@@ -315,12 +315,7 @@ impl Walker {
             }
         }
         let nested = Origin {
-            span: Some(
-                origin
-                    .span
-                    .clone()
-                    .unwrap_or_else(|| self.removed.original(node.byte_range())),
-            ),
+            span: Some(self.range(node, origin)),
             uncertain: origin.uncertain,
             depth: origin.depth + 1,
             dirs: self.scopes[scope].clone(),
@@ -438,10 +433,7 @@ impl Walker {
         if parts.argv.is_empty() {
             return;
         }
-        let span = origin
-            .span
-            .clone()
-            .unwrap_or_else(|| self.removed.original(node.byte_range()));
+        let span = self.range(node, origin);
         let cmd = SimpleCommand {
             argv: parts.argv,
             assigns: parts.assigns,
@@ -585,67 +577,84 @@ impl Walker {
 }
 
 /// Byte positions in a joined text after which bytes of the original were dropped, with
-/// the running total dropped so far.
+/// the running total dropped so far, and the original's length: nothing maps past its end
+/// (the final newline [`join_lines`] may add is not in the original).
 #[derive(Default)]
-struct Removed(Vec<(usize, usize)>);
+struct Removed {
+    drops: Vec<(usize, usize)>,
+    len: usize,
+}
 
 impl Removed {
     /// A start takes the drops at its own position; an (exclusive) end does not.
     fn original(&self, range: Range<usize>) -> Range<usize> {
-        let start = self.0.partition_point(|(pos, _)| *pos <= range.start);
-        let end = self.0.partition_point(|(pos, _)| *pos < range.end);
-        let start = self.shifted(range.start, start);
-        start..self.shifted(range.end, end).max(start)
+        let start = self.drops.partition_point(|(pos, _)| *pos <= range.start);
+        let end = self.drops.partition_point(|(pos, _)| *pos < range.end);
+        let start = self.shifted(range.start, start).min(self.len);
+        start..self.shifted(range.end, end).clamp(start, self.len)
     }
 
     fn shifted(&self, at: usize, drops: usize) -> usize {
-        at + drops.checked_sub(1).map_or(0, |i| self.0[i].1)
+        at + drops.checked_sub(1).map_or(0, |i| self.drops[i].1)
     }
 }
 
 /// The text the shell tokenizes: a backslash-newline outside single quotes joins two lines
 /// into one word (`r\<newline>m` is `rm`, which tree-sitter would read as two words), and
 /// NUL bytes are dropped, as bash does when it reads a script.
-fn join_lines(src: &str) -> (Cow<'_, str>, Removed) {
-    if !src.contains("\\\n") && !src.contains('\0') {
-        return (Cow::Borrowed(src), Removed::default());
-    }
-    let mut out = String::with_capacity(src.len());
-    let mut removed = Removed::default();
-    let mut dropped = 0;
-    let mut drop = |out: &String, bytes: usize| {
-        dropped += bytes;
-        removed.0.push((out.len(), dropped));
+///
+/// The text also ends with a newline, as every line the shell reads does. tree-sitter-bash
+/// needs it to end a pipeline cheaply: without one, `a | b | c` costs ten times as much to
+/// parse as with it (the stack versions its pipeline conflict leaves open are recovered from
+/// at the end of input). A final backslash is left alone: a newline would make it a line
+/// continuation.
+fn join_lines(src: &str) -> (String, Removed) {
+    let mut out = String::with_capacity(src.len() + 1);
+    let mut removed = Removed {
+        drops: Vec::new(),
+        len: src.len(),
     };
-    let mut in_single = false;
-    let mut in_double = false;
-    let mut chars = src.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\0' => drop(&out, 1),
-            '\\' if !in_single => match chars.peek() {
-                Some('\n') => {
-                    chars.next();
-                    drop(&out, 2);
-                }
-                Some(_) => {
+    if !src.contains("\\\n") && !src.contains('\0') {
+        out.push_str(src);
+    } else {
+        let mut dropped = 0;
+        let mut drop = |out: &String, bytes: usize| {
+            dropped += bytes;
+            removed.drops.push((out.len(), dropped));
+        };
+        let mut in_single = false;
+        let mut in_double = false;
+        let mut chars = src.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\0' => drop(&out, 1),
+                '\\' if !in_single => match chars.peek() {
+                    Some('\n') => {
+                        chars.next();
+                        drop(&out, 2);
+                    }
+                    Some(_) => {
+                        out.push(c);
+                        out.extend(chars.next());
+                    }
+                    None => out.push(c),
+                },
+                '\'' if !in_double => {
+                    in_single = !in_single;
                     out.push(c);
-                    out.extend(chars.next());
                 }
-                None => out.push(c),
-            },
-            '\'' if !in_double => {
-                in_single = !in_single;
-                out.push(c);
+                '"' if !in_single => {
+                    in_double = !in_double;
+                    out.push(c);
+                }
+                _ => out.push(c),
             }
-            '"' if !in_single => {
-                in_double = !in_double;
-                out.push(c);
-            }
-            _ => out.push(c),
         }
     }
-    (Cow::Owned(out), removed)
+    if !out.is_empty() && !out.ends_with(['\n', '\\']) {
+        out.push('\n');
+    }
+    (out, removed)
 }
 
 /// tree-sitter-bash's scanner passes the character after `{` (and after `{N..`) to C's
@@ -821,20 +830,32 @@ mod tests {
 
     #[test]
     fn continuations_join_outside_single_quotes() {
-        let joined = |s| join_lines(s).0.into_owned();
-        assert_eq!(joined("r\\\nm -rf x"), "rm -rf x");
-        assert_eq!(joined("echo 'a\\\nb' \"c\\\nd\""), "echo 'a\\\nb' \"cd\"");
-        assert_eq!(joined("a\\\\\nb"), "a\\\\\nb");
-        assert_eq!(joined("rm\0 -rf x"), "rm -rf x");
+        let joined = |s| join_lines(s).0;
+        assert_eq!(joined("r\\\nm -rf x"), "rm -rf x\n");
+        assert_eq!(joined("echo 'a\\\nb' \"c\\\nd\""), "echo 'a\\\nb' \"cd\"\n");
+        assert_eq!(joined("a\\\\\nb"), "a\\\\\nb\n");
+        assert_eq!(joined("rm\0 -rf x"), "rm -rf x\n");
+    }
+
+    #[test]
+    fn a_line_ends_with_one_newline_unless_it_ends_with_a_backslash() {
+        let joined = |s| join_lines(s).0;
+        assert_eq!(joined("a | b | c"), "a | b | c\n");
+        assert_eq!(joined("ls\n"), "ls\n");
+        assert_eq!(joined("echo a\\"), "echo a\\");
+        assert_eq!(joined(""), "");
     }
 
     #[test]
     fn spans_map_back_to_the_original() {
         let (joined, removed) = join_lines("ls; r\\\nm -rf x\0; pwd");
-        assert_eq!(joined, "ls; rm -rf x; pwd");
+        assert_eq!(joined, "ls; rm -rf x; pwd\n");
         assert_eq!(removed.original(4..12), 4..14);
         assert_eq!(removed.original(14..17), 17..20);
         assert_eq!(removed.original(0..2), 0..2);
+        // The added newline is not in the original.
+        assert_eq!(removed.original(14..18), 17..20);
+        assert_eq!(removed.original(18..18), 20..20);
     }
 
     #[test]
