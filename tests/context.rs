@@ -570,6 +570,12 @@ fn earlier_commands_void_what_they_could_change() {
             .decision,
         Decision::Deny
     );
+    // A trap action runs at exit, after everything written after it.
+    assert_eq!(
+        repo.check("trap 'rm -rf old' EXIT; mkdir old && mv draft.md old/")
+            .decision,
+        Decision::Deny
+    );
     // An unknown program could do anything.
     assert_eq!(
         repo.check("./prepare.sh && rm -rf old").decision,

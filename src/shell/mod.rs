@@ -182,7 +182,8 @@ impl Analysis {
     /// The commands that may run before `commands[at]` starts, or while it runs: those
     /// written before it, those inside it (its `$( )`, a script it runs), and any other
     /// that shares a loop, pipeline or background list with it; everything, when it lies
-    /// in a function body.
+    /// in a function body or is a `trap` action (it runs at exit or on a signal, after
+    /// whatever came before it).
     pub fn before(&self, at: usize) -> Vec<&SimpleCommand> {
         let Some(this) = self.commands.get(at) else {
             return Vec::new();
@@ -190,7 +191,8 @@ impl Analysis {
         let within = |outer: &Range<usize>, inner: &Range<usize>| {
             outer.start <= inner.start && inner.end <= outer.end
         };
-        let deferred = self.deferred.iter().any(|r| within(r, &this.span));
+        let deferred =
+            this.via == Via::Trap || self.deferred.iter().any(|r| within(r, &this.span));
         self.commands
             .iter()
             .enumerate()

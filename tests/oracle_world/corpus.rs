@@ -208,6 +208,11 @@ pub const FORMS: &[(Kind, &str)] = &[
     (Kind::Needs("chronic"), "chronic git reset --hard"),
     (Kind::Plain, "trap 'rm -rf drafts' EXIT; true"),
     (Kind::Plain, "trap 'git stash clear' EXIT"),
+    (
+        Kind::Plain,
+        "trap 'rm -rf old' EXIT; mkdir old && mv notes.txt old/",
+    ),
+    (Kind::Plain, "trap 'git stash clear' EXIT; git stash -q -u"),
     (Kind::Plain, "echo drafts | xargs -I{} rm -rf {}"),
     (Kind::Plain, "echo drafts | xargs -I @ rm -rf @"),
     (Kind::Plain, "echo drafts | xargs rm -rf"),
