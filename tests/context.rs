@@ -576,6 +576,12 @@ fn earlier_commands_void_what_they_could_change() {
             .decision,
         Decision::Deny
     );
+    // So does a job `at` schedules.
+    assert_eq!(
+        repo.check("echo 'rm -rf old' | at now + 1 minute; mkdir old && mv draft.md old/")
+            .decision,
+        Decision::Deny
+    );
     // An unknown program could do anything.
     assert_eq!(
         repo.check("./prepare.sh && rm -rf old").decision,

@@ -45,6 +45,8 @@ pub enum Via {
     Parallel,
     /// The action of a `trap`, run when a signal or the shell's exit comes.
     Trap,
+    /// A job `at` or `batch` reads on stdin and runs later.
+    Scheduled,
     /// Found in code given to an interpreter (`python3 -c`, `node -e`, PowerShell, `cmd /c`).
     Embedded(crate::lang::Lang),
 }
@@ -61,6 +63,7 @@ impl Via {
             Via::FindExec => Some("run by `find -exec`"),
             Via::Parallel => Some("run by `parallel`"),
             Via::Trap => Some("in a `trap` action"),
+            Via::Scheduled => Some("in a job scheduled with `at`"),
             Via::Embedded(lang) => Some(lang.describe()),
         }
     }
@@ -182,8 +185,8 @@ impl Analysis {
     /// The commands that may run before `commands[at]` starts, or while it runs: those
     /// written before it, those inside it (its `$( )`, a script it runs), and any other
     /// that shares a loop, pipeline or background list with it; everything, when it lies
-    /// in a function body or is a `trap` action (it runs at exit or on a signal, after
-    /// whatever came before it).
+    /// in a function body, is a `trap` action (it runs at exit or on a signal) or a job
+    /// scheduled with `at`: those run after whatever was written around them.
     pub fn before(&self, at: usize) -> Vec<&SimpleCommand> {
         let Some(this) = self.commands.get(at) else {
             return Vec::new();
@@ -191,8 +194,8 @@ impl Analysis {
         let within = |outer: &Range<usize>, inner: &Range<usize>| {
             outer.start <= inner.start && inner.end <= outer.end
         };
-        let deferred =
-            this.via == Via::Trap || self.deferred.iter().any(|r| within(r, &this.span));
+        let deferred = matches!(this.via, Via::Trap | Via::Scheduled)
+            || self.deferred.iter().any(|r| within(r, &this.span));
         self.commands
             .iter()
             .enumerate()

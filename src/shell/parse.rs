@@ -472,7 +472,7 @@ impl Walker {
                 };
                 self.script(&script, via, &nested);
             }
-            Run::ShellReadingStdin(cmd) => {
+            Run::ShellReadingStdin { cmd, via } => {
                 if let Some(script) = stdin {
                     let nested = Origin {
                         span: Some(cmd.span.clone()),
@@ -480,7 +480,7 @@ impl Walker {
                         depth: origin.depth + 1,
                         dirs: cmd.dirs.clone(),
                     };
-                    self.script(&script, Via::ShellStdin, &nested);
+                    self.script(&script, via, &nested);
                 }
             }
             Run::Embedded { cmd, lang, code } => {

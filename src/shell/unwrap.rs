@@ -23,8 +23,8 @@ pub(super) enum Run {
         via: Via,
         literal: bool,
     },
-    /// A shell with no script argument: it runs whatever its stdin holds.
-    ShellReadingStdin(SimpleCommand),
+    /// A shell with no script argument (or `at`): it runs whatever its stdin holds.
+    ShellReadingStdin { cmd: SimpleCommand, via: Via },
     /// An interpreter (`python3 -c`, `node -e`, `pwsh -Command`, `cmd /c`) and its code.
     Embedded {
         cmd: SimpleCommand,
@@ -402,6 +402,7 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 };
             }
             "parallel" => return parallel(cmd),
+            "at" | "batch" => return at(cmd),
             n if is_shell(n) => return shell(cmd),
             n if crate::lang::language_of(n).is_some() => {
                 return match crate::lang::code_of(&cmd.argv) {
@@ -507,7 +508,10 @@ fn shell(cmd: SimpleCommand) -> Run {
         // A script file we cannot see into.
         Run::Command(cmd)
     } else {
-        Run::ShellReadingStdin(cmd)
+        Run::ShellReadingStdin {
+            cmd,
+            via: Via::ShellStdin,
+        }
     }
 }
 
@@ -1208,6 +1212,35 @@ fn trap_action(argv: &[Word]) -> Option<Word> {
     (!listing && !action.text.trim().is_empty()).then(|| action.clone())
 }
 
+/// `at TIME` and `batch` read a job on stdin and run it later with `sh`. With `-f FILE` the
+/// job is in a file this line does not show; `-l`, `-r`/`-d`, `-c` and `-V` list, remove
+/// or print jobs and schedule none.
+fn at(cmd: SimpleCommand) -> Run {
+    let mut args = cmd.argv[1..].iter();
+    while let Some(word) = args.next() {
+        let Some(flags) = word.text.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
+            continue;
+        };
+        for (i, flag) in flags.char_indices() {
+            match flag {
+                'f' | 'l' | 'r' | 'd' | 'c' | 'V' => return Run::Command(cmd),
+                // `-q QUEUE`, `-t TIME`: the value is the rest of the word or the next one.
+                'q' | 't' => {
+                    if flags[i + 1..].is_empty() {
+                        args.next();
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    Run::ShellReadingStdin {
+        cmd,
+        via: Via::Scheduled,
+    }
+}
+
 /// GNU parallel's options that take a value in the next word.
 const PARALLEL_VALUE: &[&str] = &[
     "--jobs",
@@ -1337,7 +1370,10 @@ fn parallel(mut cmd: SimpleCommand) -> Run {
         // No command: every input is a command line.
         let inputs = argv.get(end + 1..).unwrap_or_default();
         if inputs.is_empty() {
-            return Run::ShellReadingStdin(cmd);
+            return Run::ShellReadingStdin {
+                cmd,
+                via: Via::ShellStdin,
+            };
         }
         if argv[end].text.starts_with("::::") {
             // Command lines read from files this line does not show.
@@ -1575,12 +1611,31 @@ mod tests {
             ("script -q /dev/null rm -rf x", "rm", Via::Direct),
             ("trap 'rm -rf x' EXIT", "rm", Via::Trap),
             ("coproc rm -rf x", "rm", Via::Direct),
+            ("echo 'rm -rf x' | at now + 1 hour", "rm", Via::Scheduled),
+            ("at -q b -m 23:00 <<< 'rm -rf x'", "rm", Via::Scheduled),
+            ("batch <<EOF\nrm -rf x\nEOF", "rm", Via::Scheduled),
         ] {
             let cmds = runs(line);
             assert!(
                 cmds.iter()
                     .any(|c| c.program() == Some(program) && c.via == via),
                 "{line}: {cmds:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn at_runs_its_stdin_only_when_it_schedules_it() {
+        for line in [
+            "echo 'rm -rf x' | at -f job.sh now",
+            "echo 'rm -rf x' | at -l",
+            "echo 'rm -rf x' | at -r 3",
+            "echo 'rm -rf x' | atq",
+        ] {
+            assert!(
+                runs(line).iter().all(|c| c.program() != Some("rm")),
+                "{line}: {:?}",
+                runs(line)
             );
         }
     }
