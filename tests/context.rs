@@ -477,6 +477,10 @@ fn placeholders_are_never_missing_paths() {
         "rm -rf $(ls)",
         "rm -rf $TARGET",
         "rm -rf src/*",
+        // A placeholder inside a script the input goes to is just as unknown.
+        "ls | xargs -I{} sh -c 'rm -rf {}'",
+        "ls | xargs -I% bash -c 'rm -rf %'",
+        "find src -name cache -exec sh -c 'rm -rf {}' \\;",
     ] {
         let verdict = repo.check(command);
         assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:#?}");

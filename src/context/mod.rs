@@ -106,6 +106,9 @@ impl Context {
                 Some(env) => git::assess(self, &dir, &env, globals, what),
                 None => Assessment::Unknown,
             },
+            // Words built from run-time input (`xargs -I{} sh -c 'rm -rf {}'`) were read
+            // as written: what they name is not known, so it is never "missing".
+            Subject::Paths(_) | Subject::Mirror(_) if finding.uncertain => Assessment::Unknown,
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
             Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
             // What the file holds now says nothing of what runs once an earlier command
