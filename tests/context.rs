@@ -489,6 +489,16 @@ fn placeholders_are_never_missing_paths() {
 }
 
 #[test]
+fn eval_moves_the_directory_of_what_follows() {
+    let repo = Repo::new();
+    repo.write("sub/build/notes.md", "draft\n");
+    // Nothing named `build` at the top: only the folder `eval` moves into holds one.
+    let verdict = repo.check("eval 'cd sub'; rm -rf build");
+    assert_eq!(verdict.decision, Decision::Deny, "{verdict:#?}");
+    cleared(&repo.check("(cd sub); rm -rf build"), "fs.rm-recursive");
+}
+
+#[test]
 fn the_repository_is_the_one_git_will_use() {
     let repo = Repo::new();
     repo.write("README.md", "edited\n");

@@ -158,8 +158,15 @@ impl Walker {
         tree
     }
 
-    /// Parses `src` as a shell script and records every command in it.
+    /// Parses `src` as a shell script and records every command in it. It runs in a shell
+    /// of its own: its `cd`s stay in it.
     pub(super) fn script(&mut self, src: &str, via: Via, origin: &Origin) {
+        self.script_in(src, via, origin, None);
+    }
+
+    /// Parses `src` as a script run by the shell of `scope` itself (`eval`): its `cd`s
+    /// move the commands after it.
+    fn script_in(&mut self, src: &str, via: Via, origin: &Origin, shared: Option<usize>) {
         if origin.depth > MAX_NESTING {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
@@ -176,8 +183,10 @@ impl Walker {
         if root.has_error() {
             self.out.syntax_error = true;
         }
-        self.scopes.push(origin.dirs.clone());
-        let scope = self.scopes.len() - 1;
+        let scope = shared.unwrap_or_else(|| {
+            self.scopes.push(origin.dirs.clone());
+            self.scopes.len() - 1
+        });
         let mut stack = vec![Item::new(root, via, scope, None)];
         let mut visited = 0u32;
         while let Some(item) = stack.pop() {
@@ -470,7 +479,8 @@ impl Walker {
                     depth: origin.depth + 1,
                     dirs: cmd.dirs.clone(),
                 };
-                self.script(&script, via, &nested);
+                let shared = (via == Via::Eval).then_some(scope);
+                self.script_in(&script, via, &nested, shared);
             }
             Run::ShellReadingStdin { cmd, via } => {
                 if let Some(script) = stdin {
@@ -856,6 +866,14 @@ mod tests {
         // The added newline is not in the original.
         assert_eq!(removed.original(14..18), 17..20);
         assert_eq!(removed.original(18..18), 20..20);
+    }
+
+    #[test]
+    fn eval_changes_the_directory_of_its_own_shell() {
+        let analysis = crate::shell::analyze("eval 'cd sub'; eval cd in; rm -rf build");
+        let rm = analysis.commands.last().unwrap();
+        let dirs: Vec<&str> = rm.dirs.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(dirs, ["sub", "in"]);
     }
 
     #[test]

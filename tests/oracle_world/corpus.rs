@@ -215,6 +215,8 @@ pub const FORMS: &[(Kind, &str)] = &[
     (Kind::Plain, "trap 'git stash clear' EXIT; git stash -q -u"),
     (Kind::Plain, "echo drafts | xargs -I{} rm -rf {}"),
     (Kind::Plain, "echo drafts | xargs -I{} sh -c 'rm -rf {}'"),
+    (Kind::Plain, "eval 'cd ../sibling'; rm -rf t.txt"),
+    (Kind::Plain, "eval cd ../sibling && git clean -fd"),
     (
         Kind::Plain,
         "find . -maxdepth 1 -name drafts -exec sh -c 'rm -rf {}' \\;",
