@@ -489,13 +489,20 @@ fn placeholders_are_never_missing_paths() {
 }
 
 #[test]
-fn eval_moves_the_directory_of_what_follows() {
+fn eval_and_source_move_the_directory_of_what_follows() {
     let repo = Repo::new();
     repo.write("sub/build/notes.md", "draft\n");
     // Nothing named `build` at the top: only the folder `eval` moves into holds one.
     let verdict = repo.check("eval 'cd sub'; rm -rf build");
     assert_eq!(verdict.decision, Decision::Deny, "{verdict:#?}");
+    // So does a script the line writes and then sources.
+    let verdict = repo.check("echo 'cd sub' > go.sh && . ./go.sh && rm -rf build");
+    assert_eq!(verdict.decision, Decision::Deny, "{verdict:#?}");
     cleared(&repo.check("(cd sub); rm -rf build"), "fs.rm-recursive");
+    cleared(
+        &repo.check("echo 'cd sub' > go.sh && bash go.sh && rm -rf build"),
+        "fs.rm-recursive",
+    );
 }
 
 #[test]

@@ -47,6 +47,8 @@ pub enum Via {
     Trap,
     /// A job `at` or `batch` reads on stdin and runs later.
     Scheduled,
+    /// A script file the line itself wrote before running it (`cat > fix.sh <<EOF`).
+    ScriptFile,
     /// Found in code given to an interpreter (`python3 -c`, `node -e`, PowerShell, `cmd /c`).
     Embedded(crate::lang::Lang),
 }
@@ -64,6 +66,7 @@ impl Via {
             Via::Parallel => Some("run by `parallel`"),
             Via::Trap => Some("in a `trap` action"),
             Via::Scheduled => Some("in a job scheduled with `at`"),
+            Via::ScriptFile => Some("in a script the line writes, then runs"),
             Via::Embedded(lang) => Some(lang.describe()),
         }
     }

@@ -80,6 +80,17 @@ pub(super) struct Walker {
     /// The `cd` arguments in effect in each shell and subshell seen so far. A subshell
     /// starts from a copy of its parent's, and its own `cd`s never leak out.
     scopes: Vec<Vec<Word>>,
+    /// Files the line writes, in order, with their text when the line shows it: a later
+    /// command may run one as a script.
+    written: Vec<Written>,
+}
+
+/// A file a command writes: where (its literal path and the `cd`s in effect) and the text
+/// it holds afterwards, when known.
+struct Written {
+    dirs: Vec<Word>,
+    path: String,
+    text: Option<String>,
 }
 
 /// Where a nested script's commands are reported in the top-level line.
@@ -99,6 +110,7 @@ impl Walker {
             out: Analysis::default(),
             removed: Removed::default(),
             scopes: Vec::new(),
+            written: Vec::new(),
         }
     }
 
@@ -167,6 +179,12 @@ impl Walker {
     /// Parses `src` as a script run by the shell of `scope` itself (`eval`): its `cd`s
     /// move the commands after it.
     fn script_in(&mut self, src: &str, via: Via, origin: &Origin, shared: Option<usize>) {
+        // Past the deadline nothing more is read: scripts that run each other many times
+        // over would otherwise go on being followed one by one.
+        if self.out.incomplete == Some(Incomplete::Timeout) || Instant::now() > self.deadline {
+            self.out.incomplete = Some(Incomplete::Timeout);
+            return;
+        }
         if origin.depth > MAX_NESTING {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
@@ -295,6 +313,95 @@ impl Walker {
             .span
             .clone()
             .unwrap_or_else(|| self.removed.original(node.byte_range()))
+    }
+
+    /// Records the script in `file` when the line wrote that file with text it shows
+    /// (`cat > fix.sh <<'EOF'` ... `bash fix.sh`), as `sh -c` is; `cmd` itself otherwise.
+    fn run_file(
+        &mut self,
+        cmd: SimpleCommand,
+        file: Option<Word>,
+        origin: &Origin,
+        shared: Option<usize>,
+    ) {
+        let text = file.and_then(|file| {
+            let path = file.value()?.trim_start_matches("./");
+            self.written
+                .iter()
+                .rev()
+                .find(|w| w.path == path && (path.starts_with('/') || w.dirs == cmd.dirs))?
+                .text
+                .clone()
+        });
+        let nested = Origin {
+            span: Some(cmd.span.clone()),
+            uncertain: cmd.uncertain,
+            depth: origin.depth + 1,
+            dirs: cmd.dirs.clone(),
+        };
+        match text {
+            Some(text) => self.script_in(&text, Via::ScriptFile, &nested, shared),
+            None => self.out.commands.push(cmd),
+        }
+    }
+
+    /// Remembers the files `cmd` writes and what they then hold, when the line shows it:
+    /// `cat > fix.sh <<'EOF'`, `echo … > fix.sh`, `printf … >> fix.sh`, `… | tee fix.sh`.
+    fn note_written(&mut self, node: Node, src: &str, cmd: &SimpleCommand) {
+        let mut targets: Vec<(&Word, bool)> = cmd
+            .redirects
+            .iter()
+            .filter(|r| r.writes())
+            .map(|r| (&r.target, r.op.contains(">>")))
+            .collect();
+        let tee = cmd.program() == Some("tee");
+        if tee {
+            let append = cmd
+                .args()
+                .iter()
+                .any(|w| w.text == "-a" || w.text == "--append");
+            targets.extend(
+                cmd.args()
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                    .map(|w| (w, append)),
+            );
+        }
+        if targets.is_empty() {
+            return;
+        }
+        let printed = if tee {
+            cmd.input.clone()
+        } else {
+            stdout_of(node, src, cmd.input.as_deref())
+        };
+        for (target, append) in targets {
+            // A file named by an expansion is not known: a later run of it is not followed.
+            let Some(path) = target.value() else {
+                continue;
+            };
+            let path = path.trim_start_matches("./").to_string();
+            let earlier = self
+                .written
+                .iter()
+                .rposition(|w| w.path == path && w.dirs == cmd.dirs)
+                .map(|i| self.written.remove(i).text);
+            // Appending to a file the line did not write keeps what it appends: that part
+            // runs whatever came before it.
+            let kept = if append {
+                earlier.unwrap_or_else(|| Some(String::new()))
+            } else {
+                Some(String::new())
+            };
+            let text = kept
+                .zip(printed.as_deref())
+                .map(|(kept, printed)| format!("{kept}{printed}\n"));
+            self.written.push(Written {
+                dirs: cmd.dirs.clone(),
+                path,
+                text,
+            });
+        }
     }
 
     /// `` `...` ``: inside backquotes the shell first drops the backslash before `\`, `` ` ``
@@ -454,6 +561,7 @@ impl Walker {
             input: stdin.clone(),
             call: None,
         };
+        self.note_written(node, src, &cmd);
         self.follow(cmd, stdin, origin, scope);
     }
 
@@ -465,7 +573,14 @@ impl Walker {
                 if let Some(dir) = unwrap::changes_directory(&cmd) {
                     self.scopes[scope].push(dir);
                 }
-                self.out.commands.push(cmd);
+                // `./fix.sh`: a program named by a path may be a script the line wrote.
+                let file = cmd.argv[0].text.contains('/').then(|| cmd.argv[0].clone());
+                self.run_file(cmd, file, origin, None);
+            }
+            Run::ScriptFile { cmd, file } => {
+                // `source` and `.` run the file in this very shell.
+                let shared = matches!(cmd.program(), Some("source" | ".")).then_some(scope);
+                self.run_file(cmd, Some(file), origin, shared);
             }
             Run::Script {
                 cmd,

@@ -23,6 +23,8 @@ pub(super) enum Run {
         via: Via,
         literal: bool,
     },
+    /// `cmd` runs the shell script in `file` (`bash fix.sh`, `source env.sh`, `./fix.sh`).
+    ScriptFile { cmd: SimpleCommand, file: Word },
     /// A shell with no script argument (or `at`): it runs whatever its stdin holds.
     ShellReadingStdin { cmd: SimpleCommand, via: Via },
     /// An interpreter (`python3 -c`, `node -e`, `pwsh -Command`, `cmd /c`) and its code.
@@ -403,6 +405,12 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             }
             "parallel" => return parallel(cmd),
             "at" | "batch" => return at(cmd),
+            "source" | "." => {
+                return match cmd.argv.get(1).cloned() {
+                    Some(file) => Run::ScriptFile { cmd, file },
+                    None => Run::Command(cmd),
+                };
+            }
             n if is_shell(n) => return shell(cmd),
             n if crate::lang::language_of(n).is_some() => {
                 return match crate::lang::code_of(&cmd.argv) {
@@ -504,9 +512,8 @@ fn shell(cmd: SimpleCommand) -> Run {
             None => Run::Nothing,
         };
     }
-    if i < cmd.argv.len() {
-        // A script file we cannot see into.
-        Run::Command(cmd)
+    if let Some(file) = cmd.argv.get(i).cloned() {
+        Run::ScriptFile { cmd, file }
     } else {
         Run::ShellReadingStdin {
             cmd,

@@ -216,6 +216,15 @@ pub const FORMS: &[(Kind, &str)] = &[
     (Kind::Plain, "echo drafts | xargs -I{} rm -rf {}"),
     (Kind::Plain, "echo drafts | xargs -I{} sh -c 'rm -rf {}'"),
     (Kind::Plain, "eval 'cd ../sibling'; rm -rf t.txt"),
+    (Kind::Plain, "echo 'rm -rf drafts' > x.sh && bash x.sh"),
+    (
+        Kind::Plain,
+        "echo 'cd ../sibling' > e.sh && . ./e.sh && rm -rf t.txt",
+    ),
+    (
+        Kind::Plain,
+        "printf 'git clean -fd\\n' | tee x.sh > /dev/null; sh x.sh",
+    ),
     (Kind::Plain, "eval cd ../sibling && git clean -fd"),
     (
         Kind::Plain,
