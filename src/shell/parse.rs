@@ -83,6 +83,9 @@ pub(super) struct Walker {
     /// Files the line writes, in order, with their text when the line shows it: a later
     /// command may run one as a script.
     written: Vec<Written>,
+    /// Literal values the line gives shell variables (`cmd="git reset --hard"`), for a
+    /// command run as `$cmd`.
+    values: Vec<(String, String)>,
 }
 
 /// A file a command writes: where (its literal path and the `cd`s in effect) and the text
@@ -111,6 +114,7 @@ impl Walker {
             removed: Removed::default(),
             scopes: Vec::new(),
             written: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -236,6 +240,17 @@ impl Walker {
             // run with, so they are recorded as commands (their words never literal).
             "declaration_command" | "unset_command" => {
                 self.declaration(node, src, via, scope, origin);
+                push_children(stack, node, via, scope, src);
+            }
+            // `cmd="rm -rf x"` on its own or after `export`/`local`; a prefix (`A=1 cmd`)
+            // only sets the environment of its command.
+            "variable_assignment" => {
+                if node.parent().is_some_and(|p| p.kind() != "command")
+                    && let Some((name, value)) = assignment(node, src)
+                    && let Some(value) = value.value()
+                {
+                    self.values.push((name, value.to_string()));
+                }
                 push_children(stack, node, via, scope, src);
             }
             "command_substitution" if src[node.byte_range()].starts_with('`') => {
@@ -562,7 +577,38 @@ impl Walker {
             call: None,
         };
         self.note_written(node, src, &cmd);
-        self.follow(cmd, stdin, origin, scope);
+        let expanded = self.expansions(&cmd);
+        self.follow(cmd, stdin.clone(), origin, scope);
+        for cmd in expanded {
+            self.follow(cmd, stdin.clone(), origin, scope);
+        }
+    }
+
+    /// `$cmd args` where the line gives `cmd` literal text: the shell splits that text into
+    /// words, so the command runs as each value `cmd` was given (its parts known only at
+    /// run time, since which value holds then is not).
+    fn expansions(&self, cmd: &SimpleCommand) -> Vec<SimpleCommand> {
+        let first = &cmd.argv[0];
+        let Some(name) = first.text.strip_prefix('$').filter(|_| !first.literal) else {
+            return Vec::new();
+        };
+        let name = name
+            .strip_prefix('{')
+            .and_then(|n| n.strip_suffix('}'))
+            .unwrap_or(name);
+        self.values
+            .iter()
+            .filter(|(n, value)| n == name && !value.trim().is_empty())
+            .map(|(_, value)| {
+                let mut argv: Vec<Word> = value.split_whitespace().map(Word::literal).collect();
+                argv.extend_from_slice(&cmd.argv[1..]);
+                SimpleCommand {
+                    argv,
+                    uncertain: true,
+                    ..cmd.clone()
+                }
+            })
+            .collect()
     }
 
     /// Records `cmd`, following it into whatever it runs in turn.
