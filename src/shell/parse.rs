@@ -339,15 +339,7 @@ impl Walker {
         origin: &Origin,
         shared: Option<usize>,
     ) {
-        let text = file.and_then(|file| {
-            let path = file.value()?.trim_start_matches("./");
-            self.written
-                .iter()
-                .rev()
-                .find(|w| w.path == path && (path.starts_with('/') || w.dirs == cmd.dirs))?
-                .text
-                .clone()
-        });
+        let text = file.and_then(|file| self.written_text(&cmd.dirs, &file));
         let nested = Origin {
             span: Some(cmd.span.clone()),
             uncertain: cmd.uncertain,
@@ -358,6 +350,18 @@ impl Walker {
             Some(text) => self.script_in(&text, Via::ScriptFile, &nested, shared),
             None => self.out.commands.push(cmd),
         }
+    }
+
+    /// What `file`, opened after the `cd`s `dirs`, holds when the line wrote it with text
+    /// it shows.
+    fn written_text(&self, dirs: &[Word], file: &Word) -> Option<String> {
+        let path = file.value()?.trim_start_matches("./");
+        self.written
+            .iter()
+            .rev()
+            .find(|w| w.path == path && (path.starts_with('/') || w.dirs == dirs))?
+            .text
+            .clone()
     }
 
     /// Remembers the files `cmd` writes and what they then hold, when the line shows it:
@@ -658,7 +662,14 @@ impl Walker {
                 let code = match code {
                     Code::Text(word) => Some(word),
                     Code::Stdin => stdin.map(Word::literal),
-                    Code::Elsewhere => None,
+                    // `python3 fix.py` after `cat > fix.py <<EOF`: the code is what the
+                    // line wrote there.
+                    Code::Elsewhere => cmd
+                        .args()
+                        .iter()
+                        .find(|w| !w.text.starts_with('-'))
+                        .and_then(|file| self.written_text(&cmd.dirs, file))
+                        .map(Word::literal),
                 };
                 let nested = Origin {
                     span: Some(cmd.span.clone()),
