@@ -968,6 +968,9 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         return None;
     }
     let parts = command_parts(node, src);
+    if parts.argv.is_empty() {
+        return None;
+    }
     let cmd = SimpleCommand {
         argv: parts.argv,
         assigns: Vec::new(),
@@ -979,9 +982,10 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         input: None,
         call: None,
     };
-    if cmd.argv.is_empty() {
+    // `command echo …`, `timeout 30 echo …`: what runs is the echo.
+    let Run::Command(cmd) = unwrap::resolve(cmd) else {
         return None;
-    }
+    };
     let args: Vec<&str> = cmd.args().iter().map(|w| w.text.as_str()).collect();
     match cmd.program()? {
         "echo" => {
