@@ -88,12 +88,41 @@ pub(super) struct Walker {
     values: Vec<(String, String)>,
 }
 
-/// A file a command writes: where (its literal path and the `cd`s in effect) and the text
-/// it holds afterwards, when known.
+/// A file a command writes: where (see [`file_key`]) and the text it holds afterwards,
+/// when known.
 struct Written {
-    dirs: Vec<Word>,
-    path: String,
+    key: String,
     text: Option<String>,
+}
+
+/// Where `path`, opened after the `cd`s `dirs`, lies: from where the line starts, from `/`
+/// or from `~`, with `.` and `..` folded, so that two spellings of one file give one key.
+/// `None` when a step is not known (`cd -`, an expansion).
+fn file_key(dirs: &[Word], path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for step in dirs.iter().map(Word::value).chain([Some(path)]) {
+        let step = step.filter(|s| *s != "-")?;
+        if step.starts_with('/') {
+            parts = vec!["/"];
+        } else if step == "~" || step.starts_with("~/") {
+            parts = vec!["~"];
+        }
+        for part in step.split('/') {
+            match part {
+                "" | "." | "~" => {}
+                ".." => match parts.last() {
+                    Some(&"/") => {}
+                    Some(&"~") => return None,
+                    Some(&"..") | None => parts.push(".."),
+                    Some(_) => {
+                        parts.pop();
+                    }
+                },
+                part => parts.push(part),
+            }
+        }
+    }
+    Some(parts.join("/"))
 }
 
 /// Where a nested script's commands are reported in the top-level line.
@@ -355,11 +384,11 @@ impl Walker {
     /// What `file`, opened after the `cd`s `dirs`, holds when the line wrote it with text
     /// it shows.
     fn written_text(&self, dirs: &[Word], file: &Word) -> Option<String> {
-        let path = file.value()?.trim_start_matches("./");
+        let key = file_key(dirs, file.value()?)?;
         self.written
             .iter()
             .rev()
-            .find(|w| w.path == path && (path.starts_with('/') || w.dirs == dirs))?
+            .find(|w| w.key == key)?
             .text
             .clone()
     }
@@ -395,15 +424,14 @@ impl Walker {
             stdout_of(node, src, cmd.input.as_deref())
         };
         for (target, append) in targets {
-            // A file named by an expansion is not known: a later run of it is not followed.
-            let Some(path) = target.value() else {
+            // A file whose place is not known: a later run of it is not followed.
+            let Some(key) = target.value().and_then(|path| file_key(&cmd.dirs, path)) else {
                 continue;
             };
-            let path = path.trim_start_matches("./").to_string();
             let earlier = self
                 .written
                 .iter()
-                .rposition(|w| w.path == path && w.dirs == cmd.dirs)
+                .rposition(|w| w.key == key)
                 .map(|i| self.written.remove(i).text);
             // Appending to a file the line did not write keeps what it appends: that part
             // runs whatever came before it.
@@ -415,11 +443,7 @@ impl Walker {
             let text = kept
                 .zip(printed.as_deref())
                 .map(|(kept, printed)| format!("{kept}{printed}\n"));
-            self.written.push(Written {
-                dirs: cmd.dirs.clone(),
-                path,
-                text,
-            });
+            self.written.push(Written { key, text });
         }
     }
 
@@ -473,17 +497,22 @@ impl Walker {
         let mut extra = Vec::new();
         let mut redirects = Vec::new();
         let mut cursor = node.walk();
+        // `> out 2> err`: the first destination is the file, any more are arguments the
+        // command takes (tree-sitter hangs `cmd > out arg` on the redirect).
+        let mut file_redirect = |child: Node| {
+            let mut inner = child.walk();
+            let mut targets = child.children_by_field_name("destination", &mut inner);
+            if let Some(target) = targets.next() {
+                redirects.push(Redirect {
+                    op: redirect_operator(child, src),
+                    target: word::from_node(target, src),
+                });
+            }
+            extra.extend(targets.map(|w| word::from_node(w, src)));
+        };
         for child in node.named_children(&mut cursor) {
             if child.kind() == "file_redirect" {
-                let mut inner = child.walk();
-                let mut targets = child.children_by_field_name("destination", &mut inner);
-                if let Some(target) = targets.next() {
-                    redirects.push(Redirect {
-                        op: redirect_operator(child, src),
-                        target: word::from_node(target, src),
-                    });
-                }
-                extra.extend(targets.map(|w| word::from_node(w, src)));
+                file_redirect(child);
             }
             if child.kind() == "heredoc_redirect" {
                 let mut inner = child.walk();
@@ -494,6 +523,12 @@ impl Walker {
                             later.push(part);
                         }
                         "heredoc_start" | "heredoc_end" => {}
+                        // `cat <<'EOF' > fix.sh`: the command's own redirect (whose
+                        // target may still hold a `$( )` to look into).
+                        "file_redirect" => {
+                            file_redirect(part);
+                            later.push(part);
+                        }
                         // The rest of the line after `<<EOF` (`| sh`, `&& next`) hangs here.
                         _ => later.push(part),
                     }
@@ -1042,6 +1077,20 @@ mod tests {
         // The added newline is not in the original.
         assert_eq!(removed.original(14..18), 17..20);
         assert_eq!(removed.original(18..18), 20..20);
+    }
+
+    #[test]
+    fn file_keys_fold_directories_and_spellings() {
+        let dirs = |d: &[&str]| d.iter().map(|s| Word::literal(*s)).collect::<Vec<_>>();
+        let key = |d: &[&str], p: &str| file_key(&dirs(d), p);
+        assert_eq!(key(&[], "./x.sh"), key(&[], "x.sh"));
+        assert_eq!(key(&["s"], "x.sh"), key(&[], "s/x.sh"));
+        assert_eq!(key(&["s", ".."], "s/x.sh"), key(&["s"], "./x.sh"));
+        assert_eq!(key(&["/tmp"], "x.sh"), key(&["app"], "/tmp/x.sh"));
+        assert_eq!(key(&[], "../x.sh").as_deref(), Some("../x.sh"));
+        assert_ne!(key(&[], "x.sh"), key(&["s"], "x.sh"));
+        assert_eq!(key(&["-"], "x.sh"), None);
+        assert_eq!(key(&["~"], "../x.sh"), None);
     }
 
     #[test]
