@@ -1,11 +1,12 @@
 //! PowerShell: `Remove-Item` and its aliases, `Clear-RecycleBin`, `Move-Item`, writes
-//! (`Set-Content`, `Out-File`, `>`), `Invoke-Expression`, and native commands (`git reset
-//! --hard`), inside script blocks and pipelines too.
+//! (`Set-Content`, `Out-File`, `>`), `Invoke-Expression`, native commands (`git reset
+//! --hard`) and .NET's `[IO.Directory]::Delete`/`[IO.File]::Delete`, inside script blocks
+//! and pipelines too.
 
 use tree_sitter::Node;
 
 use super::tree::{self, Grammar, named_nodes, text};
-use super::{Effect, Lang, remove, rename, run, unknown, write};
+use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
 pub(super) fn effects(code: &str) -> Vec<Effect> {
@@ -17,6 +18,7 @@ pub(super) fn effects(code: &str) -> Vec<Effect> {
         .filter_map(|n| match n.kind() {
             "command" => command(n, code),
             "redirection" => redirection(n, code),
+            "invokation_expression" => dotnet_delete(n, code),
             _ => None,
         })
         .collect()
@@ -343,6 +345,43 @@ fn resolve(name: &str, spec: Spec) -> Option<(&'static str, bool)> {
     matches.next().is_none().then_some(*first)
 }
 
+/// `[System.IO.Directory]::Delete(path, $true)` (recursive with a true second argument)
+/// and `[IO.File]::Delete(path)`: .NET's own deletes, one call away in any script.
+fn dotnet_delete(node: Node, src: &str) -> Option<Effect> {
+    let class = node
+        .named_child(0)
+        .filter(|c| c.kind() == "type_literal")
+        .map(|c| text(c, src).trim_matches(['[', ']']).to_ascii_lowercase())?;
+    let class = class.strip_prefix("system.").unwrap_or(&class);
+    let mut cursor = node.walk();
+    let method = node
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "member_name")?;
+    if !text(method, src).eq_ignore_ascii_case("delete") {
+        return None;
+    }
+    let args: Vec<Node> = named_nodes(node)
+        .into_iter()
+        .filter(|n| n.kind() == "argument_expression")
+        .collect();
+    let path = args.first().map(|a| value(*a, src))?;
+    let whole = text(node, src);
+    match class {
+        "io.directory" => {
+            let recursive = args
+                .get(1)
+                .is_some_and(|a| !text(*a, src).trim().eq_ignore_ascii_case("$false"));
+            Some(if recursive {
+                remove(whole, vec![path], true)
+            } else {
+                remove_dir(whole, path)
+            })
+        }
+        "io.file" => Some(remove(whole, vec![path], false)),
+        _ => None,
+    }
+}
+
 fn remove_item(elements: &[Element], whole: &str) -> Option<Effect> {
     let args = Parameters::read(elements, REMOVE_ITEM);
     if args.has("whatif") {
@@ -378,6 +417,29 @@ mod tests {
         assert_eq!(
             lowered("Get-ChildItem | ForEach-Object { Remove-Item $_ -Recurse }"),
             ["rm -r $_"]
+        );
+    }
+
+    #[test]
+    fn dotnet_deletes() {
+        assert_eq!(
+            lowered("[IO.Directory]::Delete('src', $true)"),
+            ["rm -r src"]
+        );
+        assert_eq!(
+            lowered("[System.IO.Directory]::Delete(\"C:\\out\", $True)"),
+            ["rm -r C:/out"]
+        );
+        assert_eq!(lowered("[IO.Directory]::Delete('empty')"), ["rmdir empty"]);
+        assert_eq!(lowered("[IO.Directory]::Delete('d', $false)"), ["rmdir d"]);
+        assert_eq!(lowered("[System.IO.File]::Delete('a.txt')"), ["rm a.txt"]);
+        assert_eq!(
+            lowered("[IO.Directory]::Exists('src')"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            lowered("[IO.Path]::Combine('a', 'b')"),
+            Vec::<String>::new()
         );
     }
 
