@@ -55,6 +55,15 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         (o, "remove" | "removeSync") if o.contains("fs") => {
             Some(remove(whole, vec![arg(0)?], true))
         }
+        // fs-extra's `emptyDir`: everything inside the folder goes, the folder stays.
+        (o, "emptyDir" | "emptyDirSync") if o.contains("fs") => {
+            let dir = arg(0)?;
+            let inside = Word {
+                text: format!("{}/*", dir.text.trim_end_matches('/')),
+                literal: false,
+            };
+            Some(remove(whole, vec![inside], true))
+        }
         (_, "execSync") => Some(args.first()?.shell(whole)),
         // Code in a string runs as JavaScript too.
         ("", "eval") | ("", "Function") => Some(args.last()?.code(Lang::JavaScript, whole)),

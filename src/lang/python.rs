@@ -11,10 +11,26 @@ pub(super) fn effects(code: &str) -> Vec<Effect> {
     let Some(tree) = tree::parse(Grammar::Python, code) else {
         return Vec::new();
     };
-    named_nodes(tree.root_node())
+    let nodes = named_nodes(tree.root_node());
+    let aliases = aliases(&nodes, code);
+    nodes
         .into_iter()
         .filter(|n| n.kind() == "call")
-        .filter_map(|n| call(n, code))
+        .filter_map(|n| call(n, code, &aliases))
+        .collect()
+}
+
+/// `import shutil as sh` and `from shutil import rmtree as rt`: each alias with the name
+/// it stands for, so that `sh.rmtree` and `rt` read as `shutil.rmtree` and `rmtree`.
+fn aliases<'s>(nodes: &[Node], src: &'s str) -> Vec<(&'s str, &'s str)> {
+    nodes
+        .iter()
+        .filter(|n| n.kind() == "aliased_import")
+        .filter_map(|n| {
+            let name = text(n.child_by_field_name("name")?, src);
+            let alias = text(n.child_by_field_name("alias")?, src);
+            Some((alias, name))
+        })
         .collect()
 }
 
@@ -57,7 +73,7 @@ fn arguments(node: Node, src: &str) -> Args {
     args
 }
 
-fn call(node: Node, src: &str) -> Option<Effect> {
+fn call(node: Node, src: &str, aliases: &[(&str, &str)]) -> Option<Effect> {
     let function = node.child_by_field_name("function")?;
     let args = arguments(node.child_by_field_name("arguments")?, src);
     let whole = text(node, src);
@@ -69,7 +85,16 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         ),
         _ => return None,
     };
-    let owner = receiver.map_or("", |r| text(r, src));
+    let unaliased = |n: &str| -> String {
+        aliases
+            .iter()
+            .find(|(alias, _)| *alias == n)
+            .map_or(n, |(_, name)| name)
+            .to_string()
+    };
+    let owner = unaliased(receiver.map_or("", |r| text(r, src)));
+    let name = unaliased(name);
+    let (owner, name) = (owner.as_str(), name.as_str());
     let first = |keyword: &str| args.get(0, keyword).map(Value::word);
     match (owner, name) {
         ("shutil" | "", "rmtree") => Some(remove(whole, vec![first("path")?], true)),
@@ -195,6 +220,18 @@ mod tests {
             ["rm x"]
         );
         assert_eq!(lowered("os.rmdir('d')"), ["rmdir d"]);
+        assert_eq!(
+            lowered("import shutil as sh; sh.rmtree('out')"),
+            ["rm -r out"]
+        );
+        assert_eq!(
+            lowered("from shutil import rmtree as wipe; wipe('out')"),
+            ["rm -r out"]
+        );
+        assert_eq!(
+            lowered("import subprocess as sp; sp.run(['git', 'clean', '-fd'])"),
+            ["git clean -fd"]
+        );
         assert_eq!(
             lowered("shutil.rmtree(f'{base}/out')"),
             ["rm -r {base}/out"]
