@@ -134,8 +134,47 @@ fn wrapper(name: &str) -> Option<Wrapper> {
             short_value: "tw",
             ..PLAIN
         },
+        "pkexec" => Wrapper {
+            long_value: &["--user"],
+            ..PLAIN
+        },
+        // `chroot NEWROOT cmd`: the command runs under another root, its paths too.
+        "chroot" => Wrapper {
+            long_value: &["--userspec", "--groups"],
+            operands: 1,
+            ..PLAIN
+        },
+        "systemd-run" => Wrapper {
+            short_value: "upEMH",
+            long_value: &[
+                "--unit",
+                "--property",
+                "--setenv",
+                "--machine",
+                "--host",
+                "--uid",
+                "--gid",
+                "--nice",
+                "--working-directory",
+                "--description",
+                "--slice",
+                "--service-type",
+                "--on-active",
+                "--on-boot",
+                "--on-startup",
+                "--on-unit-active",
+                "--on-unit-inactive",
+                "--on-calendar",
+            ],
+            ..PLAIN
+        },
+        // A Flatpak sandbox runs a command on the host through it.
+        "flatpak-spawn" => Wrapper {
+            long_value: &["--env", "--directory", "--forward-fd"],
+            ..PLAIN
+        },
         "nohup" | "builtin" | "setsid" | "busybox" | "nocorrect" | "noglob" | "chronic"
-        | "unbuffer" | "coproc" => PLAIN,
+        | "unbuffer" | "coproc" | "firejail" => PLAIN,
         _ => return None,
     })
 }
@@ -1618,6 +1657,11 @@ mod tests {
             ("script -q /dev/null rm -rf x", "rm", Via::Direct),
             ("trap 'rm -rf x' EXIT", "rm", Via::Trap),
             ("coproc rm -rf x", "rm", Via::Direct),
+            ("pkexec --user bob rm -rf x", "rm", Via::Direct),
+            ("chroot /srv/root rm -rf x", "rm", Via::Direct),
+            ("systemd-run --user -p Nice=5 rm -rf x", "rm", Via::Direct),
+            ("flatpak-spawn --host --env=A=1 rm -rf x", "rm", Via::Direct),
+            ("firejail --quiet rm -rf x", "rm", Via::Direct),
             ("echo 'rm -rf x' | at now + 1 hour", "rm", Via::Scheduled),
             ("at -q b -m 23:00 <<< 'rm -rf x'", "rm", Via::Scheduled),
             ("batch <<EOF\nrm -rf x\nEOF", "rm", Via::Scheduled),
