@@ -433,16 +433,17 @@ impl Walker {
                 .iter()
                 .rposition(|w| w.key == key)
                 .map(|i| self.written.remove(i).text);
-            // Appending to a file the line did not write keeps what it appends: that part
-            // runs whatever came before it.
-            let kept = if append {
-                earlier.unwrap_or_else(|| Some(String::new()))
+            let text = if append {
+                // Appended lines run after whatever the file held, known or not, and what
+                // was known still runs when the appended part is not.
+                let kept = earlier.flatten().unwrap_or_default();
+                match printed.as_deref() {
+                    Some(printed) => Some(format!("{kept}{printed}\n")),
+                    None => (!kept.is_empty()).then_some(kept),
+                }
             } else {
-                Some(String::new())
+                printed.as_deref().map(|printed| format!("{printed}\n"))
             };
-            let text = kept
-                .zip(printed.as_deref())
-                .map(|(kept, printed)| format!("{kept}{printed}\n"));
             self.written.push(Written { key, text });
         }
     }
