@@ -3,6 +3,7 @@
 //! scratch folder, so no test touches the real home or the real user trash.
 
 mod common;
+mod scratch;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -12,27 +13,24 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// A scratch world: `work/` is a git repository with one commit (`README.md`, `src/lib.rs`)
-/// and the directory the binary runs in; `home/` is HOME; `data/` is XDG_DATA_HOME.
+/// The shared scratch world ([`scratch::World`]): `work/` is a git repository with one
+/// commit (`README.md`, `src/lib.rs`) and the directory the binary runs in; `home/` is
+/// HOME; `data/` is XDG_DATA_HOME.
 struct World {
-    sandbox: common::Sandbox,
+    scratch: scratch::World,
 }
 
 impl World {
     fn new() -> World {
-        let world = World::bare();
-        world.git(&["init", "-q", "-b", "main"]);
-        world.write("README.md", "hello\n");
-        world.write("src/lib.rs", "pub fn f() {}\n");
-        world.git(&["add", "."]);
-        world.git(&["commit", "-q", "-m", "initial"]);
-        world
+        World {
+            scratch: scratch::World::repo(),
+        }
     }
 
     /// The same folders, without a repository.
     fn bare() -> World {
         World {
-            sandbox: common::Sandbox::new(),
+            scratch: scratch::World::bare_folder(),
         }
     }
 
@@ -42,7 +40,7 @@ impl World {
     }
 
     fn repo(&self) -> PathBuf {
-        self.sandbox.cwd().canonicalize().unwrap()
+        self.scratch.repo.canonicalize().unwrap()
     }
 
     fn home(&self) -> PathBuf {
@@ -54,23 +52,27 @@ impl World {
     }
 
     fn git(&self, args: &[&str]) -> String {
-        git_in(&self.repo(), &self.home(), args)
+        self.scratch.git(args)
     }
 
     fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.repo().join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, text).unwrap();
-        path
+        self.scratch.write(rel, text.as_bytes());
+        self.repo().join(rel)
+    }
+
+    /// `agent-guard`, to run in `dir` with the sandbox's environment only (no
+    /// XDG_DATA_HOME, no session).
+    fn command_in(&self, dir: &Path) -> assert_cmd::Command {
+        let mut cmd = self.scratch.guard();
+        cmd.current_dir(dir);
+        cmd
     }
 
     /// `agent-guard <args>` in `dir`, as session `tester`.
     fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
-        self.sandbox
-            .command()
+        self.command_in(dir)
             .env("XDG_DATA_HOME", self.data())
             .env("AGENT_GUARD_SESSION", "tester")
-            .current_dir(dir)
             .args(args)
             .output()
             .unwrap()
@@ -83,30 +85,6 @@ impl World {
     fn repo_trash(&self) -> PathBuf {
         self.repo().join(".git/agent-guard/trash")
     }
-}
-
-fn git_in(dir: &Path, home: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.com",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", home)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn stdout(out: &Output) -> String {
@@ -315,8 +293,7 @@ fn outside_a_repository_the_trash_is_the_users() {
     // Without XDG_DATA_HOME: ~/.local/share.
     fs::write(plain.join("other.log"), "log\n").unwrap();
     let out = world
-        .sandbox
-        .command()
+        .command_in(&world.repo())
         .env("AGENT_GUARD_SESSION", "tester")
         .args(["rm", "--root", ".", "other.log", "--yes"])
         .output()
@@ -541,8 +518,7 @@ fn a_name_that_is_not_utf8_is_refused_and_reported() {
     let name = OsStr::from_bytes(b"bad-\xff-name");
     fs::write(world.repo().join(name), "x").unwrap();
     let out = world
-        .sandbox
-        .command()
+        .command_in(&world.repo())
         .env("XDG_DATA_HOME", world.data())
         .args(["rm", "--root", ".", "--json"])
         .arg(name)
@@ -619,7 +595,7 @@ fn refuses_git_stores_and_nested_repositories() {
 
     let vendored = world.repo().join("vendor/lib");
     fs::create_dir_all(&vendored).unwrap();
-    git_in(&vendored, &world.home(), &["init", "-q"]);
+    world.scratch.sh("git init -q vendor/lib");
     let text = refused(&world.run(&["rm", "--root", ".", "vendor"]));
     assert!(
         text.contains("holds a repository store, vendor/lib/.git"),

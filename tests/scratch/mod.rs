@@ -1,6 +1,6 @@
 //! A real repository in a scratch folder, with the binary run inside it: what the snapshot,
-//! override, config and audit tests share. HOME, XDG_STATE_HOME and XDG_CONFIG_HOME point
-//! into the sandbox, so nothing touches the real home.
+//! override, config, audit, context and guarded-rm tests share. HOME, XDG_STATE_HOME and
+//! XDG_CONFIG_HOME point into the sandbox, so nothing touches the real home.
 //!
 //! Each test crate uses a different subset of these, hence the `dead_code` allowance.
 #![allow(dead_code)]
