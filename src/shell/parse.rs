@@ -135,6 +135,19 @@ pub(super) struct Origin {
     pub dirs: Vec<Word>,
 }
 
+impl Origin {
+    /// A script `cmd` runs, one level below `origin`: its commands are reported where `cmd`
+    /// is, and start in `cmd`'s directory.
+    fn inside(cmd: &SimpleCommand, origin: &Origin) -> Origin {
+        Origin {
+            span: Some(cmd.span.clone()),
+            uncertain: cmd.uncertain,
+            depth: origin.depth + 1,
+            dirs: cmd.dirs.clone(),
+        }
+    }
+}
+
 impl Walker {
     pub(super) fn new(deadline: Instant) -> Self {
         Walker {
@@ -369,14 +382,11 @@ impl Walker {
         shared: Option<usize>,
     ) {
         let text = file.and_then(|file| self.written_text(&cmd.dirs, &file));
-        let nested = Origin {
-            span: Some(cmd.span.clone()),
-            uncertain: cmd.uncertain,
-            depth: origin.depth + 1,
-            dirs: cmd.dirs.clone(),
-        };
         match text {
-            Some(text) => self.script_in(&text, Via::ScriptFile, &nested, shared),
+            Some(text) => {
+                let nested = Origin::inside(&cmd, origin);
+                self.script_in(&text, Via::ScriptFile, &nested, shared);
+            }
             None => self.out.commands.push(cmd),
         }
     }
@@ -395,7 +405,7 @@ impl Walker {
 
     /// Remembers the files `cmd` writes and what they then hold, when the line shows it:
     /// `cat > fix.sh <<'EOF'`, `echo … > fix.sh`, `printf … >> fix.sh`, `… | tee fix.sh`.
-    fn note_written(&mut self, node: Node, src: &str, cmd: &SimpleCommand) {
+    fn note_written(&mut self, cmd: &SimpleCommand) {
         let mut targets: Vec<(&Word, bool)> = cmd
             .redirects
             .iter()
@@ -418,10 +428,10 @@ impl Walker {
         if targets.is_empty() {
             return;
         }
-        let printed = if tee {
+        let output = if tee {
             cmd.input.clone()
         } else {
-            stdout_of(node, src, cmd.input.as_deref())
+            printed(cmd.clone())
         };
         for (target, append) in targets {
             // A file whose place is not known: a later run of it is not followed.
@@ -437,12 +447,12 @@ impl Walker {
                 // Appended lines run after whatever the file held, known or not, and what
                 // was known still runs when the appended part is not.
                 let kept = earlier.flatten().unwrap_or_default();
-                match printed.as_deref() {
-                    Some(printed) => Some(format!("{kept}{printed}\n")),
+                match output.as_deref() {
+                    Some(output) => Some(format!("{kept}{output}\n")),
                     None => (!kept.is_empty()).then_some(kept),
                 }
             } else {
-                printed.as_deref().map(|printed| format!("{printed}\n"))
+                output.as_deref().map(|output| format!("{output}\n"))
             };
             self.written.push(Written { key, text });
         }
@@ -616,7 +626,7 @@ impl Walker {
             input: stdin.clone(),
             call: None,
         };
-        self.note_written(node, src, &cmd);
+        self.note_written(&cmd);
         let expanded = self.expansions(&cmd);
         self.follow(cmd, stdin.clone(), origin, scope);
         for cmd in expanded {
@@ -675,23 +685,15 @@ impl Walker {
                 literal,
             } => {
                 let nested = Origin {
-                    span: Some(cmd.span.clone()),
                     uncertain: cmd.uncertain || !literal,
-                    depth: origin.depth + 1,
-                    dirs: cmd.dirs.clone(),
+                    ..Origin::inside(&cmd, origin)
                 };
                 let shared = (via == Via::Eval).then_some(scope);
                 self.script_in(&script, via, &nested, shared);
             }
             Run::ShellReadingStdin { cmd, via } => {
                 if let Some(script) = stdin {
-                    let nested = Origin {
-                        span: Some(cmd.span.clone()),
-                        uncertain: cmd.uncertain,
-                        depth: origin.depth + 1,
-                        dirs: cmd.dirs.clone(),
-                    };
-                    self.script(&script, via, &nested);
+                    self.script(&script, via, &Origin::inside(&cmd, origin));
                 }
             }
             Run::Embedded { cmd, lang, code } => {
@@ -707,12 +709,7 @@ impl Walker {
                         .and_then(|file| self.written_text(&cmd.dirs, file))
                         .map(Word::literal),
                 };
-                let nested = Origin {
-                    span: Some(cmd.span.clone()),
-                    uncertain: cmd.uncertain,
-                    depth: origin.depth + 1,
-                    dirs: cmd.dirs.clone(),
-                };
+                let nested = Origin::inside(&cmd, origin);
                 // The interpreter itself is judged too (`perl -i` edits files in place).
                 if let Some(code) = code {
                     let assigns = cmd.assigns.clone();
@@ -997,8 +994,8 @@ fn herestring_text(node: Node, src: &str) -> Option<String> {
     Some(word::from_node(value, src).text)
 }
 
-/// What a command prints, when that is plain from its text: `echo`/`printf` of literal
-/// words, or `cat` of its stdin. Used to see through `echo 'rm -rf x' | sh`.
+/// What a command node prints, when that is plain from its text. Used to see through
+/// `echo 'rm -rf x' | sh`.
 fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
     if node.kind() != "command" {
         return None;
@@ -1007,7 +1004,7 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
     if parts.argv.is_empty() {
         return None;
     }
-    let cmd = SimpleCommand {
+    printed(SimpleCommand {
         argv: parts.argv,
         assigns: Vec::new(),
         via: Via::Direct,
@@ -1015,10 +1012,14 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         uncertain: false,
         dirs: Vec::new(),
         redirects: Vec::new(),
-        input: None,
+        input: parts.herestring.or(stdin.map(str::to_string)),
         call: None,
-    };
-    // `command echo …`, `timeout 30 echo …`: what runs is the echo.
+    })
+}
+
+/// What `cmd` prints, when that is plain from its text: `echo`/`printf` of literal words,
+/// or `cat` of its stdin, wrappers peeled (`command echo …`, `timeout 30 echo …`).
+fn printed(cmd: SimpleCommand) -> Option<String> {
     let Run::Command(cmd) = unwrap::resolve(cmd) else {
         return None;
     };
@@ -1041,7 +1042,7 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
                 Some(rest.join("\n"))
             }
         }
-        "cat" if args.is_empty() || args == ["-"] => parts.herestring.or(stdin.map(str::to_string)),
+        "cat" if args.is_empty() || args == ["-"] => cmd.input.clone(),
         _ => None,
     }
 }
