@@ -353,17 +353,18 @@ fn dotnet_delete(node: Node, src: &str) -> Option<Effect> {
         .filter(|c| c.kind() == "type_literal")
         .map(|c| text(c, src).trim_matches(['[', ']']).to_ascii_lowercase())?;
     let class = class.strip_prefix("system.").unwrap_or(&class);
-    let mut cursor = node.walk();
-    let method = node
-        .named_children(&mut cursor)
-        .find(|c| c.kind() == "member_name")?;
-    if !text(method, src).eq_ignore_ascii_case("delete") {
+    let parts = tree::args(node);
+    let method = parts.iter().find(|c| c.kind() == "member_name")?;
+    if !text(*method, src).eq_ignore_ascii_case("delete") {
         return None;
     }
-    let args: Vec<Node> = named_nodes(node)
-        .into_iter()
-        .filter(|n| n.kind() == "argument_expression")
-        .collect();
+    // The call's own arguments, not those of a call nested in one of them.
+    let args = parts
+        .iter()
+        .find(|c| c.kind() == "argument_list")
+        .and_then(|list| list.child_by_field_name("argument_expression_list"))
+        .map(tree::args)
+        .unwrap_or_default();
     let path = args.first().map(|a| value(*a, src))?;
     let whole = text(node, src);
     match class {
@@ -433,6 +434,10 @@ mod tests {
         assert_eq!(lowered("[IO.Directory]::Delete('empty')"), ["rmdir empty"]);
         assert_eq!(lowered("[IO.Directory]::Delete('d', $false)"), ["rmdir d"]);
         assert_eq!(lowered("[System.IO.File]::Delete('a.txt')"), ["rm a.txt"]);
+        assert_eq!(
+            lowered("[IO.Directory]::Delete([IO.Path]::Combine('a', 'b'), $true)"),
+            ["rm -r [IO.Path]::Combine('a', 'b')"]
+        );
         assert_eq!(
             lowered("[IO.Directory]::Exists('src')"),
             Vec::<String>::new()
