@@ -73,7 +73,7 @@ fn arguments(node: Node, src: &str) -> Args {
     args
 }
 
-fn call(node: Node, src: &str, aliases: &[(&str, &str)]) -> Option<Effect> {
+fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<Effect> {
     let function = node.child_by_field_name("function")?;
     let args = arguments(node.child_by_field_name("arguments")?, src);
     let whole = text(node, src);
@@ -85,16 +85,14 @@ fn call(node: Node, src: &str, aliases: &[(&str, &str)]) -> Option<Effect> {
         ),
         _ => return None,
     };
-    let unaliased = |n: &str| -> String {
+    let unaliased = |n: &'s str| {
         aliases
             .iter()
             .find(|(alias, _)| *alias == n)
-            .map_or(n, |(_, name)| name)
-            .to_string()
+            .map_or(n, |(_, name)| *name)
     };
     let owner = unaliased(receiver.map_or("", |r| text(r, src)));
     let name = unaliased(name);
-    let (owner, name) = (owner.as_str(), name.as_str());
     let first = |keyword: &str| args.get(0, keyword).map(Value::word);
     match (owner, name) {
         ("shutil" | "", "rmtree") => Some(remove(whole, vec![first("path")?], true)),
