@@ -14,7 +14,7 @@ mod common;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use common::{HookVerdict, RULE_IDS, clip, fail_if_any, par_map, read_jsonl, run_hook, test_file};
+use common::{HookVerdict, clip, fail_if_any, par_map, read_jsonl, rule_ids, run_hook, test_file};
 use serde_json::{Value, json};
 
 const NO_ENV: [(&str, &str); 0] = [];
@@ -252,7 +252,7 @@ fn deny_reasons_name_their_rule() {
                 && decision == "deny"
             {
                 denies += 1;
-                if !RULE_IDS
+                if !rule_ids()
                     .iter()
                     .any(|id| reason.contains(&format!("[{id}]")))
                 {

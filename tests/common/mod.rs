@@ -14,76 +14,18 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 
-/// Every rule id the binary may report.
-pub const RULE_IDS: &[&str] = &[
-    "git.reset-hard",
-    "git.discard-worktree",
-    "git.clean-force",
-    "git.push-force",
-    "git.push-delete",
-    "git.branch-force-delete",
-    "git.stash-drop",
-    "git.worktree-force-remove",
-    "git.tag-delete",
-    "git.ref-delete",
-    "git.history-rewrite",
-    "git.recovery-destroy",
-    "git.branch-move",
-    "git.plumbing-discard",
-    "git.submodule-discard",
-    "fs.rm-recursive",
-    "fs.find-delete",
-    "fs.rsync-delete",
-    "fs.rm-any",
-    "shell.dynamic-command",
-    "shell.unanalyzable",
-    "guard.tamper",
-    "db.sql-drop",
-    "db.sql-truncate",
-    "db.sql-delete-all",
-    "db.sql-update-all",
-    "db.sql-alter-drop",
-    "db.restore-clean",
-    "db.mongo-drop",
-    "db.redis-flush",
-    "migrations.reset",
-    "migrations.data-loss",
-    "system.rm-system",
-    "system.disk-write",
-    "system.permissions",
-    "containers.volume-delete",
-    "containers.compose-volumes",
-    "k8s.delete-namespace",
-    "k8s.delete-storage",
-    "k8s.delete-bulk",
-    "k8s.delete-manifest",
-    "k8s.helm-uninstall",
-    "iac.destroy",
-    "iac.state-delete",
-    "cloud.aws-bucket-delete",
-    "cloud.aws-delete",
-    "cloud.gcp-delete",
-    "cloud.azure-delete",
-    "cloud.storage-delete",
-    "hosting.github-delete",
-    "hosting.app-delete",
-    "hosting.data-delete",
-    "backup.restic-forget",
-    "backup.borg-delete",
-    "backup.velero-delete",
-    "cicd.jenkins-delete",
-    "cicd.gitlab-delete",
-    "cicd.circleci-delete",
-    "messaging.kafka-delete",
-    "messaging.rabbitmq-delete",
-    "messaging.nats-delete",
-    "search.elasticsearch-delete",
-    "search.meilisearch-delete",
-    "search.algolia-delete",
-    "secrets.vault-delete",
-    "secrets.onepassword-delete",
-    "secrets.doppler-delete",
-];
+/// Every rule id the binary may report, read from the registry itself so that the tests
+/// cannot lag behind a rule added or renamed.
+pub fn rule_ids() -> Vec<&'static str> {
+    agent_guard::rules::all().map(|rule| rule.id).collect()
+}
+
+/// Whether the rules alone can stop a command under `id`: a rule whose declaration has no
+/// stops fires only with context (it reads a file or the repository), so no table row can
+/// show it.
+pub fn rule_stops_alone(id: &str) -> bool {
+    agent_guard::rules::by_id(id).is_some_and(|rule| !rule.stops.is_empty())
+}
 
 /// Variables of the developer's environment that could change a verdict. Every other
 /// `AGENT_GUARD_*` variable is removed as well; HOME points into the sandbox so that no user
