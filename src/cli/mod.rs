@@ -8,6 +8,7 @@ mod explain;
 mod hook;
 mod install;
 mod log;
+mod replay;
 mod rm;
 mod snapshots;
 mod stats;
@@ -198,6 +199,16 @@ enum Command {
     Log(log::Args),
     /// Count the audit log's records by decision, rule and repository.
     Stats(stats::Args),
+    /// Show what the guard would have stopped in past agent sessions.
+    ///
+    /// Reads Claude Code transcripts (~/.claude/projects/**/*.jsonl), Codex rollouts
+    /// (~/.codex/sessions/**/*.jsonl), Gemini CLI chats (~/.gemini/tmp/*/chats/session-*.jsonl or .json) and
+    /// plain files (one command a line, or JSONL objects with a "command"), and lists every
+    /// command the guard would stop, by rule and by session, with the share stopped. Nothing
+    /// is run and nothing is written.
+    ///
+    /// Exit status: 0 read and judged, 1 no session records found, 2 usage error.
+    Replay(replay::Args),
     /// List the snapshots taken in this repository before destructive commands ran.
     ///
     /// Newest first: id, time, the size of what it saved, and the command it was taken for.
@@ -261,6 +272,7 @@ pub fn main() -> ExitCode {
         Some(Command::Config(args)) => config::run(&args),
         Some(Command::Log(args)) => log::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Snapshots(args)) => snapshots::run(&args),
         Some(Command::Undo(args)) => undo::run(&args),
     }

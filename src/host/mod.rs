@@ -13,6 +13,7 @@ mod cursor;
 mod droid;
 mod gemini;
 mod kiro;
+pub mod transcript;
 mod windsurf;
 
 use std::borrow::Cow;

@@ -39,6 +39,8 @@ const SCRUBBED: &[&str] = &[
     "XDG_DATA_HOME",
     "XDG_STATE_HOME",
     "XDG_CACHE_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
 ];
 
 /// A fresh, empty working directory (and a separate HOME) that lives as long as the value.
@@ -58,6 +60,11 @@ impl Sandbox {
     /// The empty folder the binary runs in (and the `cwd` a hook payload should name).
     pub fn cwd(&self) -> PathBuf {
         self.root.path().join("work")
+    }
+
+    /// The sandbox's HOME.
+    pub fn home(&self) -> PathBuf {
+        self.root.path().join("home")
     }
 
     /// `agent-guard` with a scrubbed environment, `AGENT_GUARD_CONTEXT=off`, cwd in the sandbox.
