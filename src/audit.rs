@@ -14,9 +14,9 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::units;
 use crate::policy::{Decision, Verdict};
 use crate::rules::Tier;
+use crate::units;
 
 /// One line of the log. Every key is always present (null when it does not apply), so a
 /// consumer can rely on the shape.

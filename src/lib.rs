@@ -18,6 +18,7 @@ pub mod saferm;
 pub mod settings;
 pub mod shell;
 pub mod snapshot;
+pub mod units;
 
 /// Claims and the trash belong to the guarded removal; these are their public paths.
 pub use saferm::{claims, trash};

@@ -637,7 +637,7 @@ mod tests {
                 rule: rule.map(str::to_string),
                 command: command.map(str::to_string),
                 reason: "why".into(),
-                expires: expires.and_then(crate::config::units::Date::parse),
+                expires: expires.and_then(crate::units::Date::parse),
                 origin: "t.toml:1".into(),
             };
         let cases = [

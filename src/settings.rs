@@ -8,7 +8,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::config::units::Date;
+use crate::units::Date;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Profile {

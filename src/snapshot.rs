@@ -16,11 +16,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::config::units;
 use crate::context::Context;
 use crate::policy::Verdict;
 use crate::rules::{GitSubject, Subject};
 use crate::settings::Settings;
+use crate::units;
 
 /// Where snapshots live in a repository.
 pub const REF_PREFIX: &str = "refs/agent-guard/snapshots/";

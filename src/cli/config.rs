@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::config::units::{self, Date};
 use crate::config::{Loaded, Scope};
 use crate::settings::Settings;
+use crate::units::{self, Date};
 
 #[derive(clap::Args)]
 pub struct Args {

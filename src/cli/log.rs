@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use crate::audit::{self, Record};
-use crate::config::units;
+use crate::units;
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -51,6 +51,18 @@ fn check_cwd(cwd: Option<&PathBuf>) -> Result<(), ExitCode> {
     }
 }
 
+/// The folder to work in: `--cwd` (which must exist) or the current one.
+fn folder(cwd: Option<&PathBuf>) -> Result<PathBuf, ExitCode> {
+    check_cwd(cwd)?;
+    match cwd {
+        Some(dir) => Ok(dir.clone()),
+        None => std::env::current_dir().map_err(|e| {
+            eprintln!("agent-guard: no current directory: {e}");
+            ExitCode::from(2)
+        }),
+    }
+}
+
 fn host_name(name: &str) -> Result<Host, String> {
     Host::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();

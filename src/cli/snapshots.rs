@@ -2,11 +2,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::SystemTime;
 
 use serde_json::json;
 
-use crate::config::units;
+use crate::units;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -19,7 +18,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let dir = match super::undo::folder(args.cwd.as_ref()) {
+    let dir = match super::folder(args.cwd.as_ref()) {
         Ok(dir) => dir,
         Err(code) => return code,
     };
@@ -56,7 +55,11 @@ pub fn run(args: &Args) -> ExitCode {
         } else {
             let when = s.time.map_or("?".to_string(), |t| {
                 let stamp = units::timestamp(t);
-                format!("{}Z ({} ago)", &stamp[..19].replace('T', " "), age(t))
+                format!(
+                    "{}Z ({} ago)",
+                    &stamp[..19].replace('T', " "),
+                    units::age(t)
+                )
             });
             println!(
                 "{}  {when}  {} file(s), {}  `{}`",
@@ -68,17 +71,4 @@ pub fn run(args: &Args) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-/// `5m`, `3h`, `2d`: how long ago, roughly.
-pub(super) fn age(time: SystemTime) -> String {
-    let secs = SystemTime::now()
-        .duration_since(time)
-        .map_or(0, |d| d.as_secs());
-    match secs {
-        0..60 => format!("{secs}s"),
-        60..3600 => format!("{}m", secs / 60),
-        3600..86_400 => format!("{}h", secs / 3600),
-        _ => format!("{}d", secs / 86_400),
-    }
 }

@@ -21,20 +21,8 @@ pub struct Args {
     cwd: Option<PathBuf>,
 }
 
-/// The folder to work in: `--cwd` (which must exist) or the current one.
-pub(super) fn folder(cwd: Option<&PathBuf>) -> Result<PathBuf, ExitCode> {
-    super::check_cwd(cwd)?;
-    match cwd {
-        Some(dir) => Ok(dir.clone()),
-        None => std::env::current_dir().map_err(|e| {
-            eprintln!("agent-guard: no current directory: {e}");
-            ExitCode::from(2)
-        }),
-    }
-}
-
 pub fn run(args: &Args) -> ExitCode {
-    let dir = match folder(args.cwd.as_ref()) {
+    let dir = match super::folder(args.cwd.as_ref()) {
         Ok(dir) => dir,
         Err(code) => return code,
     };
@@ -53,9 +41,9 @@ pub fn run(args: &Args) -> ExitCode {
         }
     };
     let s = &done.snapshot;
-    let when = s.time.map_or(String::new(), |t| {
-        format!(", {} ago", super::snapshots::age(t))
-    });
+    let when = s
+        .time
+        .map_or(String::new(), |t| format!(", {} ago", crate::units::age(t)));
     let verb = if args.dry_run {
         "Would restore"
     } else {

@@ -9,7 +9,6 @@
 //! goes on guarding with its defaults for it.
 
 mod parse;
-pub mod units;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use toml_edit::{Document, Item, Key, TableLike, Value};
 
-use super::units::{self, Date};
 use super::{Origin, Problem};
 use crate::settings::{Exception, Mode, OnDestructive, Profile, Settings};
+use crate::units::{self, Date};
 
 /// Every key a file may set, for "did you mean".
 const TOP_KEYS: &[&str] = &[

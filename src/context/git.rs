@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::run::git;
+use super::run::{git, porcelain};
 use super::{Assessment, Context, sample};
 use crate::rules::GitSubject;
 
@@ -63,20 +63,6 @@ fn changed(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<
             .map(|(_, path)| path)
             .collect(),
     )
-}
-
-/// `git status --porcelain=v1 -z` entries as (status code, path); renames name the new path.
-pub(super) fn porcelain(out: &str) -> Vec<(String, String)> {
-    let mut entries = Vec::new();
-    let mut fields = out.split('\0').filter(|f| f.len() > 3);
-    while let Some(entry) = fields.next() {
-        let (code, path) = entry.split_at(3);
-        if code.starts_with('R') || code.starts_with('C') {
-            fields.next(); // the path it was renamed or copied from
-        }
-        entries.push((code.trim().to_string(), path.to_string()));
-    }
-    entries
 }
 
 /// `sha subject` lines of commits in `revs`, at most 50.

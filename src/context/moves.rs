@@ -5,7 +5,7 @@
 //! list, a status git did not print, or a question git did not answer in time is never read
 //! as "nothing there" (an unanswered question leaves the finding standing).
 
-use super::git::porcelain;
+use super::run::porcelain;
 use super::{Assessment, sample};
 use crate::rules::GitSubject;
 

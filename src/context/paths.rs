@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::git::porcelain;
 use super::run::git;
+use super::run::porcelain;
 use super::{Assessment, Context, sample};
 use crate::shell::Word;
 

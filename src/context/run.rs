@@ -90,3 +90,17 @@ pub(super) fn git(
         .success()
         .then(|| String::from_utf8_lossy(&out).into_owned())
 }
+
+/// `git status --porcelain=v1 -z` entries as (status code, path); renames name the new path.
+pub(super) fn porcelain(out: &str) -> Vec<(String, String)> {
+    let mut entries = Vec::new();
+    let mut fields = out.split('\0').filter(|f| f.len() > 3);
+    while let Some(entry) = fields.next() {
+        let (code, path) = entry.split_at(3);
+        if code.starts_with('R') || code.starts_with('C') {
+            fields.next(); // the path it was renamed or copied from
+        }
+        entries.push((code.trim().to_string(), path.to_string()));
+    }
+    entries
+}

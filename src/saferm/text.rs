@@ -5,7 +5,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::config::units;
+use crate::units;
 
 /// Seconds since the Unix epoch, now. A clock before 1970 reads as 0 rather than failing:
 /// the worst it does is make an entry look old.

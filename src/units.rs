@@ -211,6 +211,19 @@ pub fn format_size(bytes: u64) -> String {
     }
 }
 
+/// `5m`, `3h`, `2d`: how long ago, roughly.
+pub fn age(time: SystemTime) -> String {
+    let secs = SystemTime::now()
+        .duration_since(time)
+        .map_or(0, |d| d.as_secs());
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m", secs / 60),
+        3600..86_400 => format!("{}h", secs / 3600),
+        _ => format!("{}d", secs / 86_400),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
