@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::rules::packs::PACKS;
 use crate::rules::{self, Rule};
 
 /// The page for one rule, in Markdown.
@@ -60,6 +61,46 @@ pub fn index() -> String {
             out,
             "| [{0}]({0}.md) | {1} | {2} |",
             rule.id, profile, rule.catches
+        );
+    }
+    out
+}
+
+/// The README's table of packs: each pack's id, what it guards, its rules and a few of the
+/// commands its rules stop and pass, all read from the declarations. The README holds this
+/// text between `<!-- packs:begin -->` and `<!-- packs:end -->`, and a test keeps it current.
+pub fn pack_table() -> String {
+    let mut out = String::from(
+        "| pack | guards | stops (examples) | passes (examples) |\n|---|---|---|---|\n",
+    );
+    for pack in PACKS {
+        let examples = |pick: fn(&Rule) -> &[&str]| -> String {
+            pack.rules
+                .iter()
+                .filter_map(|rule| pick(rule).first())
+                .take(4)
+                .map(|example| format!("`{}`", example.replace('|', "\\|")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let rules: Vec<String> = pack
+            .rules
+            .iter()
+            .map(|r| format!("[{0}](docs/rules/{0}.md)", r.id))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| `{}`{} | {}: {} | {} | {} |",
+            pack.id,
+            if pack.default_on {
+                ""
+            } else {
+                " (off by default)"
+            },
+            pack.summary,
+            rules.join(", "),
+            examples(|r| r.stops),
+            examples(|r| r.passes),
         );
     }
     out

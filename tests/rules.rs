@@ -104,6 +104,32 @@ fn docs_pages_match_the_rules() {
     );
 }
 
+/// The README's pack table is generated from the packs' declarations, like the rule pages.
+#[test]
+fn readme_pack_table_matches_the_packs() {
+    const BEGIN: &str = "<!-- packs:begin -->\n";
+    const END: &str = "<!-- packs:end -->";
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("read README.md");
+    let start = readme
+        .find(BEGIN)
+        .expect("README.md has <!-- packs:begin -->")
+        + BEGIN.len();
+    let end = readme.find(END).expect("README.md has <!-- packs:end -->");
+    let table = docs::pack_table();
+    if readme[start..end] == table {
+        return;
+    }
+    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
+        let updated = format!("{}{table}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, updated).expect("write README.md");
+    } else {
+        panic!(
+            "README.md's pack table is out of date\nregenerate with AGENT_GUARD_BLESS=1 cargo test --test rules"
+        );
+    }
+}
+
 /// A suggested preview must show what the command would do: a quiet dry run prints nothing,
 /// which reads as "nothing to delete".
 #[test]
