@@ -1,11 +1,20 @@
-//! Backup tools: restic, Borg and Velero. Deleting a backup feels like tidying up, but it is
-//! the copy that every other recovery route in this guard points to.
+//! Backup tools: restic, Borg, Velero, Duplicacy, Duplicity, Kopia, Tarsnap, rdiff-backup, and
+//! the machine's Timeshift and Snapper snapshots. Deleting a backup feels like tidying up, but
+//! it is the copy that every other recovery route in this guard points to.
+
+mod repositories;
+mod system_snapshots;
 
 use super::Pack;
 use super::args::{asks_help, has, operands, value};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
+
+pub use repositories::{
+    DUPLICACY_PRUNE, DUPLICITY_REMOVE, KOPIA_DELETE, RDIFF_BACKUP_REMOVE, TARSNAP_DELETE,
+};
+pub use system_snapshots::SYSTEM_SNAPSHOT_DELETE;
 
 pub static RESTIC_FORGET: Rule = Rule {
     id: "backup.restic-forget",
@@ -102,10 +111,33 @@ pub static VELERO_DELETE: Rule = Rule {
 
 pub static PACK: Pack = Pack {
     id: "backup",
-    summary: "backups: restic forget/prune, Borg delete/prune/compact, Velero deletes",
+    summary: "backups: restic forget/prune, Borg delete/prune/compact, Velero deletes, Duplicacy prune, Duplicity remove with `--force`, Kopia snapshot deletes, Tarsnap deletes, rdiff-backup increment removal; Timeshift and Snapper snapshot deletes",
     default_on: true,
-    programs: &["restic", "borg", "borg2", "velero"],
-    rules: &[&RESTIC_FORGET, &BORG_DELETE, &VELERO_DELETE],
+    programs: &[
+        "restic",
+        "borg",
+        "borg2",
+        "velero",
+        "duplicacy",
+        "duplicity",
+        "kopia",
+        "tarsnap",
+        "rdiff-backup",
+        "rdiff-backup-delete",
+        "timeshift",
+        "snapper",
+    ],
+    rules: &[
+        &RESTIC_FORGET,
+        &BORG_DELETE,
+        &VELERO_DELETE,
+        &DUPLICACY_PRUNE,
+        &DUPLICITY_REMOVE,
+        &KOPIA_DELETE,
+        &TARSNAP_DELETE,
+        &RDIFF_BACKUP_REMOVE,
+        &SYSTEM_SNAPSHOT_DELETE,
+    ],
     check,
 };
 
@@ -118,6 +150,14 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         Some("restic") => restic(args, cmd),
         Some("borg" | "borg2") => borg(args, cmd),
         Some("velero") => velero(args),
+        Some("duplicacy") => repositories::duplicacy(args, cmd),
+        Some("duplicity") => repositories::duplicity(args),
+        Some("kopia") => repositories::kopia(args),
+        Some("tarsnap") => repositories::tarsnap(args),
+        Some("rdiff-backup") => repositories::rdiff_backup(args),
+        Some("rdiff-backup-delete") => repositories::rdiff_backup_delete(args),
+        Some("timeshift") => system_snapshots::timeshift(args),
+        Some("snapper") => system_snapshots::snapper(args),
         _ => None,
     };
     hit.into_iter().collect()
