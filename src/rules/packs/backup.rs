@@ -1,5 +1,9 @@
-//! Backup tools: restic, Borg and Velero. Deleting a backup feels like tidying up, but it is
-//! the copy that every other recovery route in this guard points to.
+//! Backup tools: restic, Borg, Velero, Duplicacy, Duplicity, Kopia, Tarsnap, rdiff-backup, and
+//! the machine's Timeshift and Snapper snapshots. Deleting a backup feels like tidying up, but
+//! it is the copy that every other recovery route in this guard points to.
+
+mod repositories;
+mod system_snapshots;
 
 use super::Pack;
 use super::args::{asks_help, has, operands, value};
@@ -7,10 +11,15 @@ use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
+pub use repositories::{
+    DUPLICACY_PRUNE, DUPLICITY_REMOVE, KOPIA_DELETE, RDIFF_BACKUP_REMOVE, TARSNAP_DELETE,
+};
+pub use system_snapshots::SYSTEM_SNAPSHOT_DELETE;
+
 pub static RESTIC_FORGET: Rule = Rule {
     id: "backup.restic-forget",
-    catches: "`restic forget` (by snapshot id or keep policy, with or without `--prune`) and \
-              `restic prune`, unless `--dry-run`/`-n`",
+    catches: "`restic forget` (by snapshot id or keep policy, with or without `--prune`), \
+              `restic prune` and `restic rewrite --forget`, unless `--dry-run`/`-n`",
     why: "`restic forget` removes snapshots from the repository and `restic prune` deletes the \
           data no snapshot references any more. A keep policy that is one number off, or a \
           `--tag`/`--host` filter that matches more than meant, takes the only backup of a \
@@ -26,6 +35,7 @@ pub static RESTIC_FORGET: Rule = Rule {
         "restic forget --tag prod --unsafe-allow-remove-all",
         "restic prune",
         "restic --repo s3:s3.amazonaws.com/bkp prune --max-unused 0",
+        "restic rewrite --exclude '*.key' --forget latest",
     ],
     passes: &[
         "restic forget --keep-last 1 --prune --dry-run",
@@ -35,13 +45,15 @@ pub static RESTIC_FORGET: Rule = Rule {
         "restic restore latest --target /tmp/restore",
         "restic check",
         "restic unlock",
+        "restic rewrite --exclude '*.key' latest",
     ],
 };
 
 pub static BORG_DELETE: Rule = Rule {
     id: "backup.borg-delete",
     catches: "`borg delete` (archives or a whole repository), `borg prune`, `borg compact`, \
-              `borg repo-delete`/`rdelete`, unless `--dry-run`/`-n` (and `borg delete \
+              `borg repo-delete`/`rdelete`, `borg recreate` that drops files (excludes or \
+              paths, no `--target`), unless `--dry-run`/`-n` (and `borg delete \
               --cache-only`, which only drops the local cache)",
     why: "`borg delete repo` deletes the repository with every archive in it, `borg delete` \
           and `borg prune` remove archives, and `borg compact` frees their space for good. \
@@ -58,6 +70,7 @@ pub static BORG_DELETE: Rule = Rule {
         "borg prune --keep-last 1 --keep-daily 7",
         "borg compact",
         "borg rdelete",
+        "borg recreate --exclude '*.iso' repo::archive",
     ],
     passes: &[
         "borg delete --cache-only",
@@ -67,6 +80,8 @@ pub static BORG_DELETE: Rule = Rule {
         "borg create repo::archive /srv/data",
         "borg extract --dry-run repo::archive",
         "borg check repo",
+        "borg recreate --recompress always --compression zstd repo",
+        "borg recreate --exclude '*.iso' --target slim repo::archive",
     ],
 };
 
@@ -102,10 +117,33 @@ pub static VELERO_DELETE: Rule = Rule {
 
 pub static PACK: Pack = Pack {
     id: "backup",
-    summary: "backups: restic forget/prune, Borg delete/prune/compact, Velero deletes",
+    summary: "backups: restic forget/prune, Borg delete/prune/compact, Velero deletes, Duplicacy prune, Duplicity remove with `--force`, Kopia snapshot deletes, Tarsnap deletes, rdiff-backup increment removal; Timeshift and Snapper snapshot deletes",
     default_on: true,
-    programs: &["restic", "borg", "borg2", "velero"],
-    rules: &[&RESTIC_FORGET, &BORG_DELETE, &VELERO_DELETE],
+    programs: &[
+        "restic",
+        "borg",
+        "borg2",
+        "velero",
+        "duplicacy",
+        "duplicity",
+        "kopia",
+        "tarsnap",
+        "rdiff-backup",
+        "rdiff-backup-delete",
+        "timeshift",
+        "snapper",
+    ],
+    rules: &[
+        &RESTIC_FORGET,
+        &BORG_DELETE,
+        &VELERO_DELETE,
+        &DUPLICACY_PRUNE,
+        &DUPLICITY_REMOVE,
+        &KOPIA_DELETE,
+        &TARSNAP_DELETE,
+        &RDIFF_BACKUP_REMOVE,
+        &SYSTEM_SNAPSHOT_DELETE,
+    ],
     check,
 };
 
@@ -118,6 +156,14 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         Some("restic") => restic(args, cmd),
         Some("borg" | "borg2") => borg(args, cmd),
         Some("velero") => velero(args),
+        Some("duplicacy") => repositories::duplicacy(args, cmd),
+        Some("duplicity") => repositories::duplicity(args),
+        Some("kopia") => repositories::kopia(args),
+        Some("tarsnap") => repositories::tarsnap(args),
+        Some("rdiff-backup") => repositories::rdiff_backup(args),
+        Some("rdiff-backup-delete") => repositories::rdiff_backup_delete(args),
+        Some("timeshift") => system_snapshots::timeshift(args),
+        Some("snapper") => system_snapshots::snapper(args),
         _ => None,
     };
     hit.into_iter().collect()
@@ -177,11 +223,23 @@ const RESTIC_VALUED: &[&str] = &[
 fn restic(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     let ops = operands(args, RESTIC_VALUED);
     let sub = *ops.first()?;
-    if !matches!(sub, "forget" | "prune") || dry_run(args) {
+    let rewrite_forget = sub == "rewrite" && has(args, &["--forget"]);
+    if !(matches!(sub, "forget" | "prune") || rewrite_forget) || dry_run(args) {
         return None;
     }
     let preview = format!("`{} --dry-run` lists what would be removed", cmd.display());
-    let hit = if sub == "prune" {
+    let hit = if rewrite_forget {
+        Hit::new(
+            &RESTIC_FORGET,
+            Tier::Destructive,
+            "rewrites the snapshots without the excluded files and removes the originals \
+             (`--forget`): the excluded files are then in no snapshot",
+        )
+        .recovery(
+            "the data stays until the next `restic prune`: `restic recover` makes a snapshot \
+             of what is left unreferenced",
+        )
+    } else if sub == "prune" {
         Hit::new(
             &RESTIC_FORGET,
             Tier::Destructive,
@@ -252,6 +310,29 @@ const BORG_VALUED: &[&str] = &[
     "--last",
     "--threshold",
     "--checkpoint-interval",
+    "--target",
+    "-e",
+    "--exclude",
+    "--exclude-from",
+    "--pattern",
+    "--patterns-from",
+    "--exclude-if-present",
+    "-C",
+    "--compression",
+    "--recompress",
+    "--comment",
+    "--timestamp",
+];
+
+/// `borg recreate` options that drop files from the archives they rewrite.
+const RECREATE_FILTERS: &[&str] = &[
+    "-e",
+    "--exclude",
+    "--exclude-from",
+    "--pattern",
+    "--patterns-from",
+    "--exclude-caches",
+    "--exclude-if-present",
 ];
 
 fn borg(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
@@ -318,6 +399,18 @@ fn borg(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
             "deletes the whole repository with every archive in it".to_string(),
             "none: the repository is gone",
         ),
+        // Without `--target`, recreate replaces each archive by one without what its
+        // excludes or paths (after the archive) leave out; recompressing alone keeps every file.
+        "recreate"
+            if !has(args, &["--target"]) && (has(args, RECREATE_FILTERS) || targets.len() > 1) =>
+        {
+            (
+                "rewrites the archives in place without the files its excludes or paths leave \
+                 out: those files are then in no archive"
+                    .to_string(),
+                undelete,
+            )
+        }
         _ => return None,
     };
     Some(

@@ -1,12 +1,20 @@
 //! Kubernetes: `kubectl delete` (and OpenShift's `oc delete`) of what holds a cluster's data or
-//! everything at once, and `helm uninstall`. A single pod or deployment is recreated from its
-//! manifest; a namespace, a volume claim or a custom resource definition takes data with it.
+//! everything at once, `helm uninstall` and `helmfile destroy`, Argo CD's cascading deletes,
+//! and the tools that delete whole clusters (kops, eksctl, kubeadm, kind, k3d, minikube,
+//! MicroK8s). A single pod or deployment is recreated from its manifest; a namespace, a volume
+//! claim, a stateful set or a custom resource definition takes data with it.
+
+mod argocd;
+mod clusters;
 
 use super::Pack;
 use super::args::{Line, Style};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
-use crate::shell::SimpleCommand;
+use crate::shell::{SimpleCommand, Word};
+
+pub use argocd::ARGOCD_DELETE;
+pub use clusters::{CLUSTER_DELETE, LOCAL_CLUSTER_DELETE};
 
 pub static DELETE_NAMESPACE: Rule = Rule {
     id: "k8s.delete-namespace",
@@ -38,12 +46,18 @@ pub static DELETE_NAMESPACE: Rule = Rule {
 
 pub static DELETE_STORAGE: Rule = Rule {
     id: "k8s.delete-storage",
-    catches: "`kubectl delete pv`/`pvc`/`persistentvolume(claim)s ...`",
+    catches: "`kubectl delete pv`/`pvc`/`persistentvolume(claim)s ...`, of stateful sets \
+              (`sts`) and of volume snapshots (`volumesnapshot`/`vs`, `volumesnapshotcontent`)",
     why: "A persistent volume claim is the data of a stateful workload (a database, a queue). \
           Deleting it releases the volume, and with the usual `Delete` reclaim policy the disk \
-          itself is destroyed.",
+          itself is destroyed. Deleting a stateful set stops the database it runs and, where its \
+          volume claim retention policy says `whenDeleted: Delete`, deletes its claims too. A \
+          volume snapshot is the copy that brings a volume back; deleting it (with the usual \
+          `Delete` deletion policy) deletes the snapshot in the storage system.",
     instead: "`kubectl get pvc -n <ns>` and `kubectl get pv` to check the reclaim policy; take a \
-              volume snapshot first; `kubectl delete pvc <name> --dry-run=server`.",
+              volume snapshot first; `kubectl delete pvc <name> --dry-run=server`; \
+              `kubectl delete sts <name> --cascade=orphan` leaves the pods and their data \
+              running.",
     protected_when: None,
     strict_only: false,
     stops: &[
@@ -51,12 +65,18 @@ pub static DELETE_STORAGE: Rule = Rule {
         "kubectl delete pv pvc-3f2a",
         "kubectl -n db delete persistentvolumeclaims --all",
         "kubectl delete pvc/data-redis-0",
+        "kubectl --context prod-eu delete statefulset db",
+        "kubectl delete sts redis -n cache",
+        "kubectl delete volumesnapshot nightly-2025-01-01",
     ],
     passes: &[
         "kubectl get pvc -A",
         "kubectl describe pv pvc-3f2a",
         "kubectl delete pvc data-postgres-0 --dry-run=client",
         "kubectl delete pod postgres-0",
+        "kubectl get statefulsets -A",
+        "kubectl delete sts redis --cascade=orphan",
+        "kubectl rollout restart statefulset db",
     ],
 };
 
@@ -112,12 +132,14 @@ pub static DELETE_MANIFEST: Rule = Rule {
 
 pub static HELM_UNINSTALL: Rule = Rule {
     id: "k8s.helm-uninstall",
-    catches: "`helm uninstall`/`delete`/`del`/`un <release>`",
+    catches: "`helm uninstall`/`delete`/`del`/`un <release>`, `helmfile destroy`/`delete`",
     why: "Uninstalling a release deletes every object its chart created, the claims of its \
           stateful sets aside only when the chart says so, and without `--keep-history` the \
-          release history `helm rollback` needs.",
+          release history `helm rollback` needs. `helmfile destroy` does that to every release \
+          the helmfile declares (or its selector matches) at once.",
     instead: "`helm uninstall <release> --dry-run` to list what goes; `helm get manifest \
-              <release>` and `helm get values <release>` to keep a copy first.",
+              <release>` and `helm get values <release>` to keep a copy first; `helmfile list` \
+              shows the releases `helmfile destroy` would remove.",
     protected_when: None,
     strict_only: false,
     stops: &[
@@ -125,6 +147,9 @@ pub static HELM_UNINSTALL: Rule = Rule {
         "helm delete redis -n cache",
         "helm un web --keep-history",
         "helm --kube-context dev del api",
+        "helmfile destroy",
+        "helmfile -e staging -l name=api destroy",
+        "helmfile delete --purge",
     ],
     passes: &[
         "helm list -A",
@@ -132,20 +157,45 @@ pub static HELM_UNINSTALL: Rule = Rule {
         "helm repo rm bitnami",
         "helm upgrade --install web ./chart",
         "helm rollback web 3",
+        "helmfile diff",
+        "helmfile -e dev apply",
+        "helmfile list",
+        "helmfile destroy --help",
     ],
 };
 
 pub static PACK: Pack = Pack {
     id: "k8s",
-    summary: "Kubernetes: `kubectl delete` of namespaces, volumes, CRDs, `--all`/`-A`/`all`, by manifest; `helm uninstall`",
+    summary: "Kubernetes: `kubectl delete` of namespaces, volumes, stateful sets, snapshots, CRDs, `--all`/`-A`/`all`, by manifest; `helm uninstall`, `helmfile destroy`; Argo CD cascading deletes; cluster deletes (kops, eksctl, kubeadm reset, kind, k3d, minikube, MicroK8s)",
     default_on: true,
-    programs: &["kubectl", "oc", "helm"],
+    programs: &[
+        "kubectl",
+        "oc",
+        "helm",
+        "helmfile",
+        "argocd",
+        "kops",
+        "eksctl",
+        "kubeadm",
+        "kind",
+        "k3d",
+        "minikube",
+        "microk8s",
+        "microk8s.reset",
+        "microk8s.kubectl",
+        "microk8s.helm",
+        "microk8s.helm3",
+        "k3s",
+    ],
     rules: &[
         &DELETE_NAMESPACE,
         &DELETE_STORAGE,
         &DELETE_BULK,
         &DELETE_MANIFEST,
         &HELM_UNINSTALL,
+        &ARGOCD_DELETE,
+        &CLUSTER_DELETE,
+        &LOCAL_CLUSTER_DELETE,
     ],
     check,
 };
@@ -214,9 +264,21 @@ const HELM_GLOBAL: &[&str] = &[
 ];
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
+    let args = cmd.args();
     let hit = match cmd.program() {
-        Some("helm") => helm(cmd),
-        _ => kubectl(cmd),
+        Some(tool @ ("kubectl" | "oc" | "microk8s.kubectl")) => kubectl(tool, args, cmd),
+        Some(tool @ ("helm" | "microk8s.helm" | "microk8s.helm3")) => helm(tool, args, cmd),
+        // `microk8s kubectl ...`, `k3s kubectl ...`: the bundled client, same arguments.
+        Some(tool @ ("microk8s" | "k3s")) => match args.first().map(|w| w.text.as_str()) {
+            Some(client @ "kubectl") => kubectl(&format!("{tool} {client}"), &args[1..], cmd),
+            Some(client @ ("helm" | "helm3")) => helm(&format!("{tool} {client}"), &args[1..], cmd),
+            _ if tool == "microk8s" => clusters::microk8s(args),
+            _ => None,
+        },
+        Some("helmfile") => helmfile(args),
+        Some("argocd") => argocd::check(args),
+        Some(tool) => clusters::check(tool, args),
+        None => None,
     };
     hit.into_iter().collect()
 }
@@ -226,6 +288,8 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
 enum Kind {
     Namespace,
     Storage,
+    Snapshot,
+    Stateful,
     Definition,
     All,
     Other,
@@ -242,6 +306,13 @@ fn kind(resource: &str) -> Kind {
         | "persistentvolumes"
         | "persistentvolumeclaim"
         | "persistentvolumeclaims" => Kind::Storage,
+        "vs"
+        | "vsc"
+        | "volumesnapshot"
+        | "volumesnapshots"
+        | "volumesnapshotcontent"
+        | "volumesnapshotcontents" => Kind::Snapshot,
+        "sts" | "statefulset" | "statefulsets" => Kind::Stateful,
         "crd" | "crds" | "customresourcedefinition" | "customresourcedefinitions" => {
             Kind::Definition
         }
@@ -250,8 +321,7 @@ fn kind(resource: &str) -> Kind {
     }
 }
 
-fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
-    let args = cmd.args();
+fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     let (globals, at) = Line::head(args, Style::Gnu, KUBECTL_GLOBAL);
     let at = at?;
     if args[at].text != "delete" {
@@ -266,7 +336,6 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
     if globals.help() || line.help() || line.dry_run(&["dry-run"]) {
         return None;
     }
-    let tool = cmd.program().unwrap_or("kubectl");
     let namespace = line
         .value(&["n", "namespace"])
         .or_else(|| globals.value(&["n", "namespace"]));
@@ -385,6 +454,54 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
                 "{recovery_data}; a `Retain`ed volume can be bound again"
             ))
         }
+        // `--cascade=orphan` leaves the pods, and so the volumes they use, running.
+        Kind::Stateful if line.value(&["cascade"]) == Some("orphan") => return None,
+        Kind::Stateful => {
+            let which = shown.map_or_else(
+                || format!("every stateful set it matches{scope}"),
+                |n| format!("the stateful set {n}{scope}"),
+            );
+            Hit::new(
+                &DELETE_STORAGE,
+                Tier::Destructive,
+                format!(
+                    "deletes {which}: its pods stop (the database or queue it runs goes down), \
+                     and where its volume claim retention policy is `whenDeleted: Delete` its \
+                     volume claims and their data go too"
+                ),
+            )
+            .safer(format!(
+                "`{tool} get sts -o yaml` to keep its definition and see its retention policy; \
+                 `{} --cascade=orphan` leaves the pods running; `{dry}` to check the request",
+                cmd.display()
+            ))
+            .recovery(format!(
+                "re-apply the stateful set: retained claims are bound again by the new pods; \
+                 {recovery_data}"
+            ))
+        }
+        Kind::Snapshot => {
+            let which = shown.map_or_else(
+                || format!("every volume snapshot it matches{scope}"),
+                |n| format!("the volume snapshot {n}{scope}"),
+            );
+            Hit::new(
+                &DELETE_STORAGE,
+                Tier::Destructive,
+                format!(
+                    "deletes {which}; with the usual `Delete` deletion policy the snapshot in \
+                     the storage system goes too, and with it the way back for its volume"
+                ),
+            )
+            .safer(format!(
+                "`{tool} get volumesnapshotcontent` to check the deletion policy (set it to \
+                 `Retain` to keep the snapshot); `{dry}` to check the request"
+            ))
+            .recovery(
+                "none once the storage system deleted it; a `Retain`ed snapshot content can be \
+                 bound again",
+            )
+        }
         Kind::Definition => {
             let which = shown.map_or_else(
                 || "custom resource definitions".to_string(),
@@ -432,8 +549,7 @@ fn kubectl(cmd: &SimpleCommand) -> Option<Hit> {
     Some(hit)
 }
 
-fn helm(cmd: &SimpleCommand) -> Option<Hit> {
-    let args = cmd.args();
+fn helm(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     let (globals, at) = Line::head(args, Style::Gnu, HELM_GLOBAL);
     let at = at?;
     if !matches!(
@@ -483,10 +599,76 @@ fn helm(cmd: &SimpleCommand) -> Option<Hit> {
             ),
         )
         .safer(format!(
-            "`{} --dry-run` to list what goes; `helm get values` and `helm get manifest` to keep \
-             a copy first",
+            "`{} --dry-run` to list what goes; `{tool} get values` and `{tool} get manifest` to \
+             keep a copy first",
             cmd.display()
         ))
         .recovery(recovery),
+    )
+}
+
+/// helmfile's options that take a separate value (global ones and `destroy`'s).
+const HELMFILE_VALUED: &[&str] = &[
+    "f",
+    "file",
+    "e",
+    "environment",
+    "l",
+    "selector",
+    "n",
+    "namespace",
+    "kube-context",
+    "b",
+    "helm-binary",
+    "state-values-set",
+    "state-values-set-string",
+    "state-values-file",
+    "chart",
+    "c",
+    "log-level",
+    "kustomize-binary",
+    "k",
+    "concurrency",
+    "args",
+    "cascade",
+    "deleteTimeout",
+    "deleteWait",
+];
+
+/// `helmfile destroy`, and `delete`, its older name: `helm uninstall` of every release the
+/// helmfile declares, or those its selector matches.
+fn helmfile(args: &[Word]) -> Option<Hit> {
+    let line = Line::parse(args, Style::Gnu, HELMFILE_VALUED);
+    if line.help() || !matches!(line.operand(0), Some("destroy" | "delete")) {
+        return None;
+    }
+    let which = match line.value(&["l", "selector"]) {
+        Some(selector) => format!("every release matching `{selector}`"),
+        None => "every release".to_string(),
+    };
+    let from = line
+        .value(&["f", "file"])
+        .map_or_else(String::new, |f| format!(" in `{f}`"));
+    let env = line
+        .value(&["e", "environment"])
+        .map_or_else(String::new, |e| format!(" (environment `{e}`)"));
+    Some(
+        Hit::new(
+            &HELM_UNINSTALL,
+            Tier::Destructive,
+            format!(
+                "uninstalls {which} the helmfile declares{from}{env}: every object their charts \
+                 created goes, with the volume claims the charts own and the release history \
+                 `helm rollback` needs"
+            ),
+        )
+        .safer(
+            "`helmfile list` with the same `-f`/`-e`/`-l` options lists the releases it would \
+             remove; `helm get values <release>` keeps a copy of each first",
+        )
+        .recovery(
+            "`helmfile sync` re-installs the releases; data in deleted volumes comes back only \
+             from a backup",
+        ),
     )
 }
