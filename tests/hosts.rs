@@ -217,6 +217,60 @@ fn cases() -> Vec<Case> {
         case(Cline, "run-commands-status.json", DENY, Silent),
         case(Cline, "write-file.json", DENY, Silent),
         case(Cline, "malformed.json", DENY, Silent),
+        // Qwen Code: Claude Code's answer, ask included, to Gemini's shell tool.
+        case(
+            Qwen,
+            "shell-reset-hard.json",
+            DENY,
+            Stdout("qwen-reset-hard-deny.json"),
+        ),
+        case(
+            Qwen,
+            "shell-reset-hard.json",
+            ASK,
+            Stdout("qwen-reset-hard-ask.json"),
+        ),
+        case(Qwen, "shell-status.json", DENY, Silent),
+        case(Qwen, "write-file.json", DENY, Silent),
+        case(Qwen, "malformed.json", DENY, Silent),
+        // Auggie: Claude Code's deny; it runs the tool on an ask, so an ask is a deny.
+        case(
+            Auggie,
+            "launch-process-reset-hard.json",
+            DENY,
+            Stdout("auggie-reset-hard-deny.json"),
+        ),
+        case(
+            Auggie,
+            "launch-process-reset-hard.json",
+            ASK,
+            Stdout("auggie-reset-hard-ask.json"),
+        ),
+        case(Auggie, "bash-status.json", DENY, Silent),
+        case(Auggie, "remove-files.json", DENY, Silent),
+        case(Auggie, "malformed.json", DENY, Silent),
+        // Vibe: `decision: deny` on exit 0; no ask.
+        case(
+            Vibe,
+            "bash-reset-hard.json",
+            DENY,
+            Stdout("vibe-reset-hard-deny.json"),
+        ),
+        case(
+            Vibe,
+            "bash-reset-hard.json",
+            ASK,
+            Stdout("vibe-reset-hard-ask.json"),
+        ),
+        case(
+            Vibe,
+            "process-start-reset-hard.json",
+            DENY,
+            Stdout("vibe-process-start-deny.json"),
+        ),
+        case(Vibe, "bash-status.json", DENY, Silent),
+        case(Vibe, "write-file.json", DENY, Silent),
+        case(Vibe, "malformed.json", DENY, Silent),
     ]
 }
 
@@ -360,6 +414,9 @@ fn a_named_host_lets_what_it_cannot_read_pass() {
         Host::Kiro,
         Host::Windsurf,
         Host::Cline,
+        Host::Qwen,
+        Host::Auggie,
+        Host::Vibe,
     ] {
         runs.push((host, claude.clone()));
     }
@@ -369,8 +426,18 @@ fn a_named_host_lets_what_it_cannot_read_pass() {
         Host::Cursor,
         Host::Droid,
         Host::Kiro,
+        Host::Qwen,
+        Host::Auggie,
+        Host::Vibe,
     ] {
         runs.push((host, gemini.clone()));
+    }
+    // Qwen Code's payload is Gemini's shell tool under Claude Code's event name: Claude Code
+    // does not read it as a shell command of its own. (`--host gemini` judges it: Gemini's
+    // adapter goes by the tool name alone.)
+    let qwen = std::fs::read(test_file("fixtures/qwen/shell-reset-hard.json")).unwrap();
+    for host in [Host::ClaudeCode, Host::Auggie, Host::Vibe] {
+        runs.push((host, qwen.clone()));
     }
     let failures: Vec<String> = par_map(&runs, |(host, input)| {
         check(Silent, &hook(Some(*host), input, false), Some(*host))
@@ -418,4 +485,56 @@ fn probe_hook_is_stop_round_trip() {
     .flatten()
     .collect();
     fail_if_any("probe round trip", &failures);
+}
+
+/// `--yes-i-know` comes off the command in the reply of a host that can rewrite (golden, every
+/// other field of the tool input carried through, no stop), and a host that cannot is told to
+/// use the prefix instead.
+#[test]
+fn the_new_hosts_rewrite_or_name_the_prefix() {
+    const COMMAND: &str = "git reset --hard origin/main";
+    let flagged = |fixture: &str| {
+        let text = std::fs::read_to_string(test_file(&format!("fixtures/{fixture}"))).unwrap();
+        assert!(text.contains(COMMAND), "{fixture}");
+        text.replace(COMMAND, &format!("{COMMAND} --yes-i-know"))
+    };
+    let rewrites = [
+        (
+            Host::Auggie,
+            "auggie/launch-process-reset-hard.json",
+            "auggie-rewrite.json",
+            "/hookSpecificOutput/updatedInput",
+        ),
+        (
+            Host::Vibe,
+            "vibe/bash-reset-hard.json",
+            "vibe-rewrite.json",
+            "/hook_specific_output/tool_input",
+        ),
+    ];
+    for (host, fixture, name, rewrite_at) in rewrites {
+        let input = flagged(fixture);
+        let answer = hook(Some(host), input.as_bytes(), false);
+        check(Stdout(name), &answer, None).unwrap_or_else(|e| panic!("{fixture}: {e}"));
+        assert!(
+            !host::is_stop(host, &answer.1, 0),
+            "{fixture}: a rewrite is no stop"
+        );
+        let payload: serde_json::Value = serde_json::from_str(&input).unwrap();
+        let reply: serde_json::Value = serde_json::from_slice(&answer.1).unwrap();
+        let mut want = payload["tool_input"].clone();
+        want["command"] = COMMAND.into();
+        assert_eq!(reply.pointer(rewrite_at), Some(&want), "{fixture}");
+    }
+    let (code, stdout, _) = hook(
+        Some(Host::Qwen),
+        flagged("qwen/shell-reset-hard.json").as_bytes(),
+        false,
+    );
+    assert!(host::is_stop(Host::Qwen, &stdout, code));
+    let said = String::from_utf8_lossy(&stdout);
+    assert!(
+        said.contains("cannot take `--yes-i-know` off the command"),
+        "{said}"
+    );
 }

@@ -45,6 +45,8 @@ impl Folders {
             home: self.home(),
             codex_home: None,
             copilot_home: None,
+            qwen_home: None,
+            vibe_home: None,
         }
     }
 
@@ -101,7 +103,7 @@ fn read(path: &Path) -> String {
 }
 
 /// Where each host's hooks go in each scope, relative to the project and the home folder.
-const FILES: [(Host, &str, &str); 9] = [
+const FILES: [(Host, &str, &str); 12] = [
     (
         Host::ClaudeCode,
         ".claude/settings.json",
@@ -139,6 +141,13 @@ const FILES: [(Host, &str, &str); 9] = [
         ".clinerules/hooks/PreToolUse",
         "Documents/Cline/Hooks/PreToolUse",
     ),
+    (Host::Qwen, ".qwen/settings.json", ".qwen/settings.json"),
+    (
+        Host::Auggie,
+        ".augment/settings.json",
+        ".augment/settings.json",
+    ),
+    (Host::Vibe, ".vibe/hooks.toml", ".vibe/hooks.toml"),
 ];
 
 fn golden_name(host: Host, path: &Path) -> String {
@@ -227,6 +236,9 @@ fn merges_into_existing_settings_and_undoes_exactly() {
         ("droid-settings.json", Host::Droid, ".factory/settings.json"),
         ("kiro.json", Host::Kiro, ".kiro/hooks/agent-guard.json"),
         ("windsurf.json", Host::Windsurf, ".windsurf/hooks.json"),
+        ("qwen.json", Host::Qwen, ".qwen/settings.json"),
+        ("auggie.json", Host::Auggie, ".augment/settings.json"),
+        ("vibe.toml", Host::Vibe, ".vibe/hooks.toml"),
     ];
     for (fixture, host, relative) in cases {
         let folders = Folders::new();
@@ -515,6 +527,49 @@ fn droid_follows_the_layout_of_its_hooks_file() {
     assert!(!folders.project().join(".factory/settings.json").exists());
 }
 
+/// `QWEN_HOME` and `VIBE_HOME` move those hosts' user folders, as the hosts read them.
+#[test]
+fn qwen_and_vibe_follow_their_home_variables() {
+    let folders = Folders::new();
+    let elsewhere = folders.root.path().join("elsewhere");
+    let loc = Locations {
+        qwen_home: Some(elsewhere.join("qwen")),
+        vibe_home: Some(elsewhere.join("vibe")),
+        ..folders.locations()
+    };
+    for (host, file) in [
+        (Host::Qwen, "qwen/settings.json"),
+        (Host::Vibe, "vibe/hooks.toml"),
+    ] {
+        let change = install(host, Scope::User, &loc, BIN);
+        assert_eq!(change.path, elsewhere.join(file), "{}", host.name());
+        change.apply().unwrap();
+        assert_eq!(
+            install::wired(host, &loc).unwrap().len(),
+            1,
+            "{}",
+            host.name()
+        );
+    }
+}
+
+/// Vibe's `hooks.toml` with a `hooks` key of another shape is left alone, with the line.
+#[test]
+fn a_vibe_hooks_file_of_another_shape_is_refused_at_its_line() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let text = "# inline hooks\nhooks = [{ name = \"lint\", type = \"post_agent\", command = \"make\" }]\n";
+    let path = folders.put(".vibe/hooks.toml", text);
+    let problem =
+        install::plan_install(Host::Vibe, Scope::Project, &loc, Path::new(BIN), false).unwrap_err();
+    assert_eq!(
+        (problem.path.as_path(), problem.line.map(|l| l.0)),
+        (path.as_path(), Some(2))
+    );
+    assert!(install::plan_uninstall(Host::Vibe, Scope::Project, &loc).is_err());
+    assert_eq!(read(&path), text);
+}
+
 /// A PreToolUse file of Cline's that is someone else's script is never rewritten.
 #[test]
 fn another_cline_hook_is_left_alone() {
@@ -574,6 +629,8 @@ fn run(sandbox: &Sandbox, args: &[&str]) -> (String, String, i32) {
     let mut cmd = sandbox.command();
     cmd.env_remove("CODEX_HOME")
         .env_remove("COPILOT_HOME")
+        .env_remove("QWEN_HOME")
+        .env_remove("VIBE_HOME")
         .args(args);
     let out = cmd.output().unwrap();
     (

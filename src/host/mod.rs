@@ -2,9 +2,10 @@
 //!
 //! `decode` turns the host's stdin into a [`ToolCall`] (or `None` when the call is not a
 //! shell command we judge); `encode` renders a [`Verdict`] in the host's exact dialect. One
-//! module per host; Claude Code's module also holds the payload shape that Codex, Droid, Kiro
-//! and Copilot's PascalCase dialect copy.
+//! module per host; Claude Code's module also holds the payload shape that Codex, Droid, Kiro,
+//! Qwen Code, Auggie, Vibe and Copilot's PascalCase dialect copy.
 
+mod auggie;
 mod claude;
 mod cline;
 mod codex;
@@ -13,7 +14,9 @@ mod cursor;
 mod droid;
 mod gemini;
 mod kiro;
+mod qwen;
 pub mod transcript;
+mod vibe;
 mod windsurf;
 
 use std::borrow::Cow;
@@ -35,10 +38,13 @@ pub enum Host {
     Kiro,
     Windsurf,
     Cline,
+    Qwen,
+    Auggie,
+    Vibe,
 }
 
 impl Host {
-    pub const ALL: [Host; 9] = [
+    pub const ALL: [Host; 12] = [
         Host::ClaudeCode,
         Host::Codex,
         Host::Gemini,
@@ -48,6 +54,9 @@ impl Host {
         Host::Kiro,
         Host::Windsurf,
         Host::Cline,
+        Host::Qwen,
+        Host::Auggie,
+        Host::Vibe,
     ];
 
     /// The name used on the command line (`--host NAME`) and in the audit log.
@@ -62,6 +71,9 @@ impl Host {
             Host::Kiro => "kiro",
             Host::Windsurf => "windsurf",
             Host::Cline => "cline",
+            Host::Qwen => "qwen",
+            Host::Auggie => "auggie",
+            Host::Vibe => "vibe",
         }
     }
 
@@ -235,6 +247,9 @@ pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
         Host::Kiro => kiro::decode(&payload),
         Host::Windsurf => windsurf::decode(&payload),
         Host::Cline => cline::decode(&payload),
+        Host::Qwen => qwen::decode(&payload),
+        Host::Auggie => auggie::decode(&payload),
+        Host::Vibe => vibe::decode(&payload),
     }?;
     (!call.command.trim().is_empty()).then_some(call)
 }
@@ -307,6 +322,9 @@ fn detect(payload: &Value) -> Host {
     let tool = text(payload, "tool_name");
     match (event, tool) {
         (Some("BeforeTool"), _) => Host::Gemini,
+        (Some("PreToolUse"), Some(qwen::SHELL)) => Host::Qwen,
+        (Some("pre_tool"), _) => Host::Vibe,
+        (Some("PreToolUse"), _) if payload.get("workspace_roots").is_some() => Host::Auggie,
         (Some("beforeShellExecution"), _) | (Some("preToolUse"), Some("Shell")) => Host::Cursor,
         (Some("preToolUse"), Some("shell")) | (_, Some("execute_bash")) => Host::Kiro,
         _ if payload.get("toolName").is_some() || payload.get("toolArgs").is_some() => {
@@ -346,6 +364,9 @@ pub fn encode(call: &ToolCall, verdict: &Verdict) -> Reply {
         Host::Copilot => copilot::encode(stop),
         Host::Kiro | Host::Windsurf => Reply::exit_two(stop.reason()),
         Host::Cline => cline::encode(stop),
+        Host::Qwen => claude::encode(stop),
+        Host::Auggie => claude::encode(stop),
+        Host::Vibe => vibe::encode(stop.reason()),
     }
 }
 
@@ -357,8 +378,10 @@ fn rewritten(host: Host, input: Value) -> Reply {
         Host::Gemini => gemini::rewrite(input),
         Host::Cursor => cursor::rewrite(input),
         Host::Copilot => copilot::rewrite(input),
+        Host::Auggie => claude::rewrite(input),
+        Host::Vibe => vibe::rewrite(input),
         // Their calls never carry a `Rewrite`.
-        Host::Droid | Host::Kiro | Host::Windsurf | Host::Cline => Reply::silent(),
+        Host::Droid | Host::Kiro | Host::Windsurf | Host::Cline | Host::Qwen => Reply::silent(),
     }
 }
 
@@ -375,6 +398,9 @@ pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
         Host::Kiro => kiro::probe(command, cwd),
         Host::Windsurf => windsurf::probe(command, cwd),
         Host::Cline => cline::probe(command, cwd),
+        Host::Qwen => qwen::probe(command, cwd),
+        Host::Auggie => auggie::probe(command, cwd),
+        Host::Vibe => vibe::probe(command, cwd),
     };
     payload.to_string().into_bytes()
 }
@@ -391,6 +417,9 @@ pub fn is_stop(host: Host, stdout: &[u8], exit_code: i32) -> bool {
         Host::Copilot => copilot::is_stop(reply.as_ref(), exit_code),
         Host::Kiro | Host::Windsurf => exit_code == 2,
         Host::Cline => cline::is_stop(reply.as_ref()),
+        Host::Qwen => qwen::is_stop(reply.as_ref(), exit_code),
+        Host::Auggie => auggie::is_stop(reply.as_ref(), exit_code),
+        Host::Vibe => vibe::is_stop(reply.as_ref(), exit_code),
     }
 }
 
@@ -469,6 +498,9 @@ mod tests {
             Host::Droid,
             Host::Kiro,
             Host::Windsurf,
+            Host::Qwen,
+            Host::Auggie,
+            Host::Vibe,
         ] {
             assert_eq!(decode(claude, Some(host)), None, "{host:?}");
         }

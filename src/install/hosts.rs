@@ -6,10 +6,14 @@
 //! hooks are on by default); Cursor's hooks docs; GitHub's Copilot hooks reference (repository
 //! `.github/hooks/*.json`, user `~/.copilot/hooks/*.json`); Factory's docs.factory.ai hooks
 //! pages; kiro.dev's CLI v3 hooks page and 2.13 changelog (global `~/.kiro/hooks/`);
-//! docs.windsurf.com's Cascade hooks; docs.cline.bot's hooks page.
+//! docs.windsurf.com's Cascade hooks; docs.cline.bot's hooks page. Qwen Code, Auggie and Mistral
+//! Vibe from their published packages (`@qwen-code/qwen-code` 0.24.4, `@augmentcode/auggie`
+//! 0.36.0, `mistral-vibe` 3.0.3): the files their settings loaders read and the hook entries
+//! their schemas accept.
 
 use std::path::{Path, PathBuf};
 
+use super::hook_tables::{Field, Tables};
 use super::json::{J, Layout};
 use super::toml::Group;
 use super::{Locations, Problem, Scope};
@@ -26,6 +30,8 @@ pub enum Kind {
     CodexToml(Group),
     /// Cline's executable `PreToolUse` file.
     ClineScript,
+    /// Mistral Vibe's `hooks.toml`, a `[[hooks]]` table per hook.
+    HookTables(Tables),
 }
 
 /// One settings file a host reads hooks from.
@@ -43,6 +49,8 @@ pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str
         Host::Cursor => "beforeShellExecution",
         Host::Copilot => "preToolUse",
         Host::Windsurf => "pre_run_command",
+        Host::Qwen | Host::Auggie => "PreToolUse",
+        Host::Vibe => "pre_tool",
     };
     (event, matcher(host, file_tools))
 }
@@ -60,6 +68,10 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         (Host::Droid, true) => "Execute|Create|Edit",
         (Host::Droid, false) => "Execute",
         (Host::Kiro, _) => "execute_bash|shell",
+        (Host::Qwen, _) => "run_shell_command",
+        // A regular expression that Auggie tests against the tool name unanchored.
+        (Host::Auggie, _) => "^(launch-process|bash)$",
+        (Host::Vibe, _) => VIBE_MATCH,
         (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline, _) => return None,
     })
 }
@@ -69,6 +81,23 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
 pub fn takes_file_tools(host: Host) -> bool {
     matcher(host, true) != matcher(host, false)
 }
+
+/// Vibe matches a tool by its qualified name and its short ones (`file_system.bash` is also
+/// `bash`, `process.start` also `process_start`); `re:` makes this a regular expression.
+const VIBE_MATCH: &str = "re:bash|git_bash|powershell|process_start";
+
+/// Our hook in Vibe's `hooks.toml`; `name` is how Vibe tells hooks apart (a project's wins over
+/// the user's of the same name). The timeout is in seconds; a failing hook lets the tool run
+/// unless `strict`, which stays off as on every other host.
+const VIBE: Tables = Tables {
+    fields: &[
+        ("name", Field::Str("agent-guard")),
+        ("type", Field::Str("pre_tool")),
+        ("match", Field::Str(VIBE_MATCH)),
+        ("command", Field::Command),
+        ("timeout", Field::Float(30.0)),
+    ],
+};
 
 const CODEX: Group = Group {
     event: "PreToolUse",
@@ -166,7 +195,38 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             command_key: &["command"],
             handler: |c| J::Obj(vec![("command", J::str(c)), ("show_output", J::Bool(true))]),
         },
+        // Qwen Code reads Claude Code's shape; its timeouts are in seconds and `name` is what
+        // its logs and `/hooks` show.
+        Host::Qwen => Layout {
+            preamble: Vec::new(),
+            path: vec!["hooks", "PreToolUse"],
+            group: matcher,
+            command_key: &["command"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("type", J::str("command")),
+                    ("command", J::str(c)),
+                    ("name", J::str("agent-guard")),
+                    ("timeout", J::Int(30)),
+                ])
+            },
+        },
+        // Auggie reads Claude Code's shape with its timeout in milliseconds.
+        Host::Auggie => Layout {
+            preamble: Vec::new(),
+            path: vec!["hooks", "PreToolUse"],
+            group: matcher,
+            command_key: &["command"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("type", J::str("command")),
+                    ("command", J::str(c)),
+                    ("timeout", J::Int(30_000)),
+                ])
+            },
+        },
         Host::Cline => unreachable!("Cline's hook is a script, not JSON"),
+        Host::Vibe => unreachable!("Vibe's hooks are TOML"),
     }
 }
 
@@ -182,6 +242,9 @@ pub fn project_marker(host: Host) -> &'static str {
         Host::Kiro => ".kiro",
         Host::Windsurf => ".windsurf",
         Host::Cline => ".clinerules",
+        Host::Qwen => ".qwen",
+        Host::Auggie => ".augment",
+        Host::Vibe => ".vibe",
     }
 }
 
@@ -219,6 +282,9 @@ pub fn user_dir(host: Host, loc: &Locations) -> PathBuf {
         Host::Kiro => home.join(".kiro"),
         Host::Windsurf => home.join(".codeium").join("windsurf"),
         Host::Cline => home.join("Documents").join("Cline"),
+        Host::Qwen => loc.qwen_home.clone().unwrap_or_else(|| home.join(".qwen")),
+        Host::Auggie => home.join(".augment"),
+        Host::Vibe => loc.vibe_home.clone().unwrap_or_else(|| home.join(".vibe")),
     }
 }
 
@@ -257,7 +323,13 @@ pub fn targets(
         kind: Kind::Json(layout),
     };
     Ok(match host {
-        Host::ClaudeCode | Host::Gemini => vec![json("settings.json", layout(host, file_tools))],
+        Host::ClaudeCode | Host::Gemini | Host::Qwen | Host::Auggie => {
+            vec![json("settings.json", layout(host, file_tools))]
+        }
+        Host::Vibe => vec![Target {
+            path: dir.join("hooks.toml"),
+            kind: Kind::HookTables(VIBE),
+        }],
         Host::Cursor | Host::Windsurf => vec![json("hooks.json", layout(host, file_tools))],
         Host::Copilot | Host::Kiro => vec![json(OWN_FILE, layout(host, file_tools))],
         Host::Cline => vec![Target {
@@ -355,5 +427,16 @@ pub fn manual_steps(host: Host, scope: Scope) -> &'static [&'static str] {
         (Host::Cline, _) => &[
             "Cline runs hooks only when they are on: Settings > Features > Enable Hooks (macOS and Linux).",
         ],
+        (Host::Qwen, Scope::Project) => &[
+            "Qwen Code runs a project's hooks only in a trusted folder: start a new session there and trust it.",
+        ],
+        (Host::Qwen, Scope::User) => &["Qwen Code: start a new session; /hooks lists the hook."],
+        (Host::Auggie, _) => &["Auggie reads hooks when it starts: start a new session."],
+        (Host::Vibe, Scope::Project) => &[
+            "Vibe loads .vibe/hooks.toml only in a trusted folder, started from the project's top level: trust it, then start a new session.",
+        ],
+        (Host::Vibe, Scope::User) => {
+            &["Vibe reads hooks.toml when it starts: start a new session."]
+        }
     }
 }

@@ -39,6 +39,7 @@
 //!   the other hosts carry on.
 
 mod doctor;
+mod hook_tables;
 mod hosts;
 mod json;
 mod script;
@@ -62,6 +63,10 @@ pub struct Locations {
     pub codex_home: Option<PathBuf>,
     /// Where `COPILOT_HOME` moved Copilot's user folder.
     pub copilot_home: Option<PathBuf>,
+    /// Where `QWEN_HOME` moved Qwen Code's user folder.
+    pub qwen_home: Option<PathBuf>,
+    /// Where `VIBE_HOME` moved Mistral Vibe's user folder.
+    pub vibe_home: Option<PathBuf>,
 }
 
 impl Locations {
@@ -84,6 +89,8 @@ impl Locations {
             home,
             codex_home: var("CODEX_HOME"),
             copilot_home: var("COPILOT_HOME"),
+            qwen_home: var("QWEN_HOME"),
+            vibe_home: var("VIBE_HOME"),
         })
     }
 }
@@ -404,6 +411,7 @@ fn commands_in(target: &hosts::Target, text: &str, host: Host) -> Result<Vec<Str
         hosts::Kind::Json(layout) => json::commands(text, layout, &ours),
         hosts::Kind::CodexToml(group) => toml::commands(text, group, &ours),
         hosts::Kind::ClineScript => Ok(script::command(text, &ours).into_iter().collect()),
+        hosts::Kind::HookTables(tables) => hook_tables::commands(text, tables, &ours),
     };
     found.map_err(|e| Problem::at(&target.path, e))
 }
@@ -450,6 +458,9 @@ pub fn plan_install(
             toml::install(before.as_deref().unwrap_or(""), group, &command, &ours)
         }
         hosts::Kind::ClineScript => script::install(before.as_deref(), &command, &ours),
+        hosts::Kind::HookTables(tables) => {
+            hook_tables::install(before.as_deref(), tables, &command, &ours)
+        }
     };
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
     Ok(Change {
@@ -477,6 +488,7 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
             hosts::Kind::Json(layout) => json::uninstall(&text, layout, &ours),
             hosts::Kind::CodexToml(group) => toml::uninstall(&text, group, &ours),
             hosts::Kind::ClineScript => Ok(script::uninstall(&text, &ours)),
+            hosts::Kind::HookTables(tables) => hook_tables::uninstall(&text, tables, &ours),
         }
         .map_err(|e| Problem::at(&target.path, e))?;
         let (after, outcome) = match removal {

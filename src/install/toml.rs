@@ -133,7 +133,7 @@ pub fn uninstall(
     Ok(Removal::Text(doc.to_string()))
 }
 
-fn parse(text: &str) -> Result<DocumentMut, Located> {
+pub(super) fn parse(text: &str) -> Result<DocumentMut, Located> {
     text.parse::<DocumentMut>().map_err(|e| {
         let at = e.span().map_or(0, |span| span.start);
         located_at(text, at, format!("not valid TOML: {}", e.message().trim()))
@@ -177,7 +177,7 @@ fn located(text: &str, item: &Item, message: String) -> Located {
 }
 
 /// `message` at byte `at` of `text`, as line and column from 1.
-fn located_at(text: &str, at: usize, message: String) -> Located {
+pub(super) fn located_at(text: &str, at: usize, message: String) -> Located {
     let before = &text[..at.min(text.len())];
     Located {
         line: before.matches('\n').count() + 1,

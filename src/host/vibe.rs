@@ -1,0 +1,133 @@
+//! Mistral Vibe's `pre_tool` hook (`hooks.toml`).
+//!
+//! In: `{"hook_event_name": "pre_tool", "session_id", "parent_session_id", "transcript_path",
+//! "cwd", "tool_name", "tool_call_id", "tool_input"}`. The shell tool is `file_system.bash` (the
+//! qualified name Vibe 3 sends; its own docs and older releases say `bash`) with `command` and
+//! `timeout`; `process.start` starts a background `command` in `cwd`, relative to the session's;
+//! the managed shell tools of its Windows builds are `git_bash` and `powershell`.
+//! Out, on exit 0: `{"decision": "deny", "reason"}`, which the agent reads as the tool's error.
+//! Any other decision lets the tool run: Vibe has no ask, so an ask goes out as a deny. A
+//! rewrite is `hook_specific_output.tool_input`, the whole tool input. A non-zero exit or
+//! output that is not such an object fails open.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{Host, Reply, Rewrite, ToolCall, claude, text, text_at};
+
+/// The tools whose `command` is a shell command, by the last part of their name.
+fn is_shell_tool(name: &str) -> bool {
+    let leaf = name.rsplit('.').next().unwrap_or(name);
+    matches!(leaf, "bash" | "git_bash" | "powershell" | "process_start") || name == "process.start"
+}
+
+pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
+    let call = claude::decode_as(payload, Host::Vibe, is_shell_tool)?;
+    let input = payload.get("tool_input")?;
+    let cwd = match (call.cwd.clone(), text(input, "cwd")) {
+        (Some(cwd), Some(dir)) => Some(cwd.join(dir)),
+        (None, Some(dir)) => Some(dir.into()),
+        (cwd, None) => cwd,
+    };
+    Some(ToolCall {
+        cwd,
+        can_ask: false,
+        rewrite: Rewrite::of(input),
+        ..call
+    })
+}
+
+pub(super) fn encode(reason: &str) -> Reply {
+    Reply::json(json!({ "decision": "deny", "reason": reason }))
+}
+
+pub(super) fn rewrite(input: Value) -> Reply {
+    Reply::json(json!({ "hook_specific_output": { "tool_input": input } }))
+}
+
+pub(super) fn probe(command: &str, cwd: &Path) -> Value {
+    json!({
+        "session_id": "agent-guard-doctor",
+        "transcript_path": "",
+        "cwd": cwd,
+        "parent_session_id": null,
+        "hook_event_name": "pre_tool",
+        "tool_name": "file_system.bash",
+        "tool_call_id": "agent-guard-doctor",
+        "tool_input": { "command": command },
+    })
+}
+
+/// Only a deny on exit 0 stops: anything else, a non-zero exit included, lets the tool run.
+pub(super) fn is_stop(reply: Option<&Value>, exit_code: i32) -> bool {
+    exit_code == 0 && text_at(reply, "/decision") == Some("deny")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::decode;
+
+    fn call(tool: &str, input: Value) -> Option<ToolCall> {
+        let payload = json!({
+            "hook_event_name": "pre_tool",
+            "cwd": "/w",
+            "tool_name": tool,
+            "tool_input": input,
+        });
+        decode(payload.to_string().as_bytes(), None)
+    }
+
+    #[test]
+    fn the_shell_tools_under_every_name() {
+        let cases = [
+            (
+                "file_system.bash",
+                json!({"command": "ls", "timeout": 30}),
+                "/w",
+            ),
+            ("bash", json!({"command": "ls"}), "/w"),
+            (
+                "process.start",
+                json!({"command": "ls", "cwd": "web"}),
+                "/w/web",
+            ),
+            (
+                "process_start",
+                json!({"command": "ls", "cwd": "/srv"}),
+                "/srv",
+            ),
+            ("git_bash", json!({"command": "ls"}), "/w"),
+        ];
+        for (tool, input, cwd) in cases {
+            let call = call(tool, input).unwrap_or_else(|| panic!("{tool}"));
+            assert_eq!((call.host, call.can_ask), (Host::Vibe, false));
+            assert_eq!(call.cwd.as_deref(), Some(Path::new(cwd)), "{tool}");
+            assert_eq!(call.dialect(), crate::shell::Dialect::Posix, "{tool}");
+        }
+        let powershell = call("powershell", json!({"command": "ls"})).unwrap();
+        assert_eq!(powershell.dialect(), crate::shell::Dialect::PowerShell);
+    }
+
+    #[test]
+    fn other_tools_pass() {
+        for tool in [
+            "file_system.write_file",
+            "process.stop",
+            "bash_output",
+            "edit",
+        ] {
+            assert_eq!(call(tool, json!({"command": "rm -rf /"})), None, "{tool}");
+        }
+    }
+
+    #[test]
+    fn what_vibe_takes_for_a_stop() {
+        let stop = |out: &str, code| crate::host::is_stop(Host::Vibe, out.as_bytes(), code);
+        assert!(stop(r#"{"decision":"deny","reason":"r"}"#, 0));
+        assert!(!stop(r#"{"decision":"deny","reason":"r"}"#, 2));
+        assert!(!stop(r#"{"decision":"ask","reason":"r"}"#, 0));
+        assert!(!stop("", 2));
+    }
+}

@@ -1,0 +1,276 @@
+//! Our hook as one `[[hooks]]` table of a TOML file, the shape of Mistral Vibe's `hooks.toml`:
+//! every hook a flat table of its own, told apart by its keys rather than by where it sits.
+//!
+//! As with Codex's `config.toml`, toml_edit keeps every byte of the user's tables, comments and
+//! spacing; install appends our table after a blank line and uninstall removes exactly it, so
+//! the two together give the file back.
+
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
+
+use super::toml::{located_at, parse};
+use super::{Located, Outcome, Removal};
+
+/// One value of our table.
+#[derive(Debug, Clone, Copy)]
+pub enum Field {
+    Str(&'static str),
+    Float(f64),
+    /// The command line: the one value install rewrites in place when the binary moves.
+    Command,
+}
+
+/// Our `[[hooks]]` table: its keys and values in the order install writes them.
+#[derive(Debug, Clone, Copy)]
+pub struct Tables {
+    pub fields: &'static [(&'static str, Field)],
+}
+
+impl Tables {
+    fn command_key(&self) -> &'static str {
+        self.fields
+            .iter()
+            .find(|(_, field)| matches!(field, Field::Command))
+            .map(|(key, _)| *key)
+            .expect("a hook table has a command")
+    }
+
+    fn table(&self, command_line: &str) -> Table {
+        let mut table = Table::new();
+        for (key, field) in self.fields {
+            let value = match field {
+                Field::Str(s) => toml_edit::value(*s),
+                Field::Float(x) => toml_edit::value(*x),
+                Field::Command => toml_edit::value(command_line),
+            };
+            table.insert(key, value);
+        }
+        table
+    }
+
+    /// The file install writes when there is none.
+    fn new_file(&self, command_line: &str) -> String {
+        let mut doc = DocumentMut::new();
+        let mut tables = ArrayOfTables::new();
+        tables.push(self.table(command_line));
+        doc.insert("hooks", Item::ArrayOfTables(tables));
+        doc.to_string()
+    }
+}
+
+/// The commands of our tables in the file.
+pub fn commands(
+    text: &str,
+    tables: &Tables,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<Vec<String>, Located> {
+    let doc = parse(text)?;
+    Ok(ours_in(&doc, text, tables, ours)?
+        .into_iter()
+        .map(|(_, command)| command)
+        .collect())
+}
+
+/// The file (or no file) with our table appended, or our command updated in place.
+pub fn install(
+    text: Option<&str>,
+    tables: &Tables,
+    command_line: &str,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<(String, Outcome), Located> {
+    let Some(text) = text else {
+        return Ok((tables.new_file(command_line), Outcome::Created));
+    };
+    let mut doc = parse(text)?;
+    let found = ours_in(&doc, text, tables, ours)?;
+    let key = tables.command_key();
+    if !found.is_empty() {
+        let list = hooks_mut(&mut doc);
+        let mut changed = false;
+        for (index, command) in found {
+            if command != command_line {
+                let table = list.get_mut(index).expect("found above");
+                let mut value = toml_edit::Value::from(command_line);
+                if let Some(Item::Value(old)) = table.get(key) {
+                    *value.decor_mut() = old.decor().clone();
+                }
+                table.insert(key, Item::Value(value));
+                changed = true;
+            }
+        }
+        return Ok(match changed {
+            true => (doc.to_string(), Outcome::Updated),
+            false => (text.to_string(), Outcome::AlreadyThere),
+        });
+    }
+    let mut table = tables.table(command_line);
+    // A blank line between the file's last table and ours, as a person would write it.
+    if !text.trim().is_empty() {
+        table.decor_mut().set_prefix("\n");
+    }
+    hooks_mut(&mut doc).push(table);
+    Ok((doc.to_string(), Outcome::Added))
+}
+
+/// The file without our tables; a `hooks` list left empty goes too, and a file that is exactly
+/// what install writes from nothing is deleted.
+pub fn uninstall(
+    text: &str,
+    tables: &Tables,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<Removal, Located> {
+    let mut doc = parse(text)?;
+    let found = ours_in(&doc, text, tables, ours)?;
+    let Some((_, command)) = found.first() else {
+        return Ok(Removal::NotThere);
+    };
+    if text == tables.new_file(command) {
+        return Ok(Removal::DeleteFile);
+    }
+    let list = hooks_mut(&mut doc);
+    // Back to front, so that the indices still to visit stay valid.
+    for (index, _) in found.into_iter().rev() {
+        list.remove(index);
+    }
+    if list.is_empty() {
+        doc.remove("hooks");
+    }
+    Ok(Removal::Text(doc.to_string()))
+}
+
+/// The index and command of each table of ours; an error when `hooks` is not `[[hooks]]`.
+fn ours_in(
+    doc: &DocumentMut,
+    text: &str,
+    tables: &Tables,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<Vec<(usize, String)>, Located> {
+    let Some(item) = doc.get("hooks") else {
+        return Ok(Vec::new());
+    };
+    let Some(list) = item.as_array_of_tables() else {
+        // An editable document keeps no positions: the read-only parse has them.
+        let at = toml_edit::Document::parse(text)
+            .ok()
+            .and_then(|read| read.get("hooks").and_then(Item::span))
+            .map_or(0, |span| span.start);
+        return Err(located_at(
+            text,
+            at,
+            "`hooks` is not written as [[hooks]] tables".into(),
+        ));
+    };
+    let key = tables.command_key();
+    Ok(list
+        .iter()
+        .enumerate()
+        .filter_map(|(index, table)| {
+            let command = table.get(key)?.as_str()?;
+            ours(command).then(|| (index, command.to_string()))
+        })
+        .collect())
+}
+
+/// `[[hooks]]`, created when missing. Only called once [`ours_in`] has accepted the document.
+fn hooks_mut(doc: &mut DocumentMut) -> &mut ArrayOfTables {
+    if doc.get("hooks").is_none() {
+        doc.insert("hooks", Item::ArrayOfTables(ArrayOfTables::new()));
+    }
+    doc["hooks"]
+        .as_array_of_tables_mut()
+        .expect("checked by ours_in")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLES: Tables = Tables {
+        fields: &[
+            ("name", Field::Str("agent-guard")),
+            ("type", Field::Str("pre_tool")),
+            ("command", Field::Command),
+            ("timeout", Field::Float(30.0)),
+        ],
+    };
+
+    fn ours(c: &str) -> bool {
+        c.contains("agent-guard")
+    }
+
+    #[test]
+    fn install_then_uninstall_is_the_original() {
+        let original = "# mine\n[[hooks]]\nname = \"lint\" # keep\ntype = \"post_agent\"\ncommand = \"make lint\"\n\n[other]\nx = 1\n";
+        let (installed, outcome) = install(
+            Some(original),
+            &TABLES,
+            "/bin/agent-guard hook --host vibe",
+            &ours,
+        )
+        .unwrap();
+        assert_eq!(outcome, Outcome::Added);
+        assert!(
+            installed.contains("name = \"lint\" # keep\n"),
+            "{installed}"
+        );
+        assert!(
+            installed.contains("\n\n[[hooks]]\nname = \"agent-guard\"\ntype = \"pre_tool\"\ncommand = \"/bin/agent-guard hook --host vibe\"\ntimeout = 30.0\n"),
+            "{installed}"
+        );
+        assert_eq!(
+            commands(&installed, &TABLES, &ours).unwrap(),
+            ["/bin/agent-guard hook --host vibe"]
+        );
+        let again = install(
+            Some(&installed),
+            &TABLES,
+            "/bin/agent-guard hook --host vibe",
+            &ours,
+        )
+        .unwrap();
+        assert_eq!(again, (installed.clone(), Outcome::AlreadyThere));
+        let (moved, outcome) = install(
+            Some(&installed),
+            &TABLES,
+            "/opt/agent-guard hook --host vibe",
+            &ours,
+        )
+        .unwrap();
+        assert_eq!(outcome, Outcome::Updated);
+        assert_eq!(moved, installed.replace("/bin/", "/opt/"));
+        assert_eq!(
+            uninstall(&moved, &TABLES, &ours).unwrap(),
+            Removal::Text(original.to_string())
+        );
+    }
+
+    #[test]
+    fn a_file_of_ours_alone_is_deleted_and_others_are_left() {
+        let (created, outcome) =
+            install(None, &TABLES, "/bin/agent-guard hook --host vibe", &ours).unwrap();
+        assert_eq!(outcome, Outcome::Created);
+        assert!(created.starts_with("[[hooks]]\n"), "{created}");
+        assert_eq!(
+            uninstall(&created, &TABLES, &ours).unwrap(),
+            Removal::DeleteFile
+        );
+        let theirs = "[[hooks]]\nname = \"x\"\ntype = \"pre_tool\"\ncommand = \"guard\"\n";
+        assert_eq!(
+            uninstall(theirs, &TABLES, &ours).unwrap(),
+            Removal::NotThere
+        );
+    }
+
+    #[test]
+    fn hooks_of_another_shape_are_an_error_at_their_line() {
+        let text = "model = \"x\"\nhooks = [{ name = \"a\" }]\n";
+        let err = install(
+            Some(text),
+            &TABLES,
+            "/bin/agent-guard hook --host vibe",
+            &ours,
+        )
+        .unwrap_err();
+        assert_eq!(err.line, 2, "{}", err.message);
+        assert!(err.message.contains("[[hooks]]"), "{}", err.message);
+    }
+}
