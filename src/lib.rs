@@ -28,7 +28,7 @@ use context::{Assessment, Context};
 use policy::{Channel, Cleared, Judged, Verdict};
 use rules::{Finding, Tier};
 use settings::Settings;
-use shell::SimpleCommand;
+use shell::{Incomplete, SimpleCommand};
 
 /// Judges one command line that runs in the current directory.
 pub fn evaluate(command: &str, settings: &Settings) -> Verdict {
@@ -149,10 +149,20 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
         add_unique(&mut found, rules::check(cmd, settings));
     }
     add_unique(&mut found, configured_findings(analysis, settings));
-    if found.is_empty()
-        && let Some(incomplete) = analysis.incomplete
-    {
-        found.extend(rules::unanalyzable(command, incomplete));
+    if found.is_empty() {
+        if let Some(incomplete) = analysis.incomplete {
+            let whole = 0..command.len();
+            found.extend(rules::unanalyzable(command, whole, command, incomplete));
+        }
+        for part in &analysis.unread {
+            let why = Incomplete::Unreadable;
+            add_unique(
+                &mut found,
+                rules::unanalyzable(command, part.span.clone(), &part.code, why)
+                    .into_iter()
+                    .collect(),
+            );
+        }
     }
     found
 }
