@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod context;
 pub mod docs;
+pub mod failure;
 pub mod host;
 pub mod install;
 pub mod lang;
@@ -22,6 +23,9 @@ pub mod snapshot;
 /// Claims and the trash belong to the guarded removal; these are their public paths.
 pub use saferm::{claims, trash};
 
+pub use failure::{InternalError, locate_panics};
+
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use context::{Assessment, Context};
@@ -119,6 +123,46 @@ pub fn evaluate_dialect(
         exempted,
     };
     policy::decide(judged, command, settings, channel, confirmed)
+}
+
+/// Judges `command` with `judge`, which must not let it through by failing: when `judge`
+/// panics, the line is judged as input the guard could not analyze in full (stopped when it
+/// names anything destructive, let through otherwise), and the panic is handed back to be
+/// logged.
+pub fn judge_safely(
+    command: &str,
+    settings: &Settings,
+    channel: Channel,
+    judge: impl FnOnce() -> Verdict,
+) -> (Verdict, Option<InternalError>) {
+    locate_panics();
+    match panic::catch_unwind(AssertUnwindSafe(judge)) {
+        Ok(verdict) => (verdict, None),
+        Err(payload) => (
+            fail_closed(command, settings, channel),
+            Some(InternalError::from_panic(&*payload)),
+        ),
+    }
+}
+
+/// The verdict on a line whose judging failed: the one on input the guard could not analyze
+/// in full.
+pub fn fail_closed(command: &str, settings: &Settings, channel: Channel) -> Verdict {
+    let found = rules::unanalyzable(
+        command,
+        0..command.len(),
+        command,
+        Incomplete::InternalError,
+    )
+    .into_iter()
+    .collect();
+    let (standing, exempted) = policy::exempt(found, command, settings);
+    let judged = Judged {
+        standing,
+        exempted,
+        ..Judged::default()
+    };
+    policy::decide(judged, command, settings, channel, None)
 }
 
 /// Judges a host's file-writing tool call about to write `paths`.

@@ -1,12 +1,13 @@
 //! The guard fails closed where it cannot read: code handed to an interpreter that was not
-//! read to its end, and SQL that was not, are judged as input it could not analyze. Such a line stops when what was not read names anything destructive,
+//! read to its end, SQL that was not, and the guard's own internal error are judged as input
+//! it could not analyze. Such a line stops when what was not read names anything destructive,
 //! and passes otherwise. Nothing here races a clock: a deadline that has already passed is
 //! handed in, or the input is unreadable by construction.
 
 use std::time::Instant;
 
 use agent_guard::lang::Deadline;
-use agent_guard::policy::{Decision, Verdict};
+use agent_guard::policy::{Channel, Decision, Verdict};
 use agent_guard::settings::Settings;
 use agent_guard::shell::{self, Dialect, Incomplete};
 
@@ -182,4 +183,39 @@ fn sql_not_read_to_its_end_is_judged_by_what_it_names() {
             None => assert_eq!(verdict.decision, Decision::Allow, "{shown}"),
         }
     }
+}
+
+#[test]
+fn a_panic_while_judging_stops_a_destructive_line_and_is_handed_back() {
+    let settings = settings();
+    for (command, expect) in [
+        ("rm -rf build", Decision::Deny),
+        (
+            "python3 -c \"import shutil; shutil.rmtree('out')\"",
+            Decision::Deny,
+        ),
+        ("ls -la", Decision::Allow),
+    ] {
+        let (verdict, error) =
+            agent_guard::judge_safely(command, &settings, Channel::default(), || {
+                panic!("forced failure")
+            });
+        assert_eq!(verdict.decision, expect, "{command}");
+        if expect == Decision::Deny {
+            assert_eq!(rules(&verdict), ["shell.unanalyzable"]);
+            assert!(
+                verdict.reason.contains("internal error"),
+                "{}",
+                verdict.reason
+            );
+        }
+        let error = error.expect("the panic is handed back");
+        assert_eq!(error.message, "forced failure");
+        let at = error.location.expect("where it was raised");
+        assert!(at.contains("fail_closed.rs"), "{at}");
+    }
+    let (verdict, error) = agent_guard::judge_safely("ls", &settings, Channel::default(), || {
+        agent_guard::evaluate("rm -rf build", &settings)
+    });
+    assert_eq!((verdict.decision, error), (Decision::Deny, None));
 }

@@ -29,9 +29,9 @@ pub static DYNAMIC_COMMAND: Rule = Rule {
 pub static UNANALYZABLE: Rule = Rule {
     id: "shell.unanalyzable",
     catches: "a command line the guard could not analyze in full (over 1 MiB, scripts nested \
-              too deep, too slow to parse, or code handed to an interpreter or SQL handed to a \
-              database client that could not be read to its end) that names anything \
-              destructive",
+              too deep, too slow to parse, code handed to an interpreter or SQL handed to a \
+              database client that could not be read to its end, or an internal error of the \
+              guard) that names anything destructive",
     why: "Silence must never be read as safety: when part of the input was not seen and it \
           names a command, call or statement that destroys (`rm`, `git`, `find`, \
           `shutil.rmtree`, `fs.rmSync`, `Remove-Item`, `rd`, `DROP`, `TRUNCATE`, ...), the \

@@ -160,6 +160,8 @@ pub enum Incomplete {
     Timeout,
     /// Code handed to an interpreter that its reader could not follow to the end.
     Unreadable,
+    /// The guard itself failed (a panic) while judging the line.
+    InternalError,
 }
 
 impl Incomplete {
@@ -169,6 +171,7 @@ impl Incomplete {
             Incomplete::TooDeep => "scripts are nested deeper than the guard follows",
             Incomplete::Timeout => "the command took too long to parse",
             Incomplete::Unreadable => "code it hands to an interpreter could not be read",
+            Incomplete::InternalError => "the guard met an internal error while checking it",
         }
     }
 }
