@@ -32,6 +32,7 @@ pub struct Record {
     pub command: String,
     /// `deny`, `ask`, `override` (let through by one), `observe` (a stop not enforced),
     /// `error` (the guard failed and allowed), or `allow` (only when asked to log those).
+    /// A stop after the guard failed is a `deny` with `error` set.
     pub decision: String,
     /// For an override: `env`, `prefix` or `flag`.
     #[serde(rename = "override")]
@@ -51,6 +52,9 @@ pub struct Record {
     /// From the hook's start to this record.
     pub elapsed_ms: f64,
 }
+
+/// Most characters of a command an error record keeps.
+const MAX_ERROR_COMMAND: usize = 2000;
 
 /// Who asked, for a record.
 #[derive(Debug, Clone, Default)]
@@ -125,11 +129,21 @@ impl Record {
         Some(record)
     }
 
-    /// The record of an internal error, after which the command was allowed.
+    /// The record of an internal error after which the command was allowed.
     pub fn of_error(origin: &Origin, command: &str, error: &str, elapsed: Duration) -> Record {
-        let mut record = Record::new(origin, command, "error", elapsed);
-        record.error = Some(error.to_string());
-        record
+        Record::new(origin, command, "error", elapsed).with_error(error)
+    }
+
+    /// The record with the internal error met while judging its command: the error is what
+    /// is to be reported, so a long command is kept only in part.
+    pub fn with_error(mut self, error: &str) -> Record {
+        if let Some((cut, _)) = self.command.char_indices().nth(MAX_ERROR_COMMAND) {
+            let len = self.command.len();
+            self.command.truncate(cut);
+            self.command.push_str(&format!("… ({len} bytes)"));
+        }
+        self.error = Some(error.to_string());
+        self
     }
 
     pub fn time(&self) -> Option<SystemTime> {

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod context;
 pub mod docs;
+pub mod failure;
 pub mod host;
 pub mod install;
 pub mod lang;
@@ -23,13 +24,16 @@ pub mod units;
 /// Claims and the trash belong to the guarded removal; these are their public paths.
 pub use saferm::{claims, trash};
 
+pub use failure::{InternalError, locate_panics};
+
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use context::{Assessment, Context};
 use policy::{Channel, Cleared, Judged, Verdict};
 use rules::{Finding, Tier};
 use settings::Settings;
-use shell::SimpleCommand;
+use shell::{Incomplete, SimpleCommand};
 
 /// Judges one command line that runs in the current directory.
 pub fn evaluate(command: &str, settings: &Settings) -> Verdict {
@@ -122,6 +126,46 @@ pub fn evaluate_dialect(
     policy::decide(judged, command, settings, channel, confirmed)
 }
 
+/// Judges `command` with `judge`, which must not let it through by failing: when `judge`
+/// panics, the line is judged as input the guard could not analyze in full (stopped when it
+/// names anything destructive, let through otherwise), and the panic is handed back to be
+/// logged.
+pub fn judge_safely(
+    command: &str,
+    settings: &Settings,
+    channel: Channel,
+    judge: impl FnOnce() -> Verdict,
+) -> (Verdict, Option<InternalError>) {
+    locate_panics();
+    match panic::catch_unwind(AssertUnwindSafe(judge)) {
+        Ok(verdict) => (verdict, None),
+        Err(payload) => (
+            fail_closed(command, settings, channel),
+            Some(InternalError::from_panic(&*payload)),
+        ),
+    }
+}
+
+/// The verdict on a line whose judging failed: the one on input the guard could not analyze
+/// in full.
+pub fn fail_closed(command: &str, settings: &Settings, channel: Channel) -> Verdict {
+    let found = rules::unanalyzable(
+        command,
+        0..command.len(),
+        command,
+        Incomplete::InternalError,
+    )
+    .into_iter()
+    .collect();
+    let (standing, exempted) = policy::exempt(found, command, settings);
+    let judged = Judged {
+        standing,
+        exempted,
+        ..Judged::default()
+    };
+    policy::decide(judged, command, settings, channel, None)
+}
+
 /// Judges a host's file-writing tool call about to write `paths`.
 pub fn evaluate_file_edit(
     tool: &str,
@@ -150,10 +194,20 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
         add_unique(&mut found, rules::check(cmd, settings));
     }
     add_unique(&mut found, configured_findings(analysis, settings));
-    if found.is_empty()
-        && let Some(incomplete) = analysis.incomplete
-    {
-        found.extend(rules::unanalyzable(command, incomplete));
+    if found.is_empty() {
+        if let Some(incomplete) = analysis.incomplete {
+            let whole = 0..command.len();
+            found.extend(rules::unanalyzable(command, whole, command, incomplete));
+        }
+        for part in &analysis.unread {
+            let why = Incomplete::Unreadable;
+            add_unique(
+                &mut found,
+                rules::unanalyzable(command, part.span.clone(), &part.code, why)
+                    .into_iter()
+                    .collect(),
+            );
+        }
     }
     found
 }

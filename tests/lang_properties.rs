@@ -80,9 +80,10 @@ proptest! {
         code in codeish(),
     ) {
         let text = String::from_utf8_lossy(&bytes);
+        let deadline = lang::Deadline::after(shell::PARSE_DEADLINE);
         for lang in LANGS {
-            lang::effects(lang, &text);
-            lang::effects(lang, &code);
+            lang::effects(lang, &text, deadline);
+            lang::effects(lang, &code, deadline);
         }
     }
 

@@ -1,17 +1,17 @@
 //! `agent-guard hook`: the hot path. Read stdin, judge, answer, exit 0.
 
 use std::io::{Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::OnceLock;
 use std::time::Instant;
 
+use crate::InternalError;
 use crate::audit::{self, Record};
 use crate::claims;
 use crate::host::{self, FileEdit, Host, Reply, ToolCall};
+use crate::policy::{Channel, Verdict};
 use crate::settings::Settings;
-
-/// The message of a panic, for the audit record of the internal error.
-static PANIC: OnceLock<String> = OnceLock::new();
+use crate::shell::Dialect;
 
 pub fn run(host: Option<Host>) -> ExitCode {
     let started = Instant::now();
@@ -19,17 +19,19 @@ pub fn run(host: Option<Host>) -> ExitCode {
     if std::io::stdin().read_to_end(&mut input).is_err() {
         return ExitCode::SUCCESS;
     }
-    // An internal error must never break the agent's workflow: allow, exit 0, say so on stderr
-    // and in the audit log.
+    // An internal error must never break the agent's workflow, nor let through a line that
+    // names anything destructive: it is judged as input the guard could not analyze, said
+    // on stderr and written to the audit log.
     std::panic::set_hook(Box::new(|info| {
-        let message = info.to_string();
-        eprintln!("agent-guard: internal error ({message}); allowing the command");
-        let _ = PANIC.set(message);
+        eprintln!("agent-guard: internal error ({info})");
     }));
-    let reply = std::panic::catch_unwind(|| respond(&input, host, started)).unwrap_or_else(|_| {
-        let _ = std::panic::catch_unwind(|| log_error(&input, host, started));
-        Reply::silent()
-    });
+    crate::locate_panics();
+    let reply =
+        std::panic::catch_unwind(|| respond(&input, host, started)).unwrap_or_else(|payload| {
+            let error = InternalError::from_panic(&*payload);
+            std::panic::catch_unwind(|| after_panic(&input, host, started, &error))
+                .unwrap_or_else(|_| Reply::silent())
+        });
     if let Some(out) = &reply.stdout {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{out}");
@@ -45,6 +47,17 @@ pub fn run(host: Option<Host>) -> ExitCode {
 /// audit record the verdict calls for. A command with no finding costs no git process and
 /// no write.
 pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
+    respond_with(input, host, started, crate::evaluate_dialect)
+}
+
+/// [`respond`] with the command judged by `judge`. A panic in `judge` is judged as input the
+/// guard could not analyze, and logged.
+pub fn respond_with(
+    input: &[u8],
+    host: Option<Host>,
+    started: Instant,
+    judge: impl FnOnce(&str, Dialect, Option<&Path>, &Settings, Channel) -> Verdict,
+) -> Reply {
     let Some(call) = host::decode(input, host) else {
         return match host::decode_file_edit(input, host) {
             Some(edit) => file_edit(&edit, started),
@@ -54,8 +67,9 @@ pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
     let loaded = load_settings(call.cwd.as_deref());
     let settings = &loaded.settings;
     let cwd = call.cwd.as_deref();
-    let mut verdict =
-        crate::evaluate_dialect(&call.command, call.dialect(), cwd, settings, call.channel());
+    let (mut verdict, error) = crate::judge_safely(&call.command, settings, call.channel(), || {
+        judge(&call.command, call.dialect(), cwd, settings, call.channel())
+    });
     let mut taken = Vec::new();
     let mut missed = Vec::new();
     if verdict.may_destroy() {
@@ -72,14 +86,43 @@ pub fn respond(input: &[u8], host: Option<Host>, started: Instant) -> Reply {
             }
         }
     }
-    audit(
-        &call,
-        loaded.repository,
-        &verdict,
-        settings,
-        started,
-        (&taken, &missed),
-    );
+    let outcome = Outcome {
+        verdict: &verdict,
+        error: error.as_ref(),
+        taken: &taken,
+        missed: &missed,
+    };
+    audit(&call, loaded.repository, &outcome, settings, started);
+    host::encode(&call, &verdict)
+}
+
+/// After a panic outside the judging itself (reading the payload, the configuration, a
+/// snapshot, the reply): the line is judged as one the guard could not analyze, under the
+/// configuration when it can still be read, and the panic logged. A payload that cannot be
+/// read stays an allow, as garbage always is.
+fn after_panic(input: &[u8], host: Option<Host>, started: Instant, error: &InternalError) -> Reply {
+    let Some(call) = host::decode(input, host) else {
+        write(
+            &Record::of_error(
+                &audit::Origin::default(),
+                "",
+                &error.to_string(),
+                started.elapsed(),
+            ),
+            &Settings::default(),
+        );
+        return Reply::silent();
+    };
+    let settings = std::panic::catch_unwind(|| load_settings(call.cwd.as_deref()).settings)
+        .unwrap_or_default();
+    let verdict = crate::fail_closed(&call.command, &settings, call.channel());
+    let outcome = Outcome {
+        verdict: &verdict,
+        error: Some(error),
+        taken: &[],
+        missed: &[],
+    };
+    audit(&call, None, &outcome, &settings, started);
     host::encode(&call, &verdict)
 }
 
@@ -92,27 +135,47 @@ fn load_settings(cwd: Option<&std::path::Path>) -> crate::config::Loaded {
     loaded
 }
 
-/// Appends the audit record the verdict calls for, with the snapshots taken and the reasons
-/// none were.
+/// What the hook decided about a call, for its audit record.
+struct Outcome<'a> {
+    verdict: &'a Verdict,
+    /// The panic met while deciding, if any.
+    error: Option<&'a InternalError>,
+    /// The snapshots taken first, and the reasons none were.
+    taken: &'a [String],
+    missed: &'a [String],
+}
+
+/// Appends the audit record the outcome calls for: a stop, a question, an override, an
+/// observed stop, or any internal error (allowed lines too).
 fn audit(
     call: &ToolCall,
     repository: Option<std::path::PathBuf>,
-    verdict: &crate::policy::Verdict,
+    outcome: &Outcome,
     settings: &Settings,
     started: Instant,
-    (taken, missed): (&[String], &[String]),
 ) {
     let origin = origin(call, repository);
+    let elapsed = started.elapsed();
     let record = Record::of_verdict(
         &origin,
         &call.command,
-        verdict,
+        outcome.verdict,
         settings.log_allowed,
-        started.elapsed(),
+        elapsed,
     );
+    let record = match (record, outcome.error) {
+        (Some(record), Some(error)) => Some(record.with_error(&error.to_string())),
+        (None, Some(error)) => Some(Record::of_error(
+            &origin,
+            &call.command,
+            &error.to_string(),
+            elapsed,
+        )),
+        (record, None) => record,
+    };
     if let Some(mut record) = record {
-        record.snapshot = (!taken.is_empty()).then(|| taken.join(", "));
-        record.no_snapshot = (!missed.is_empty()).then(|| missed.join("; "));
+        record.snapshot = (!outcome.taken.is_empty()).then(|| outcome.taken.join(", "));
+        record.no_snapshot = (!outcome.missed.is_empty()).then(|| outcome.missed.join("; "));
         write(&record, settings);
     }
 }
@@ -130,14 +193,13 @@ fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
         }
         return Reply::silent();
     }
-    audit(
-        &call,
-        loaded.repository,
-        &verdict,
-        settings,
-        started,
-        (&[], &[]),
-    );
+    let outcome = Outcome {
+        verdict: &verdict,
+        error: None,
+        taken: &[],
+        missed: &[],
+    };
+    audit(&call, loaded.repository, &outcome, settings, started);
     host::encode(&call, &verdict)
 }
 
@@ -159,16 +221,6 @@ fn origin(call: &ToolCall, repository: Option<std::path::PathBuf>) -> audit::Ori
         cwd: call.cwd.clone(),
         repository,
     }
-}
-
-/// The audit record of a panic, with what is known of the call.
-fn log_error(input: &[u8], host: Option<Host>, started: Instant) {
-    let call = host::decode(input, host);
-    let origin = call.as_ref().map(|c| origin(c, None)).unwrap_or_default();
-    let command = call.as_ref().map_or("", |c| c.command.as_str());
-    let error = PANIC.get().map_or("a panic", String::as_str);
-    let record = Record::of_error(&origin, command, error, started.elapsed());
-    write(&record, &Settings::default());
 }
 
 /// Appends to the audit log; a failure is reported on stderr and never changes the answer.

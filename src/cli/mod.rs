@@ -5,7 +5,7 @@ mod claim;
 mod config;
 mod doctor;
 mod explain;
-mod hook;
+pub mod hook;
 mod install;
 mod log;
 mod replay;

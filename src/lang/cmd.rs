@@ -2,14 +2,24 @@
 //! native commands. cmd's syntax is small enough to split by hand: `&`, `&&`, `||` and `|`
 //! between commands, double quotes, `^` escaping the next character, `%VAR%` expansions.
 
-use super::{Effect, remove, remove_dir, rename, run};
+use super::{Effect, Lowered, remove, remove_dir, rename, run};
 use crate::shell::{Redirect, Word};
 
-pub(super) fn effects(code: &str) -> Vec<Effect> {
-    split(code)
-        .into_iter()
-        .filter_map(|(text, words, redirects)| lower(&text, words, redirects))
-        .collect()
+pub(super) fn effects(code: &str) -> Lowered {
+    let mut lowered = Lowered::default();
+    for (text, words, redirects) in split(code) {
+        // `for ... do rd /s %d` and `if exist x rd /s x` run a command of their own, which is
+        // not read here.
+        let compound = words.first().is_some_and(|w| {
+            w.text.eq_ignore_ascii_case("for") || w.text.eq_ignore_ascii_case("if")
+        });
+        if compound {
+            lowered.unread.push(text);
+        } else {
+            lowered.effects.extend(lower(&text, words, redirects));
+        }
+    }
+    lowered
 }
 
 /// One command of a line: its text, its words, and its redirects.
@@ -186,10 +196,8 @@ fn is_switch(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     fn lowered(code: &str) -> Vec<String> {
-        crate::lang::shown(effects(code))
+        crate::lang::shown(crate::lang::Lang::Cmd, code)
     }
 
     #[test]

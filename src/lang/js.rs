@@ -2,16 +2,13 @@
 //! `recursive`, `unlinkSync`, `Deno.remove`, `child_process`, `Bun.spawn`, `Deno.Command`
 //! and file writes.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
-use super::tree::{self, Grammar, Part, Value, named_nodes, text};
+use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
-pub(super) fn effects(code: &str) -> Vec<Effect> {
-    let Some(tree) = tree::parse(Grammar::JavaScript, code) else {
-        return Vec::new();
-    };
+pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     named_nodes(tree.root_node())
         .into_iter()
         .filter(|n| matches!(n.kind(), "call_expression" | "new_expression"))
@@ -155,7 +152,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        crate::lang::shown(effects(code))
+        crate::lang::shown(Lang::JavaScript, code)
     }
 
     #[test]

@@ -19,9 +19,13 @@ mod python;
 mod ruby;
 mod tree;
 
-use crate::shell::{Redirect, Word};
+use tree_sitter::Tree;
+
+use crate::shell::{Incomplete, Redirect, Word};
 
 pub use invoke::{Code, code_of, language_of};
+pub use tree::Deadline;
+pub(crate) use tree::{Grammar, parse};
 
 /// The languages read here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,20 +74,58 @@ pub enum Effect {
     Code { lang: Lang, code: Word },
 }
 
-/// Every effect of `code` in `lang`, in source order. Never panics; unparsable code gives
-/// what could be read of it.
-pub fn effects(lang: Lang, code: &str) -> Vec<Effect> {
-    if code.len() > crate::shell::MAX_INPUT_BYTES {
-        return Vec::new();
+/// What a reader made of some code.
+#[derive(Debug, Default)]
+pub struct Lowered {
+    /// Every effect found, in source order.
+    pub effects: Vec<Effect>,
+    /// Why reading stopped, when it did before the end (the deadline passed, the code is too
+    /// large): nothing after that point was read, in the code or in the line around it.
+    pub incomplete: Option<Incomplete>,
+    /// Parts of the code the reader could not follow, as written (from a quote that never
+    /// ends, the command inside cmd's `for`): what is around them was read.
+    pub unread: Vec<String>,
+}
+
+impl Lowered {
+    fn whole(effects: Vec<Effect>) -> Lowered {
+        Lowered {
+            effects,
+            ..Lowered::default()
+        }
     }
+
+    fn stopped(why: Incomplete) -> Lowered {
+        Lowered {
+            incomplete: Some(why),
+            ..Lowered::default()
+        }
+    }
+}
+
+/// Every effect of `code` in `lang`, read before `deadline`. Never panics; unparsable code
+/// gives what could be read of it.
+pub fn effects(lang: Lang, code: &str, deadline: Deadline) -> Lowered {
+    if code.len() > crate::shell::MAX_INPUT_BYTES {
+        return Lowered::stopped(Incomplete::TooLarge);
+    }
+    if deadline.passed() {
+        return Lowered::stopped(Incomplete::Timeout);
+    }
+    let parsed =
+        |grammar, lower: fn(&Tree, &str) -> Vec<Effect>| match tree::parse(grammar, code, deadline)
+        {
+            Some(tree) => Lowered::whole(lower(&tree, code)),
+            None => Lowered::stopped(Incomplete::Timeout),
+        };
     match lang {
-        Lang::Python => python::effects(code),
-        Lang::JavaScript => js::effects(code),
-        Lang::Ruby => ruby::effects(code),
+        Lang::Python => parsed(Grammar::Python, python::effects),
+        Lang::JavaScript => parsed(Grammar::JavaScript, js::effects),
+        Lang::Ruby => parsed(Grammar::Ruby, ruby::effects),
+        Lang::Php => parsed(Grammar::Php, php::effects),
+        Lang::PhpTagged => parsed(Grammar::PhpTagged, php::effects),
+        Lang::PowerShell => parsed(Grammar::PowerShell, powershell::effects),
         Lang::Perl => perl::effects(code),
-        Lang::Php => php::effects(code, false),
-        Lang::PhpTagged => php::effects(code, true),
-        Lang::PowerShell => powershell::effects(code),
         Lang::Cmd => cmd::effects(code),
     }
 }
@@ -208,11 +250,18 @@ fn mode_writes(mode: &Word) -> bool {
     !mode.literal || mode.text.contains(['w', 'a', 'x', '+', 'c'])
 }
 
-/// Each effect of `effects` on one line, for tests: a command's words and redirects, `sh`
-/// and shell text, or `code` and code.
+/// Each effect of `code` in `lang` on one line, for tests: a command's words and redirects,
+/// `sh` and shell text, or `code` and code. The code must be read whole.
 #[cfg(test)]
-fn shown(effects: Vec<Effect>) -> Vec<String> {
-    effects
+fn shown(lang: Lang, code: &str) -> Vec<String> {
+    let lowered = effects(
+        lang,
+        code,
+        Deadline::after(std::time::Duration::from_secs(60)),
+    );
+    assert_eq!(lowered.incomplete, None, "{code}");
+    lowered
+        .effects
         .into_iter()
         .map(|e| match e {
             Effect::Command {
@@ -241,6 +290,58 @@ mod tests {
             Effect::Command { argv, .. } => argv.iter().map(|w| w.text.clone()).collect(),
             Effect::Shell { script } => vec![format!("sh: {}", script.text)],
             Effect::Code { code, .. } => vec![format!("code: {}", code.text)],
+        }
+    }
+
+    #[test]
+    fn code_read_past_the_deadline_or_too_large_says_so() {
+        let passed = Deadline::at(std::time::Instant::now());
+        let later = Deadline::after(std::time::Duration::from_secs(60));
+        let huge = "x".repeat(crate::shell::MAX_INPUT_BYTES + 1);
+        for lang in [
+            Lang::Python,
+            Lang::JavaScript,
+            Lang::Ruby,
+            Lang::Perl,
+            Lang::Php,
+            Lang::PhpTagged,
+            Lang::PowerShell,
+            Lang::Cmd,
+        ] {
+            let late = effects(lang, "rm -rf build", passed);
+            assert_eq!(late.incomplete, Some(Incomplete::Timeout), "{lang:?}");
+            assert!(late.effects.is_empty(), "{lang:?}");
+            let large = effects(lang, &huge, later);
+            assert_eq!(large.incomplete, Some(Incomplete::TooLarge), "{lang:?}");
+        }
+    }
+
+    #[test]
+    fn parts_a_scanner_cannot_follow_are_kept_as_written() {
+        let later = Deadline::after(std::time::Duration::from_secs(60));
+        let perl = effects(
+            Lang::Perl,
+            "unlink 'a'; print \"never ends; unlink $b",
+            later,
+        );
+        assert_eq!(argv(&perl.effects[0]), ["rm", "a"]);
+        assert_eq!(perl.unread, ["\"never ends; unlink $b"]);
+        assert_eq!(perl.incomplete, None);
+        let cmd = effects(
+            Lang::Cmd,
+            "del a.txt & for /d %d in (build*) do rd /s /q %d & IF exist x del x",
+            later,
+        );
+        assert_eq!(argv(&cmd.effects[0]), ["rm", "a.txt"]);
+        assert_eq!(
+            cmd.unread,
+            ["for /d %d in (build*) do rd /s /q %d", "IF exist x del x"]
+        );
+        for whole in ["print -s $f; unlink $f", "my $x = 'a'; s/a/b/;"] {
+            assert!(
+                effects(Lang::Perl, whole, later).unread.is_empty(),
+                "{whole}"
+            );
         }
     }
 

@@ -8,7 +8,7 @@
 //! then reads the argument list after each name it cares about.
 
 use super::tree::single_quoted;
-use super::{Effect, remove, remove_dir, rename, run, shell, unknown, write};
+use super::{Effect, Lowered, remove, remove_dir, rename, run, shell, unknown, write};
 use crate::shell::Word;
 
 #[derive(Debug)]
@@ -27,6 +27,8 @@ enum Token {
 struct Scanner<'s> {
     src: &'s str,
     pos: usize,
+    /// A quote or pattern ran to the end of the code without its closing delimiter.
+    ran_off: bool,
 }
 
 impl Scanner<'_> {
@@ -45,7 +47,11 @@ impl Scanner<'_> {
         let close = closing(open);
         let mut depth = 0usize;
         let mut out = String::new();
-        while let Some(c) = self.bump() {
+        loop {
+            let Some(c) = self.bump() else {
+                self.ran_off = true;
+                break;
+            };
             if c == '\\' {
                 out.push(c);
                 out.extend(self.bump());
@@ -142,8 +148,10 @@ impl Scanner<'_> {
                     self.bump();
                 }
                 let word = &self.src[start..self.pos];
+                // `-s $file` is a file test (its size), not a substitution.
+                let file_test = word == "s" && matches!(prev, Some(Token::Punct('-')));
                 match word {
-                    "q" | "qq" | "qw" | "qx" | "m" | "qr" | "s" | "tr" | "y" => {
+                    "q" | "qq" | "qw" | "qx" | "m" | "qr" | "s" | "tr" | "y" if !file_test => {
                         match self.quote_delimiter() {
                             Some(open) => self.quote_like(word, open, start),
                             None => Token::Ident(word.to_string()),
@@ -232,10 +240,20 @@ fn double(body: &str) -> Token {
     Token::Str(double_word(body))
 }
 
-pub(super) fn effects(code: &str) -> Vec<Effect> {
-    let mut scanner = Scanner { src: code, pos: 0 };
+pub(super) fn effects(code: &str) -> Lowered {
+    let mut scanner = Scanner {
+        src: code,
+        pos: 0,
+        ran_off: false,
+    };
     let mut tokens: Vec<(Token, usize, usize)> = Vec::new();
+    // Where the token that ran to the end starts: the scanner may have misread it (as a
+    // quote, a pattern), and then the calls after it were never seen.
+    let mut unread = None;
     while let Some(token) = scanner.next(tokens.last().map(|(t, _, _)| t)) {
+        if scanner.ran_off {
+            unread.get_or_insert(token.1);
+        }
         tokens.push(token);
     }
     let mut out = Vec::new();
@@ -263,7 +281,14 @@ pub(super) fn effects(code: &str) -> Vec<Effect> {
             _ => {}
         }
     }
-    out
+    Lowered {
+        effects: out,
+        incomplete: None,
+        unread: unread
+            .map(|start| code[start..].to_string())
+            .into_iter()
+            .collect(),
+    }
 }
 
 /// The comma-separated arguments after a name, in parentheses or up to the end of the
@@ -422,10 +447,8 @@ fn open(args: &[Vec<&Token>], text: &str) -> Option<Effect> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     fn lowered(code: &str) -> Vec<String> {
-        crate::lang::shown(effects(code))
+        crate::lang::shown(crate::lang::Lang::Perl, code)
     }
 
     #[test]

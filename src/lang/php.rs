@@ -1,22 +1,12 @@
 //! PHP: `unlink`, `rmdir`, `system`/`exec`/`shell_exec`/`passthru`/`popen`/`proc_open`,
 //! backticks, `file_put_contents` and `fopen` for writing.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
-use super::tree::{self, Grammar, Part, Value, named_nodes, text};
+use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, mode_writes, remove, remove_dir, rename, unknown, write};
 
-/// `tagged`: the code is a PHP file (`<?php ... ?>`), as `php` reads on stdin; `php -r`
-/// takes bare code.
-pub(super) fn effects(code: &str, tagged: bool) -> Vec<Effect> {
-    let grammar = if tagged {
-        Grammar::PhpTagged
-    } else {
-        Grammar::Php
-    };
-    let Some(tree) = tree::parse(grammar, code) else {
-        return Vec::new();
-    };
+pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     named_nodes(tree.root_node())
         .into_iter()
         .filter_map(|n| match n.kind() {
@@ -90,10 +80,8 @@ fn string(node: Node, src: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     fn lowered(code: &str) -> Vec<String> {
-        crate::lang::shown(effects(code, false))
+        crate::lang::shown(crate::lang::Lang::Php, code)
     }
 
     #[test]
@@ -114,6 +102,13 @@ mod tests {
 
     #[test]
     fn tagged_files() {
-        assert_eq!(effects("<?php exec('git clean -fdx'); ?>", true).len(), 1);
+        assert_eq!(
+            crate::lang::shown(
+                crate::lang::Lang::PhpTagged,
+                "<?php exec('git clean -fdx'); ?>"
+            )
+            .len(),
+            1
+        );
     }
 }

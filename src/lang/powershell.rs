@@ -3,16 +3,13 @@
 //! --hard`) and .NET's `[IO.Directory]::Delete`/`[IO.File]::Delete`, inside script blocks
 //! and pipelines too.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
-use super::tree::{self, Grammar, named_nodes, text};
+use super::tree::{self, named_nodes, text};
 use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
-pub(super) fn effects(code: &str) -> Vec<Effect> {
-    let Some(tree) = tree::parse(Grammar::PowerShell, code) else {
-        return Vec::new();
-    };
+pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     named_nodes(tree.root_node())
         .into_iter()
         .filter_map(|n| match n.kind() {
@@ -401,7 +398,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        crate::lang::shown(effects(code))
+        crate::lang::shown(Lang::PowerShell, code)
     }
 
     #[test]

@@ -1,16 +1,13 @@
 //! Python: `shutil.rmtree`, `os.remove`, `pathlib` deletions, `os.system`, `subprocess`,
 //! `open(..., 'w')` and `Path.write_text`.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
-use super::tree::{self, Grammar, Part, Value, named_nodes, text};
+use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, Lang, mode_writes, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
-pub(super) fn effects(code: &str) -> Vec<Effect> {
-    let Some(tree) = tree::parse(Grammar::Python, code) else {
-        return Vec::new();
-    };
+pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
     nodes
@@ -203,7 +200,7 @@ mod tests {
     use super::*;
 
     fn lowered(code: &str) -> Vec<String> {
-        crate::lang::shown(effects(code))
+        crate::lang::shown(Lang::Python, code)
     }
 
     #[test]

@@ -1,16 +1,13 @@
 //! Ruby: `FileUtils` deletions, `File.delete`, `system`/`exec`/`spawn`, backticks and `%x`,
 //! `Open3`, and `File.write`.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
-use super::tree::{self, Grammar, Part, Value, named_nodes, text};
+use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
 use crate::shell::Word;
 
-pub(super) fn effects(code: &str) -> Vec<Effect> {
-    let Some(tree) = tree::parse(Grammar::Ruby, code) else {
-        return Vec::new();
-    };
+pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     named_nodes(tree.root_node())
         .into_iter()
         .filter_map(|n| match n.kind() {
@@ -148,10 +145,8 @@ fn string(node: Node, src: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     fn lowered(code: &str) -> Vec<String> {
-        crate::lang::shown(effects(code))
+        crate::lang::shown(crate::lang::Lang::Ruby, code)
     }
 
     #[test]

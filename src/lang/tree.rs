@@ -1,16 +1,39 @@
-//! Parsers for the embedded grammars, built on first use, and walking their trees.
+//! Parsers for every tree-sitter grammar (the shell's and the embedded languages'), built on
+//! first use, the one parse under a deadline they all share, and walking their trees.
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
 
 use super::{Effect, Lang, run, unknown};
-use crate::shell::{PARSE_DEADLINE, Word};
+use crate::shell::Word;
+
+/// When reading must stop. One is set for a whole call and every parse under it shares it:
+/// a script nested in a script nested in code gets what is left, not a fresh allowance.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline(Instant);
+
+impl Deadline {
+    /// A deadline `time` from now.
+    pub fn after(time: Duration) -> Deadline {
+        Deadline(Instant::now() + time)
+    }
+
+    /// A deadline at `instant`; one at or before now has passed already.
+    pub fn at(instant: Instant) -> Deadline {
+        Deadline(instant)
+    }
+
+    pub fn passed(self) -> bool {
+        Instant::now() >= self.0
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Grammar {
+pub(crate) enum Grammar {
+    Bash,
     Python,
     JavaScript,
     Ruby,
@@ -22,6 +45,7 @@ pub(super) enum Grammar {
 impl Grammar {
     fn language(self) -> Language {
         match self {
+            Grammar::Bash => tree_sitter_bash::LANGUAGE.into(),
             Grammar::Python => tree_sitter_python::LANGUAGE.into(),
             Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Grammar::Ruby => tree_sitter_ruby::LANGUAGE.into(),
@@ -33,21 +57,23 @@ impl Grammar {
 }
 
 thread_local! {
-    /// One parser per grammar, created the first time that grammar is needed.
+    /// One parser per grammar, created the first time that grammar is needed: building a
+    /// parser allocates; the hook parses once, benchmarks parse millions of times.
     static PARSERS: RefCell<Vec<(Grammar, Parser)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Parses `code`, or `None` when the grammar cannot be loaded or parsing runs out of time.
-pub(super) fn parse(grammar: Grammar, code: &str) -> Option<Tree> {
-    let deadline = Instant::now() + PARSE_DEADLINE;
+/// Parses `src`, or `None` when the grammar cannot be loaded or `deadline` passes first
+/// (tree-sitter asks every hundred or so steps whether to go on, so a short text is read
+/// whole). Either way nothing of the text was read: the caller must say so.
+pub(crate) fn parse(grammar: Grammar, src: &str, deadline: Deadline) -> Option<Tree> {
     let mut past_deadline = |_: &tree_sitter::ParseState| {
-        if Instant::now() > deadline {
+        if deadline.passed() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     };
-    let bytes = code.as_bytes();
+    let bytes = src.as_bytes();
     PARSERS.with_borrow_mut(|parsers| {
         let at = match parsers.iter().position(|(g, _)| *g == grammar) {
             Some(at) => at,
@@ -298,4 +324,21 @@ pub(super) fn single_quoted(body: &str) -> String {
 /// Whether a keyword or map value is set to something other than literal false.
 pub(super) fn truthy(value: Option<&Value>) -> bool {
     value.is_some_and(|v| !matches!(v, Value::Bool(false)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parse_stopped_by_its_deadline_gives_no_tree() {
+        let code = "x = 1\n".repeat(2000);
+        let passed = Deadline::at(Instant::now());
+        assert!(passed.passed());
+        for grammar in [Grammar::Bash, Grammar::Python, Grammar::Ruby] {
+            assert!(parse(grammar, &code, passed).is_none());
+        }
+        let later = Deadline::after(Duration::from_secs(60));
+        assert!(parse(Grammar::Python, &code, later).is_some());
+    }
 }

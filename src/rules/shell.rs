@@ -1,6 +1,8 @@
 //! Commands the guard cannot read: a program name built at run time, or input it could not
 //! analyze in full.
 
+use std::ops::Range;
+
 use super::{Finding, Hit, Reading, Rule, Tier};
 use crate::settings::Profile;
 use crate::shell::{Incomplete, SimpleCommand, Via};
@@ -27,15 +29,62 @@ pub static DYNAMIC_COMMAND: Rule = Rule {
 pub static UNANALYZABLE: Rule = Rule {
     id: "shell.unanalyzable",
     catches: "a command line the guard could not analyze in full (over 1 MiB, scripts nested \
-              too deep, or too slow to parse) that mentions a destructive command",
+              too deep, too slow to parse, code handed to an interpreter or SQL handed to a \
+              database client that could not be read to its end, or an internal error of the \
+              guard) that names anything destructive",
     why: "Silence must never be read as safety: when part of the input was not seen and it \
-          mentions `rm`, `git` or `find`, the guard stops it rather than guess.",
+          names a command, call or statement that destroys (`rm`, `git`, `find`, \
+          `shutil.rmtree`, `fs.rmSync`, `Remove-Item`, `rd`, `DROP`, `TRUNCATE`, ...), the \
+          guard stops it rather than guess. What names nothing of the kind passes.",
     instead: "Split the work into smaller commands, or write the script to a file and review it.",
     protected_when: None,
     strict_only: false,
     stops: &[],
     passes: &[],
 };
+
+/// Words that name something destructive, compared without regard to case: programs the
+/// rules cover, the deleting calls the embedded-language readers lower to them, and the
+/// verbs of destructive statements and subcommands. Only read when analysis fell short.
+const DESTRUCTIVE_WORDS: &[&str] = &[
+    // Programs and shell builtins.
+    "rm",
+    "rmdir",
+    "unlink",
+    "shred",
+    "git",
+    "find",
+    "rsync",
+    "rimraf",
+    "dd",
+    "mkfs",
+    // Deleting calls in Python, JavaScript, Ruby, Perl, PHP, PowerShell and cmd.
+    "rmtree",
+    "remove_tree",
+    "removedirs",
+    "rmSync",
+    "rmdirSync",
+    "unlinkSync",
+    "rm_rf",
+    "rm_r",
+    "Remove-Item",
+    "rd",
+    "del",
+    "erase",
+    // Statements and subcommands that destroy data.
+    "drop",
+    "truncate",
+    "delete",
+    "destroy",
+    "purge",
+];
+
+/// Whether `text` names anything destructive: one of [`DESTRUCTIVE_WORDS`] as a whole word.
+/// A coarse scan, not parsing, for input whose analysis fell short.
+fn names_destructive(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .any(|w| DESTRUCTIVE_WORDS.iter().any(|d| d.eq_ignore_ascii_case(w)))
+}
 
 /// A command whose name is not literal.
 pub(super) fn dynamic(cmd: &SimpleCommand, profile: Profile) -> Vec<Hit> {
@@ -62,26 +111,33 @@ pub(super) fn dynamic(cmd: &SimpleCommand, profile: Profile) -> Vec<Hit> {
     Vec::new()
 }
 
-/// The strict fallback when the command line was not analyzed in full: stop it if its text
-/// so much as names a program the rules cover. This is a coarse word scan, not parsing; it
-/// runs only when parsing gave up, where the alternative would be to wave the command through.
-pub fn unanalyzable(command: &str, why: Incomplete) -> Option<Finding> {
-    let mentions = command
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        .any(|w| matches!(w, "rm" | "git" | "find" | "unlink" | "shred"));
-    mentions.then(|| Finding {
+/// The strict fallback when the command line was not analyzed in full: stop it if the text
+/// that was not read so much as names something destructive. `unread` is the whole line, or
+/// the code in it that was not read, whose command stands at `span`. This is a coarse word
+/// scan, not parsing; it runs only when analysis fell short, where the alternative would be
+/// to wave the command through.
+pub fn unanalyzable(
+    line: &str,
+    span: Range<usize>,
+    unread: &str,
+    why: Incomplete,
+) -> Option<Finding> {
+    names_destructive(unread).then(|| Finding {
         rule: &UNANALYZABLE,
         tier: Tier::Destructive,
-        command: command.chars().take(80).collect(),
+        command: line
+            .get(span.clone())
+            .unwrap_or(line)
+            .chars()
+            .take(80)
+            .collect(),
         loses: format!(
-            "could not be checked in full ({}) and mentions a command that deletes",
+            "could not be checked in full ({}) and names a command that destroys",
             why.describe()
         ),
-        safer: Some(
-            "split it into smaller commands, or put the script in a file and review it".into(),
-        ),
+        safer: Some(SAFER.into()),
         recovery: None,
-        span: 0..command.len(),
+        span,
         via: Via::Direct,
         uncertain: false,
         inline_override: false,
@@ -90,4 +146,45 @@ pub fn unanalyzable(command: &str, why: Incomplete) -> Option<Finding> {
         dirs: Vec::new(),
         env: Vec::new(),
     })
+}
+
+/// The same fallback for text a command hands a program that the program's reader could
+/// not read to its end (SQL a database client runs), for the caller to raise when that text
+/// names something destructive in the program's own terms; `why` says what was not read.
+pub(crate) fn unread(why: &str) -> Hit {
+    Hit::new(
+        &UNANALYZABLE,
+        Tier::Destructive,
+        format!("could not be checked in full ({why}) and names a statement that destroys"),
+    )
+    .safer(SAFER)
+}
+
+const SAFER: &str = "split it into smaller commands, or put the script in a file and review it";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn destructive_names_are_whole_words_in_any_case() {
+        for text in [
+            "python3 -c \"import shutil; shutil.rmtree('build')\"",
+            "node -e \"require('fs').rmSync('out', {recursive: true})\"",
+            "pwsh -c 'Remove-Item -Recurse out'",
+            "cmd /c \"RD /S /Q out\"",
+            "psql -c 'DROP TABLE users'",
+            "x; rm -rf build",
+        ] {
+            assert!(names_destructive(text), "{text}");
+        }
+        for text in [
+            "python3 -c 'print(1)'",
+            "echo firmware droplet purged-cache deleted",
+            "ls -la src",
+            "grep -r remove_item .",
+        ] {
+            assert!(!names_destructive(text), "{text}");
+        }
+    }
 }

@@ -13,7 +13,9 @@ mod unwrap;
 pub mod word;
 
 use std::ops::Range;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::lang::Deadline;
 
 pub use word::Word;
 
@@ -156,6 +158,10 @@ pub enum Incomplete {
     TooLarge,
     TooDeep,
     Timeout,
+    /// Code handed to an interpreter that its reader could not follow to the end.
+    Unreadable,
+    /// The guard itself failed (a panic) while judging the line.
+    InternalError,
 }
 
 impl Incomplete {
@@ -164,8 +170,17 @@ impl Incomplete {
             Incomplete::TooLarge => "the command is larger than the 1 MiB the guard analyzes",
             Incomplete::TooDeep => "scripts are nested deeper than the guard follows",
             Incomplete::Timeout => "the command took too long to parse",
+            Incomplete::Unreadable => "code it hands to an interpreter could not be read",
+            Incomplete::InternalError => "the guard met an internal error while checking it",
         }
     }
+}
+
+/// A part of the line that was not read: the code, and where its command stands in the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unread {
+    pub code: String,
+    pub span: Range<usize>,
 }
 
 /// Everything the shell would run, as far as it could be seen.
@@ -174,6 +189,9 @@ pub struct Analysis {
     pub commands: Vec<SimpleCommand>,
     /// Set when part of the input was not analyzed; callers must not read silence as safety.
     pub incomplete: Option<Incomplete>,
+    /// Code handed to an interpreter that its reader could not follow (a quote that never
+    /// ends, the command inside cmd's `for`): the rest of the line was read, this was not.
+    pub unread: Vec<Unread>,
     /// The shell would reject some of the text; the commands before and around it are kept.
     pub syntax_error: bool,
     /// Byte ranges of the line whose commands need not run in the order written: loop
@@ -235,13 +253,20 @@ pub enum Dialect {
 
 /// Analyzes one command line written for `dialect`.
 pub fn analyze_as(command: &str, dialect: Dialect) -> Analysis {
+    analyze_within(command, dialect, Deadline::after(PARSE_DEADLINE))
+}
+
+/// Analyzes one command line written for `dialect`, reading nothing more once `deadline`
+/// passes: the line, every script nested in it and every piece of code it hands an
+/// interpreter share it.
+pub fn analyze_within(command: &str, dialect: Dialect, deadline: Deadline) -> Analysis {
     if command.len() > MAX_INPUT_BYTES {
         return Analysis {
             incomplete: Some(Incomplete::TooLarge),
             ..Analysis::default()
         };
     }
-    let walker = parse::Walker::new(Instant::now() + PARSE_DEADLINE);
+    let walker = parse::Walker::new(deadline);
     match dialect {
         Dialect::Posix => walker.run(command),
         Dialect::PowerShell => walker.run_code(crate::lang::Lang::PowerShell, command),

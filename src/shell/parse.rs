@@ -6,29 +6,14 @@
 //! know it (a heredoc, a here-string, `echo ... |`), so a script fed to a shell is parsed too.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::ops::{ControlFlow, Range};
-use std::time::Instant;
+use std::ops::Range;
 
-use tree_sitter::{Node, ParseOptions, Parser, Tree};
+use tree_sitter::{Node, Tree};
 
 use super::unwrap::{self, Run};
 use super::word::{self, Word};
-use super::{Analysis, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Via};
-use crate::lang::{self, Code, Effect, Lang};
-
-thread_local! {
-    /// Building a parser allocates; the hook parses once, benchmarks parse millions of times.
-    static PARSER: RefCell<Parser> = RefCell::new(new_parser());
-}
-
-fn new_parser() -> Parser {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .expect("the bundled bash grammar matches the tree-sitter runtime");
-    parser
-}
+use super::{Analysis, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via};
+use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang};
 
 struct Item<'t> {
     node: Node<'t>,
@@ -72,7 +57,8 @@ impl<'t> Item<'t> {
 }
 
 pub(super) struct Walker {
-    deadline: Instant,
+    /// The one deadline of the whole line: nested scripts and embedded code share it.
+    deadline: Deadline,
     out: Analysis,
     /// Where the top-level text lost bytes to [`join_lines`], to report spans in the
     /// command line as the host sent it.
@@ -149,7 +135,7 @@ impl Origin {
 }
 
 impl Walker {
-    pub(super) fn new(deadline: Instant) -> Self {
+    pub(super) fn new(deadline: Deadline) -> Self {
         Walker {
             deadline,
             out: Analysis::default(),
@@ -193,23 +179,7 @@ impl Walker {
     }
 
     fn parse(&mut self, src: &str) -> Option<Tree> {
-        let deadline = self.deadline;
-        let mut past_deadline = |_: &tree_sitter::ParseState| {
-            if Instant::now() > deadline {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        let bytes = src.as_bytes();
-        let tree = PARSER.with_borrow_mut(|parser| {
-            parser.reset();
-            parser.parse_with_options(
-                &mut |i, _| bytes.get(i..).unwrap_or_default(),
-                None,
-                Some(ParseOptions::new().progress_callback(&mut past_deadline)),
-            )
-        });
+        let tree = lang::parse(Grammar::Bash, src, self.deadline);
         if tree.is_none() {
             self.out.incomplete = Some(Incomplete::Timeout);
         }
@@ -225,9 +195,12 @@ impl Walker {
     /// Parses `src` as a script run by the shell of `scope` itself (`eval`): its `cd`s
     /// move the commands after it.
     fn script_in(&mut self, src: &str, via: Via, origin: &Origin, shared: Option<usize>) {
-        // Past the deadline nothing more is read: scripts that run each other many times
-        // over would otherwise go on being followed one by one.
-        if self.out.incomplete == Some(Incomplete::Timeout) || Instant::now() > self.deadline {
+        // Past the deadline no nested script is read: scripts that run each other many times
+        // over would otherwise go on being followed one by one. (The line itself starts with
+        // its deadline; its parse and walk watch the deadline on their own.)
+        if origin.depth > 0
+            && (self.out.incomplete == Some(Incomplete::Timeout) || self.deadline.passed())
+        {
             self.out.incomplete = Some(Incomplete::Timeout);
             return;
         }
@@ -255,7 +228,7 @@ impl Walker {
         let mut visited = 0u32;
         while let Some(item) = stack.pop() {
             visited += 1;
-            if visited.is_multiple_of(256) && Instant::now() > self.deadline {
+            if visited.is_multiple_of(256) && self.deadline.passed() {
                 self.out.incomplete = Some(Incomplete::Timeout);
                 return;
             }
@@ -745,14 +718,21 @@ impl Walker {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
         }
-        if Instant::now() > self.deadline {
-            self.out.incomplete = Some(Incomplete::Timeout);
-            return;
-        }
         let via = Via::Embedded(lang);
         let inner = self.subshell(scope);
         let uncertain = origin.uncertain || !code.literal;
-        for effect in lang::effects(lang, &code.text) {
+        let lowered = lang::effects(lang, &code.text, self.deadline);
+        if let Some(why) = lowered.incomplete {
+            self.out.incomplete = Some(why);
+        }
+        let span = origin.span.clone().unwrap_or_default();
+        self.out
+            .unread
+            .extend(lowered.unread.into_iter().map(|code| Unread {
+                code,
+                span: span.clone(),
+            }));
+        for effect in lowered.effects {
             let nested = Origin {
                 span: origin.span.clone(),
                 uncertain,

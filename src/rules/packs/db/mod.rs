@@ -307,12 +307,17 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         return Vec::new();
     }
     let (texts, files) = client_sql(client, args);
-    let found: Vec<Destruction> = texts
-        .into_iter()
-        .chain(cmd.input.as_deref())
-        .flat_map(|text| sql::destructions(text, client.dialect()))
-        .collect();
+    let mut found: Vec<Destruction> = Vec::new();
+    let mut unread = None;
+    for text in texts.into_iter().chain(cmd.input.as_deref()) {
+        let read = sql::read(text, client.dialect());
+        found.extend(read.found);
+        unread = unread.or(read.unread);
+    }
     let mut hits = by_kind(client, &found);
+    if let Some(why) = unread.filter(|_| found.is_empty()) {
+        hits.push(crate::rules::shell::unread(why));
+    }
     let files = files.into_iter().map(Word::literal).chain(
         cmd.redirects
             .iter()

@@ -5,8 +5,11 @@
 //! comment that only mentions `DROP TABLE` is data, not a statement. Text the parser rejects
 //! (a client's meta-commands, a dialect quirk, a typo) is not passed on trust: its statements
 //! are split on `;` by the tokenizer and their first words read, which still tells
-//! `DROP TABLE x` from `SELECT 'DROP TABLE x'`. Text the tokenizer rejects too (an unterminated
-//! quote) is not SQL the client would run, and passes.
+//! `DROP TABLE x` from `SELECT 'DROP TABLE x'`. Where the tokenizer gives up too (a quote that
+//! never ends), the statements before that point are still read; the one it stopped in is not
+//! SQL the client would run as written, but neither it nor what follows was seen, so a reading
+//! says so when that part names a destructive statement. So does a reading of text too large
+//! to read at all.
 
 use sqlparser::ast::{
     AlterTableOperation, FromTable, ObjectName, ObjectType, Statement, TableFactor,
@@ -16,7 +19,7 @@ use sqlparser::dialect::{
     SQLiteDialect,
 };
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+use sqlparser::tokenizer::{Location, Token, Tokenizer, Whitespace};
 
 /// Text past this size is not read: no client line holds that much SQL by hand.
 pub const MAX_SQL_BYTES: usize = 256 << 10;
@@ -70,10 +73,32 @@ pub fn describe(found: &Destruction) -> String {
     }
 }
 
+/// What a reading of SQL text found.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// Every destructive statement, in order.
+    pub found: Vec<Destruction>,
+    /// Why part of the text was not read, when that part names a destructive statement:
+    /// silence about it is no sign of safety.
+    pub unread: Option<&'static str>,
+}
+
 /// Every destructive statement in `sql`, in order.
 pub fn destructions(sql: &str, dialect: Dialect) -> Vec<Destruction> {
-    if sql.len() > MAX_SQL_BYTES || sql.trim().is_empty() {
-        return Vec::new();
+    read(sql, dialect).found
+}
+
+/// Every destructive statement in `sql`, and whether a part that was not read names one.
+pub fn read(sql: &str, dialect: Dialect) -> Read {
+    if sql.len() > MAX_SQL_BYTES {
+        return Read {
+            found: Vec::new(),
+            unread: names_destruction(sql)
+                .then_some("the SQL is larger than the 256 KiB the guard reads"),
+        };
+    }
+    if sql.trim().is_empty() {
+        return Read::default();
     }
     let parser_dialect = parser_dialect(dialect);
     // A parser bug must not take the hook down with it: a panic reads as "not parsed".
@@ -84,9 +109,22 @@ pub fn destructions(sql: &str, dialect: Dialect) -> Vec<Destruction> {
             .and_then(|mut p| p.parse_statements())
     }));
     match parsed {
-        Ok(Ok(statements)) => statements.iter().filter_map(statement).collect(),
+        Ok(Ok(statements)) => Read {
+            found: statements.iter().filter_map(statement).collect(),
+            unread: None,
+        },
         _ => head_scan(sql, parser_dialect.as_ref()),
     }
+}
+
+/// Whether `text` names a statement that destroys data, as a whole word in any case.
+fn names_destruction(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| {
+            ["DROP", "TRUNCATE", "DELETE", "UPDATE"]
+                .iter()
+                .any(|kw| kw.eq_ignore_ascii_case(w))
+        })
 }
 
 fn parser_dialect(dialect: Dialect) -> Box<dyn ParserDialect> {
@@ -209,17 +247,25 @@ fn bare(name: &ObjectName) -> String {
 }
 
 /// For text the parser rejects: each statement's first words, unquoted and outside comments.
-fn head_scan(sql: &str, dialect: &dyn ParserDialect) -> Vec<Destruction> {
-    let Ok(tokens) = Tokenizer::new(dialect, sql).tokenize() else {
-        return Vec::new();
-    };
+/// Where the tokenizer gives up, the statements before the one it stopped in are read, and
+/// the rest is reported unread when it names a destructive statement.
+fn head_scan(sql: &str, dialect: &dyn ParserDialect) -> Read {
+    let mut tokens = Vec::new();
+    let failed_at = Tokenizer::new(dialect, sql)
+        .tokenize_with_location_into_buf(&mut tokens)
+        .err()
+        .map(|e| e.location);
     let mut found = Vec::new();
     let mut statement: Vec<String> = Vec::new();
-    for token in tokens.iter().chain(std::iter::once(&Token::SemiColon)) {
-        match token {
+    // Where the statement under way starts.
+    let mut start: Option<Location> = None;
+    for token in &tokens {
+        match &token.token {
             Token::SemiColon => {
                 found.extend(head(&statement));
                 statement.clear();
+                start = None;
+                continue;
             }
             Token::Whitespace(
                 Whitespace::Space
@@ -227,7 +273,7 @@ fn head_scan(sql: &str, dialect: &dyn ParserDialect) -> Vec<Destruction> {
                 | Whitespace::Tab
                 | Whitespace::SingleLineComment { .. }
                 | Whitespace::MultiLineComment(_),
-            ) => {}
+            ) => continue,
             // A quoted word is a name, never a keyword; keep it only as a name.
             Token::Word(w) if w.quote_style.is_none() => {
                 statement.push(w.value.to_ascii_uppercase())
@@ -236,8 +282,36 @@ fn head_scan(sql: &str, dialect: &dyn ParserDialect) -> Vec<Destruction> {
             Token::Period => statement.push(".".into()),
             _ => statement.push(String::new()),
         }
+        start.get_or_insert(token.span.start);
     }
-    found
+    let Some(failed_at) = failed_at else {
+        found.extend(head(&statement));
+        return Read {
+            found,
+            unread: None,
+        };
+    };
+    let rest = &sql[offset(sql, start.unwrap_or(failed_at))..];
+    Read {
+        found,
+        unread: names_destruction(rest).then_some("the SQL could not be read to its end"),
+    }
+}
+
+/// The byte offset in `sql` of a tokenizer location (line and character column, from 1).
+fn offset(sql: &str, at: Location) -> usize {
+    let mut line_start = 0;
+    for _ in 1..at.line {
+        match sql[line_start..].find('\n') {
+            Some(end) => line_start += end + 1,
+            None => return sql.len(),
+        }
+    }
+    let column = usize::try_from(at.column.saturating_sub(1)).unwrap_or(usize::MAX);
+    sql[line_start..]
+        .char_indices()
+        .nth(column)
+        .map_or(sql.len(), |(i, _)| line_start + i)
 }
 
 /// The destruction a statement's words (upper-cased keywords) begin with, if any.
@@ -361,6 +435,40 @@ mod tests {
         assert_eq!(kinds("DROP TABLE orders PLEASE NOW", pg), [Kind::Drop]);
         assert_eq!(kinds("delete from t whatever where x", pg), []);
         assert_eq!(kinds("SELECT 'unterminated", pg), []);
+    }
+
+    #[test]
+    fn statements_before_a_quote_that_never_ends_are_read() {
+        let my = Dialect::MySql;
+        assert_eq!(kinds("DROP TABLE a; SELECT 'x", my), [Kind::Drop]);
+        let cut = read("SELECT 1; DELETE FROM t WHERE note = 'x", my);
+        assert!(cut.found.is_empty());
+        assert!(cut.unread.is_some());
+        for sql in [
+            "SELECT 'unterminated",
+            "DELETE FROM t WHERE id = 1; SELECT 'x",
+        ] {
+            let cut = read(sql, Dialect::Postgres);
+            assert_eq!((cut.found.len(), cut.unread), (0, None), "{sql}");
+        }
+    }
+
+    #[test]
+    fn text_too_large_to_read_says_so_when_it_names_a_destruction() {
+        let filler = "SELECT 1;\n".repeat(MAX_SQL_BYTES / 10 + 1);
+        let big = read(&format!("{filler}drop table users;"), Dialect::Postgres);
+        assert!(big.found.is_empty());
+        assert!(big.unread.is_some());
+        assert_eq!(read(&filler, Dialect::Postgres).unread, None);
+    }
+
+    #[test]
+    fn tokenizer_locations_map_to_byte_offsets() {
+        let at = |line, column| offset("ab\nçd\n", Location { line, column });
+        assert_eq!(
+            [at(1, 1), at(1, 3), at(2, 1), at(2, 2), at(9, 1)],
+            [0, 2, 3, 5, 7]
+        );
     }
 
     #[test]
