@@ -13,6 +13,7 @@ mod cicd;
 mod cloud;
 mod containers;
 pub mod db;
+mod disk;
 mod hosting;
 mod http;
 mod iac;
@@ -63,6 +64,7 @@ pub static PACKS: &[&Pack] = &[
     &search::PACK,
     &secrets::PACK,
     &system::PACK,
+    &disk::PACK,
 ];
 
 pub fn by_id(id: &str) -> Option<&'static Pack> {
