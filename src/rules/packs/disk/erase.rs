@@ -159,12 +159,12 @@ fn blkdiscard(args: &[Word]) -> Option<Hit> {
     );
     let target = line.operand(0)?;
     let range = if line.given(&["o", "offset", "l", "length"]) {
-        "the blocks in the range given"
+        "the given range of"
     } else {
-        "every block"
+        "every block of"
     };
     Some(erased(format!(
-        "discards {range} of `{target}`: on an SSD they read back as zeros at once"
+        "discards {range} `{target}`: on an SSD the blocks read back as zeros at once"
     )))
 }
 
@@ -221,9 +221,12 @@ fn cryptsetup(args: &[Word]) -> Option<Hit> {
         .position(|w| CRYPTSETUP_ACTIONS.contains(&w.text.as_str()))?;
     let action = words[at].text.as_str();
     let rest = &words[at + 1..];
-    let target = rest.first().map_or("the device", |w| w.text.as_str());
     // A word known only at run time may be a device.
-    let on_device = rest.iter().any(|w| w.value().is_none_or(is_block_device));
+    let device = rest.iter().find(|w| w.value().is_none_or(is_block_device));
+    let on_device = device.is_some();
+    let target = device
+        .or(rest.first())
+        .map_or("the device", |w| w.text.as_str());
     match action {
         "luksFormat" if on_device => Some(erased(format!(
             "writes a new LUKS header over `{target}`: whatever it held, encrypted or not, can \
@@ -310,10 +313,11 @@ fn mdadm(args: &[Word]) -> Option<Hit> {
     if asks(args, &["-h", "--help"]) {
         return None;
     }
+    // Devices as written; a glob or variable is known only when the command runs.
     let devices: Vec<&str> = args
         .iter()
-        .filter_map(Word::value)
-        .filter(|w| is_block_device(w))
+        .filter(|w| w.value().is_none_or(is_block_device))
+        .map(|w| w.text.as_str())
         .collect();
     let loses = if has(args, &["--zero-superblock"]) {
         format!(
@@ -322,11 +326,13 @@ fn mdadm(args: &[Word]) -> Option<Hit> {
             if devices.len() == 1 { "it" } else { "them" }
         )
     } else if has(args, &["-C", "--create", "-B", "--build"]) {
-        let members = devices.get(1..).unwrap_or_default();
+        let members = match devices.get(1..).unwrap_or_default() {
+            [] => "the devices given".to_string(),
+            members => list(members.iter().copied()),
+        };
         format!(
-            "builds a new array over {}: what they held is overwritten by the new array's \
-             superblocks and first sync",
-            list(members.iter().copied())
+            "builds a new array over {members}: what they held is overwritten by the new \
+             array's superblocks and first sync"
         )
     } else if has(args, &["--kill-subarray"]) {
         "deletes a subarray from its container, with its data".to_string()

@@ -155,9 +155,9 @@ fn lvremove(line: &Line) -> Option<Hit> {
             "removes {what}, with the file system and data on it"
         ))
         .safer(format!(
-            "`lvs {}` to see what is there; `lvchange -an <vg>/<lv>` takes a volume out of use \
-             and keeps its data",
-            targets.join(" ")
+            "`{}` to see what is there; `lvchange -an <vg>/<lv>` takes a volume out of use and \
+             keeps its data",
+            [&["lvs"][..], targets].concat().join(" ")
         )),
     )
 }
@@ -170,9 +170,14 @@ fn vgremove(line: &Line) -> Option<Hit> {
         _ if line.operands.is_empty() => return None,
         _ => format!("volume group {}", list(line.operands.iter().copied())),
     };
+    let in_it = if line.operands.len() > 1 {
+        "them"
+    } else {
+        "it"
+    };
     Some(
         removed(format!(
-            "removes {which} with every logical volume in it and the data they hold"
+            "removes {which} with every logical volume in {in_it} and the data they hold"
         ))
         .safer(
             "`vgs` and `lvs <vg>` to see what it holds; `vgchange -an <vg>` takes it out of \
@@ -251,11 +256,18 @@ fn shrink(program: &str, cmd: &SimpleCommand, line: &Line) -> Option<Hit> {
                  the new end is cut off"
             ),
         )
-        .safer(format!(
-            "`{} -r` shrinks the file system first and fails rather than cut into data; `lvs` \
-             and `df -h` show the sizes",
-            cmd.display()
-        ))
+        .safer(match line.value(&["fs"]) {
+            Some(fs) => format!(
+                "the same command with `--fs resize` instead of `--fs {fs}` shrinks the file \
+                 system first and fails rather than cut into data; `lvs` and `df -h` show the \
+                 sizes"
+            ),
+            None => format!(
+                "`{} -r` shrinks the file system first and fails rather than cut into data; \
+                 `lvs` and `df -h` show the sizes",
+                cmd.display()
+            ),
+        })
         .recovery(format!(
             "{VGCFGRESTORE}; a file system cut short may still need `fsck`"
         )),

@@ -121,8 +121,8 @@ fn destroy(args: &[Word]) -> Option<Hit> {
         };
         (
             format!(
-                "destroys snapshot {}{ranges}{recursive}: the blocks only they held are freed, \
-                 and with them the way back to that point",
+                "destroys snapshot {}{ranges}{recursive}: the blocks no other snapshot or file \
+                 system shares are freed, and with them the way back to that point",
                 list(targets.iter().copied())
             ),
             "none for the snapshot; the live file system is untouched",
