@@ -23,6 +23,7 @@ mod migrations;
 mod search;
 mod secrets;
 mod system;
+mod vm;
 
 use crate::rules::{Hit, Rule, Tier};
 use crate::settings::Settings;
@@ -65,6 +66,7 @@ pub static PACKS: &[&Pack] = &[
     &secrets::PACK,
     &system::PACK,
     &disk::PACK,
+    &vm::PACK,
 ];
 
 pub fn by_id(id: &str) -> Option<&'static Pack> {
