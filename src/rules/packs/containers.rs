@@ -74,7 +74,7 @@ pub static PACK: Pack = Pack {
 };
 
 /// Global options of docker and podman that take a separate value.
-const GLOBAL: &[&str] = &[
+pub(super) const GLOBAL: &[&str] = &[
     "H",
     "host",
     "c",

@@ -13,6 +13,7 @@ mod cicd;
 mod cloud;
 mod containers;
 pub mod db;
+mod disk;
 mod hosting;
 mod http;
 mod iac;
@@ -22,6 +23,7 @@ mod migrations;
 mod search;
 mod secrets;
 mod system;
+mod vm;
 
 use crate::rules::{Hit, Rule, Tier};
 use crate::settings::Settings;
@@ -63,6 +65,8 @@ pub static PACKS: &[&Pack] = &[
     &search::PACK,
     &secrets::PACK,
     &system::PACK,
+    &disk::PACK,
+    &vm::PACK,
 ];
 
 pub fn by_id(id: &str) -> Option<&'static Pack> {

@@ -260,7 +260,7 @@ fn rm(args: &[Word]) -> Option<Hit> {
 /// `/dev/mapper/vg-root`, `/dev/stratis/pool/fs`): any device file that is not one of the
 /// character or pseudo devices (`/dev/null`, `/dev/stdout`, a terminal). Disks go by too many
 /// names to list; the devices a command writes to by habit are few.
-fn is_block_device(path: &str) -> bool {
+pub(super) fn is_block_device(path: &str) -> bool {
     const NOT_DISKS: &[&str] = &[
         "null", "zero", "full", "random", "urandom", "stdin", "stdout", "stderr", "console",
         "ptmx", "kmsg", "log", "tty", "fd/", "pts/", "shm/", "mqueue/", "snd/", "input/", "dri/",
