@@ -19,6 +19,7 @@ pub mod saferm;
 pub mod settings;
 pub mod shell;
 pub mod snapshot;
+pub mod syntax;
 pub mod units;
 
 /// Claims and the trash belong to the guarded removal; these are their public paths.

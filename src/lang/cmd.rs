@@ -3,7 +3,7 @@
 //! between commands, double quotes, `^` escaping the next character, `%VAR%` expansions.
 
 use super::{Effect, Lowered, remove, remove_dir, rename, run};
-use crate::shell::{Redirect, Word};
+use crate::syntax::{Redirect, Word};
 
 pub(super) fn effects(code: &str) -> Lowered {
     let mut lowered = Lowered::default();

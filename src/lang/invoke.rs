@@ -3,7 +3,7 @@
 //! `/c`), standard input (`python3 -`, a bare `node` fed a heredoc), or a script file.
 
 use super::Lang;
-use crate::shell::Word;
+use crate::syntax::Word;
 
 /// Where an interpreter's code comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

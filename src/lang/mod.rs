@@ -21,7 +21,7 @@ mod tree;
 
 use tree_sitter::Tree;
 
-use crate::shell::{Incomplete, Redirect, Word};
+use crate::syntax::{Incomplete, Redirect, Word};
 
 pub use invoke::{Code, code_of, language_of};
 pub use tree::Deadline;
@@ -106,7 +106,7 @@ impl Lowered {
 /// Every effect of `code` in `lang`, read before `deadline`. Never panics; unparsable code
 /// gives what could be read of it.
 pub fn effects(lang: Lang, code: &str, deadline: Deadline) -> Lowered {
-    if code.len() > crate::shell::MAX_INPUT_BYTES {
+    if code.len() > crate::syntax::MAX_INPUT_BYTES {
         return Lowered::stopped(Incomplete::TooLarge);
     }
     if deadline.passed() {
@@ -297,7 +297,7 @@ mod tests {
     fn code_read_past_the_deadline_or_too_large_says_so() {
         let passed = Deadline::at(std::time::Instant::now());
         let later = Deadline::after(std::time::Duration::from_secs(60));
-        let huge = "x".repeat(crate::shell::MAX_INPUT_BYTES + 1);
+        let huge = "x".repeat(crate::syntax::MAX_INPUT_BYTES + 1);
         for lang in [
             Lang::Python,
             Lang::JavaScript,

@@ -9,7 +9,7 @@
 
 use super::tree::single_quoted;
 use super::{Effect, Lowered, remove, remove_dir, rename, run, shell, unknown, write};
-use crate::shell::Word;
+use crate::syntax::Word;
 
 #[derive(Debug)]
 enum Token {

@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use super::tree::{self, named_nodes, text};
 use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
-use crate::shell::Word;
+use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     named_nodes(tree.root_node())

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tree_sitter::{Language, Node, ParseOptions, Parser, Tree};
 
 use super::{Effect, Lang, run, unknown};
-use crate::shell::Word;
+use crate::syntax::Word;
 
 /// When reading must stop. One is set for a whole call and every parse under it shares it:
 /// a script nested in a script nested in code gets what is left, not a fresh allowance.

@@ -13,18 +13,10 @@ mod unwrap;
 pub mod word;
 
 use std::ops::Range;
-use std::time::Duration;
 
 use crate::lang::Deadline;
 
-pub use word::Word;
-
-/// Commands past this size are not parsed: the verdict falls back to the strict one.
-pub const MAX_INPUT_BYTES: usize = 1 << 20;
-/// How many times a script may nest inside another (`sh -c "eval '...'"`) before we give up.
-pub const MAX_NESTING: u8 = 8;
-/// Parsing time allowed for one command line, all nested scripts included.
-pub const PARSE_DEADLINE: Duration = Duration::from_millis(250);
+pub use crate::syntax::{Incomplete, MAX_INPUT_BYTES, MAX_NESTING, PARSE_DEADLINE, Redirect, Word};
 
 /// How a command was reached, for reasons and for telling the agent where we looked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,22 +93,6 @@ pub struct SimpleCommand {
     pub call: Option<String>,
 }
 
-/// One redirection of a command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Redirect {
-    /// The operator as written: `>`, `>>`, `>|`, `&>`, `&>>`, `<`, `>&`, ...
-    pub op: String,
-    pub target: Word,
-}
-
-impl Redirect {
-    /// Output to a file (not to a numbered descriptor, as in `2>&1`).
-    pub fn writes(&self) -> bool {
-        self.op.contains('>')
-            && !(self.op.ends_with('&') && self.target.text.parse::<u32>().is_ok())
-    }
-}
-
 impl SimpleCommand {
     /// The program's name when it is literal: `/usr/bin/rm`, `\rm` and `"rm"` all give `rm`.
     pub fn program(&self) -> Option<&str> {
@@ -150,30 +126,6 @@ fn program_name(word: &Word) -> Option<&str> {
     let text = word.value()?;
     let base = text.rsplit('/').next().unwrap_or(text);
     (!base.is_empty()).then_some(base)
-}
-
-/// Why an analysis could not see the whole command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Incomplete {
-    TooLarge,
-    TooDeep,
-    Timeout,
-    /// Code handed to an interpreter that its reader could not follow to the end.
-    Unreadable,
-    /// The guard itself failed (a panic) while judging the line.
-    InternalError,
-}
-
-impl Incomplete {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Incomplete::TooLarge => "the command is larger than the 1 MiB the guard analyzes",
-            Incomplete::TooDeep => "scripts are nested deeper than the guard follows",
-            Incomplete::Timeout => "the command took too long to parse",
-            Incomplete::Unreadable => "code it hands to an interpreter could not be read",
-            Incomplete::InternalError => "the guard met an internal error while checking it",
-        }
-    }
 }
 
 /// A part of the line that was not read: the code, and where its command stands in the line.

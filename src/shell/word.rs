@@ -8,49 +8,7 @@
 
 use tree_sitter::Node;
 
-/// One shell word after quote removal.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Word {
-    /// The de-quoted value; for a non-literal word, the source of each expansion stands in
-    /// for its unknown value.
-    pub text: String,
-    /// True when no expansion, substitution or glob is left in the word.
-    pub literal: bool,
-}
-
-impl Word {
-    pub fn literal(text: impl Into<String>) -> Self {
-        Word {
-            text: text.into(),
-            literal: true,
-        }
-    }
-
-    /// The literal value, or `None` when the word depends on the run-time environment.
-    pub fn value(&self) -> Option<&str> {
-        self.literal.then_some(self.text.as_str())
-    }
-
-    /// The text as a shell word again: quoted when it would not survive the shell as is.
-    pub fn shell_quoted(&self) -> String {
-        if !self.literal {
-            return self.text.clone();
-        }
-        quote(&self.text)
-    }
-}
-
-/// Quotes `s` for a POSIX shell, leaving plain words alone so suggestions stay readable.
-pub fn quote(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,^~{}".contains(&b));
-    if plain {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
+pub use crate::syntax::{Word, quote};
 
 /// Longest expansion source kept verbatim in a non-literal word's text.
 const MAX_EXPANSION_TEXT: usize = 120;
