@@ -47,6 +47,29 @@ pub fn page(rule: &Rule) -> String {
         }
         let _ = writeln!(out, "```\n");
     }
+    let world: Vec<_> = rules::world_examples()
+        .filter(|e| e.rule.id == rule.id)
+        .collect();
+    if !world.is_empty() {
+        let _ = writeln!(out, "## With the files it reads\n");
+        for example in world {
+            let files: Vec<String> = example
+                .files
+                .iter()
+                .map(|(name, text)| {
+                    format!("`{name}` holds `{}`", text.trim().replace('\n', " "))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "- `{}` is {} when {}.",
+                example.command,
+                if example.stops { "stopped" } else { "passed" },
+                files.join(", ")
+            );
+        }
+        out.push('\n');
+    }
     out.truncate(out.trim_end().len());
     out.push('\n');
     out

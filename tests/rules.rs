@@ -104,6 +104,47 @@ fn docs_pages_match_the_rules() {
     );
 }
 
+/// A rule that only the context can raise shows what it stops and passes in a folder that
+/// holds the files it reads; the one rule raised by input it cannot read in full is shown in
+/// tests/fail_closed.rs instead.
+#[test]
+fn rules_only_context_raises_show_their_examples_in_a_folder() {
+    let mut failures = Vec::new();
+    for rule in rules::all().filter(|r| r.stops.is_empty() && r.id != "shell.unanalyzable") {
+        if !rules::world_examples().any(|e| e.rule.id == rule.id && e.stops) {
+            failures.push(format!("{} has no stop, declared or in a folder", rule.id));
+        }
+    }
+    for example in rules::world_examples() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        for (name, text) in example.files {
+            std::fs::write(dir.path().join(name), text).expect("write a fixture file");
+        }
+        let settings = Settings {
+            context: true,
+            ..settings_for(example.rule)
+        };
+        let verdict = agent_guard::evaluate_in(example.command, Some(dir.path()), &settings);
+        let stopped = verdict.decision != Decision::Allow
+            && verdict
+                .findings
+                .iter()
+                .any(|f| f.rule.id == example.rule.id);
+        if stopped != example.stops {
+            failures.push(format!(
+                "{}: {:?} with {:?} should {}, got {:?} {:?}",
+                example.rule.id,
+                example.command,
+                example.files,
+                if example.stops { "stop" } else { "pass" },
+                verdict.decision,
+                verdict.findings
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
 /// The README's pack table is generated from the packs' declarations, like the rule pages.
 #[test]
 fn readme_pack_table_matches_the_packs() {

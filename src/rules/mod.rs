@@ -55,6 +55,22 @@ pub struct Rule {
     pub passes: &'static [&'static str],
 }
 
+/// An example for a rule that only the context can raise (a SQL file's statements are read
+/// from the file): the files the folder the command runs in holds, the command, and whether
+/// the rule stops it there. The declaration's `stops` stay empty for such a rule; these take
+/// their place in the tests.
+pub struct WorldExample {
+    pub rule: &'static Rule,
+    pub files: &'static [(&'static str, &'static str)],
+    pub command: &'static str,
+    pub stops: bool,
+}
+
+/// Every example that needs files in the folder to show.
+pub fn world_examples() -> impl Iterator<Item = &'static WorldExample> {
+    packs::db::WORLD_EXAMPLES.iter()
+}
+
 /// One destructive operation found in one command.
 #[derive(Debug, Clone)]
 pub struct Finding {

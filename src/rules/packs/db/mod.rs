@@ -11,7 +11,7 @@ pub mod sql;
 
 use super::Pack;
 use super::args::{has, operand_words, values};
-use crate::rules::{Hit, Rule, Subject, Tier};
+use crate::rules::{Hit, Rule, Subject, Tier, WorldExample};
 use crate::shell::{SimpleCommand, Word};
 use sql::{Destruction, Dialect, Kind};
 
@@ -140,6 +140,40 @@ pub static SQL_FILE: Rule = Rule {
         "psql -f - < x.sql",
     ],
 };
+
+/// `db.sql-file` in a folder that holds the files it runs.
+pub static WORLD_EXAMPLES: &[WorldExample] = &[
+    WorldExample {
+        rule: &SQL_FILE,
+        files: &[("reset.sql", "DROP TABLE orders;\n")],
+        command: "psql -f reset.sql",
+        stops: true,
+    },
+    WorldExample {
+        rule: &SQL_FILE,
+        files: &[("cleanup.sql", "BEGIN;\nDELETE FROM sessions;\nCOMMIT;\n")],
+        command: "mysql shop < cleanup.sql",
+        stops: true,
+    },
+    WorldExample {
+        rule: &SQL_FILE,
+        files: &[(
+            "seed.sql",
+            "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\n",
+        )],
+        command: "psql -f seed.sql",
+        stops: false,
+    },
+    WorldExample {
+        rule: &SQL_FILE,
+        files: &[(
+            "prune.sql",
+            "DELETE FROM sessions WHERE expires_at < now();\n",
+        )],
+        command: "sqlite3 app.db < prune.sql",
+        stops: false,
+    },
+];
 
 pub static RESTORE_CLEAN: Rule = Rule {
     id: "db.restore-clean",
