@@ -49,11 +49,16 @@ struct Attached {
     extra: Vec<Word>,
     /// Files the command's output is redirected to or read from.
     redirects: Vec<Redirect>,
+    /// The earlier stages of its pipeline, when it reads names from them.
+    fed_by: Vec<Vec<Word>>,
 }
 
 impl Attached {
     fn is_empty(&self) -> bool {
-        self.stdin.is_none() && self.extra.is_empty() && self.redirects.is_empty()
+        self.stdin.is_none()
+            && self.extra.is_empty()
+            && self.redirects.is_empty()
+            && self.fed_by.is_empty()
     }
 }
 
@@ -319,7 +324,7 @@ impl Walker {
                 let inner = self.subshell(scope);
                 push_children(stack, node, via, inner, src);
             }
-            "redirected_statement" => self.redirected(node, src, via, scope, attached.stdin, stack),
+            "redirected_statement" => self.redirected(node, src, via, scope, attached, stack),
             "pipeline" => {
                 let range = self.range(node, origin);
                 self.out.together.push(range);
@@ -360,6 +365,7 @@ impl Walker {
             dirs: self.scopes[scope].clone(),
             redirects: Vec::new(),
             input: None,
+            fed_by: Vec::new(),
             call: None,
         });
     }
@@ -500,10 +506,10 @@ impl Walker {
         src: &str,
         via: Via,
         scope: usize,
-        stdin: Option<String>,
+        attached: Attached,
         stack: &mut Vec<Item<'t>>,
     ) {
-        let mut feed = stdin;
+        let mut feed = attached.stdin;
         let mut later = Vec::new();
         let mut extra = Vec::new();
         let mut redirects = Vec::new();
@@ -567,12 +573,14 @@ impl Walker {
                     stdin: feed,
                     extra,
                     redirects,
+                    fed_by: attached.fed_by,
                 },
             });
         }
     }
 
-    /// `a | b | c`: each command's stdin is what the one before it prints, when we know it.
+    /// `a | b | c`: each command's stdin is what the one before it prints, when we know it,
+    /// and a stage that reads names on stdin (`| xargs rm`) learns which commands list them.
     fn pipeline<'t>(
         &mut self,
         node: Node<'t>,
@@ -584,12 +592,18 @@ impl Walker {
     ) {
         let mut items = Vec::new();
         let mut feed = stdin;
+        let mut before: Vec<Node> = Vec::new();
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
             let printed = stdout_of(child, src, feed.as_deref());
             // Every stage of a pipeline runs in a subshell of its own.
             let stage = self.subshell(scope);
-            items.push(Item::new(child, via, stage, feed.take()));
+            let mut item = Item::new(child, via, stage, feed.take());
+            if !before.is_empty() && reads_names(&src[child.byte_range()]) {
+                item.attached.fed_by = listers(&before, src);
+            }
+            items.push(item);
+            before.push(child);
             feed = printed;
         }
         stack.extend(items.into_iter().rev());
@@ -624,6 +638,7 @@ impl Walker {
             dirs: self.scopes[scope].clone(),
             redirects: attached.redirects,
             input: stdin.clone(),
+            fed_by: attached.fed_by,
             call: None,
         };
         self.note_written(&cmd);
@@ -774,6 +789,7 @@ impl Walker {
                         dirs: nested.dirs.clone(),
                         redirects,
                         input: None,
+                        fed_by: Vec::new(),
                         call: Some(call),
                     };
                     self.follow(cmd, None, &nested, inner);
@@ -1013,8 +1029,54 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         dirs: Vec::new(),
         redirects: Vec::new(),
         input: parts.herestring.or(stdin.map(str::to_string)),
+        fed_by: Vec::new(),
         call: None,
     })
+}
+
+/// Whether a pipeline stage may turn what it reads into arguments or instructions: `xargs`,
+/// `parallel`, `git update-ref --stdin`. A plain substring test, so that the stages of
+/// every other pipeline cost nothing more.
+fn reads_names(stage: &str) -> bool {
+    stage.contains("xargs") || stage.contains("parallel") || stage.contains("update-ref")
+}
+
+/// The commands of pipeline stages, wrappers peeled (`sudo find ...` is `find ...`); empty
+/// when a stage is not one simple command (a subshell, a loop), as what it prints is then
+/// not known.
+fn listers(stages: &[Node], src: &str) -> Vec<Vec<Word>> {
+    let mut out = Vec::with_capacity(stages.len());
+    for &stage in stages {
+        let node = match stage.kind() {
+            "redirected_statement" => stage.child_by_field_name("body"),
+            _ => Some(stage),
+        };
+        let Some(node) = node.filter(|n| n.kind() == "command") else {
+            return Vec::new();
+        };
+        let parts = command_parts(node, src);
+        if parts.argv.is_empty() {
+            return Vec::new();
+        }
+        let cmd = SimpleCommand {
+            argv: parts.argv,
+            assigns: Vec::new(),
+            via: Via::Direct,
+            span: 0..0,
+            uncertain: false,
+            dirs: Vec::new(),
+            redirects: Vec::new(),
+            input: None,
+            fed_by: Vec::new(),
+            call: None,
+        };
+        out.push(match unwrap::resolve(cmd) {
+            Run::Command(cmd) => cmd.argv,
+            Run::Find { find, .. } => find.argv,
+            _ => return Vec::new(),
+        });
+    }
+    out
 }
 
 /// What `cmd` prints, when that is plain from its text: `echo`/`printf` of literal words,

@@ -33,7 +33,7 @@ pub(super) enum Run {
         lang: crate::lang::Lang,
         code: crate::lang::Code,
     },
-    /// `find` itself and the commands its `-exec` actions run.
+    /// `find` (or `fd`) itself and the commands its `-exec` actions run.
     Find {
         find: SimpleCommand,
         execs: Vec<SimpleCommand>,
@@ -418,6 +418,10 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             }
             "find" => {
                 let execs = find_execs(&cmd);
+                return Run::Find { find: cmd, execs };
+            }
+            "fd" | "fdfind" => {
+                let execs = fd_execs(&cmd);
                 return Run::Find { find: cmd, execs };
             }
             "git" => return git(cmd),
@@ -1547,11 +1551,66 @@ fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 dirs: find.dirs.clone(),
                 redirects: Vec::new(),
                 input: None,
+                fed_by: Vec::new(),
                 call: None,
             });
         }
     }
     execs
+}
+
+/// The commands `fd`'s `-x`/`--exec` and `-X`/`--exec-batch` run: each one's words up to a
+/// `;` or the end of the line, a placeholder (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`) standing for
+/// each file found, or the files appended when it names none. Each carries the search it
+/// runs for (fd's own words, without the commands) as what feeds it.
+fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
+    const PLACEHOLDERS: [&str; 5] = ["{}", "{/}", "{//}", "{.}", "{/.}"];
+    let mut search = vec![fd.argv[0].clone()];
+    let mut commands: Vec<Vec<Word>> = Vec::new();
+    let mut words = fd.args().iter();
+    while let Some(word) = words.next() {
+        if !matches!(word.text.as_str(), "-x" | "--exec" | "-X" | "--exec-batch") {
+            search.push(word.clone());
+            continue;
+        }
+        let mut argv: Vec<Word> = Vec::new();
+        let mut placeholder = false;
+        for w in words.by_ref() {
+            if w.text == ";" {
+                break;
+            }
+            let stands_for_file = PLACEHOLDERS.iter().any(|p| w.text.contains(p));
+            placeholder |= stands_for_file;
+            argv.push(Word {
+                text: w.text.clone(),
+                literal: w.literal && !stands_for_file,
+            });
+        }
+        if !argv.is_empty() {
+            if !placeholder {
+                argv.push(Word {
+                    text: "{}".into(),
+                    literal: false,
+                });
+            }
+            commands.push(argv);
+        }
+    }
+    commands
+        .into_iter()
+        .map(|argv| SimpleCommand {
+            argv,
+            assigns: Vec::new(),
+            via: Via::FdExec,
+            span: fd.span.clone(),
+            uncertain: true,
+            dirs: fd.dirs.clone(),
+            redirects: Vec::new(),
+            input: None,
+            fed_by: vec![search.clone()],
+            call: None,
+        })
+        .collect()
 }
 
 /// The directory a `cd` or `pushd` moves to, as written: `cd` alone is `~`, `cd -` is `-`.
