@@ -511,7 +511,7 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         Picked::Any => Some(unnarrowed(&starts, &preview.join(" "))),
         Picked::Pattern if !starts.iter().all(sets::start_in_output) => Some(sets::pattern_hit(
             &format!(
-                "every file {} picks under {}",
+                "every file {} picks under {}, a pattern that names no output",
                 listed_patterns(&outcome.patterns),
                 super::git::list(starts.iter().map(|w| w.text.as_str()))
             ),

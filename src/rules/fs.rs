@@ -93,7 +93,7 @@ pub(super) fn secure_recursive(args: &[Word]) -> bool {
         })
 }
 
-/// `del-cli` (also installed as `del`): deletes the files and folders its globs match, a
+/// `del-cli`: deletes the files and folders its globs match, a
 /// folder with everything in it, as `rm -rf` would; `--dry-run` only lists them.
 pub(super) fn del_cli(args: &[Word], profile: Profile, reading: Reading) -> Option<Hit> {
     let dry_run = args.iter().take_while(|w| w.text != "--").any(|w| {

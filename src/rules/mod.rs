@@ -396,7 +396,9 @@ pub(crate) fn by_program(
             let as_rm = [&[Word::literal("-rf")][..], args].concat();
             fs::rm(&as_rm, profile, reading).into_iter().collect()
         }
-        "del-cli" | "del" => fs::del_cli(args, profile, reading).into_iter().collect(),
+        // Not `del`, which del-cli installs too: in an agent's shell that name is mostly
+        // Windows' own one-file delete.
+        "del-cli" => fs::del_cli(args, profile, reading).into_iter().collect(),
         // The shredders overwrite before they unlink; recursive, they take a whole tree.
         "srm" | "wipe" if fs::secure_recursive(args) => {
             fs::rm(args, profile, reading).into_iter().collect()

@@ -101,7 +101,10 @@ pub(super) fn check(program: &str, cmd: &SimpleCommand) -> Option<Hit> {
             Some(super::find::unnarrowed(&listing.starts, &preview))
         }
         _ => Some(pattern_hit(
-            &format!("every file `{preview}` lists, picked {}", listing.how),
+            &format!(
+                "every file `{preview}` lists, picked {} rather than by name",
+                listing.how
+            ),
             &preview,
             listing.starts,
         )),
@@ -113,7 +116,7 @@ pub(super) fn pattern_hit(what: &str, preview: &str, starts: Vec<Word>) -> Hit {
     Hit::new(
         &RM_SET,
         Tier::Destructive,
-        format!("deletes {what}: not output known by name, and with no trash and no undo"),
+        format!("deletes {what}, with no trash and no undo"),
     )
     .safer(format!(
         "`{preview}` alone shows the list; remove what it shows with `agent-guard rm --root . \
@@ -324,7 +327,7 @@ fn ls(args: &[Word]) -> Option<Listing> {
     let how = match (picked, pattern) {
         (Picked::Pattern, Some(p)) => format!("by the pattern `{p}`"),
         _ => format!(
-            "by their place in a listing of {}, not by name",
+            "by their place in a listing of {}",
             super::git::list(folders.iter().map(|w| w.text.as_str()))
         ),
     };
@@ -447,7 +450,7 @@ fn fd(args: &[Word]) -> Option<Listing> {
     }
     paths.extend(operands.cloned());
     let mut picked = Picked::Any;
-    let mut how = "by nothing but where it looks".to_string();
+    let mut how = "from everything".to_string();
     for pattern in &patterns {
         let by = if pattern.contains(['$', '`']) {
             return None;
@@ -584,20 +587,26 @@ fn git_ls_files(args: &[Word]) -> Option<Listing> {
 /// Extensions of files a build, a tool or an editor writes and nobody keeps.
 const OUTPUT_EXTENSIONS: &[&str] = &[
     "log", "tmp", "temp", "pyc", "pyo", "o", "obj", "a", "class", "swp", "swo", "orig", "rej",
-    "bak", "gcda", "gcno",
+    "bak", "gcda", "gcno", "cache",
 ];
 
 /// Names of by-products: desktop litter, caches, core dumps, pending test snapshots.
 const OUTPUT_NAMES: &[&str] = &[".DS_Store", "Thumbs.db", "desktop.ini", "core", ".coverage"];
 
 /// Whether a name pattern (its last path part) picks only output known by name: `*.pyc`,
-/// `*.py[co]`, `vmware-*.log`, `*~`, `._*`, `.DS_Store`, `__pycache__`.
+/// `*.py[co]`, `vmware-*.log`, `*~`, `#*#`, `._*`, `*.DS_Store`, `__pycache__`.
 pub(super) fn names_output(pattern: &str) -> bool {
     let name = pattern.rsplit('/').next().unwrap_or(pattern);
-    if name.len() > 1 && name.ends_with('~') || name.starts_with("._") {
+    let autosave = name.len() > 2 && name.starts_with('#') && name.ends_with('#');
+    if (name.len() > 1 && name.ends_with('~')) || name.starts_with("._") || autosave {
         return true;
     }
-    let named = |list: &[&str]| list.iter().any(|n| n.eq_ignore_ascii_case(name));
+    // `*.DS_Store` names the same files as `.DS_Store`.
+    let bare = name
+        .strip_prefix('*')
+        .filter(|b| b.starts_with('.'))
+        .unwrap_or(name);
+    let named = |list: &[&str]| list.iter().any(|n| n.eq_ignore_ascii_case(bare));
     if named(OUTPUT_NAMES) || named(REGENERABLE) {
         return true;
     }
@@ -674,6 +683,8 @@ mod tests {
             "vmware-*.log",
             "*~",
             "._*",
+            "#*#",
+            "*.DS_Store",
             ".DS_Store",
             "__pycache__",
             "src/*.o",

@@ -592,18 +592,16 @@ impl Walker {
     ) {
         let mut items = Vec::new();
         let mut feed = stdin;
-        let mut before: Vec<Node> = Vec::new();
         let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
+        for (at, child) in node.named_children(&mut cursor).enumerate() {
             let printed = stdout_of(child, src, feed.as_deref());
             // Every stage of a pipeline runs in a subshell of its own.
             let stage = self.subshell(scope);
             let mut item = Item::new(child, via, stage, feed.take());
-            if !before.is_empty() && reads_names(&src[child.byte_range()]) {
-                item.attached.fed_by = listers(&before, src);
+            if at > 0 && reads_names(&src[child.byte_range()]) {
+                item.attached.fed_by = listers(node, at, src);
             }
             items.push(item);
-            before.push(child);
             feed = printed;
         }
         stack.extend(items.into_iter().rev());
@@ -1041,12 +1039,13 @@ fn reads_names(stage: &str) -> bool {
     stage.contains("xargs") || stage.contains("parallel") || stage.contains("update-ref")
 }
 
-/// The commands of pipeline stages, wrappers peeled (`sudo find ...` is `find ...`); empty
-/// when a stage is not one simple command (a subshell, a loop), as what it prints is then
-/// not known.
-fn listers(stages: &[Node], src: &str) -> Vec<Vec<Word>> {
-    let mut out = Vec::with_capacity(stages.len());
-    for &stage in stages {
+/// The commands of the first `count` stages of `pipeline`, wrappers peeled (`sudo find ...`
+/// is `find ...`); empty when a stage is not one simple command (a subshell, a loop), as
+/// what it prints is then not known.
+fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
+    let mut out = Vec::with_capacity(count);
+    let mut cursor = pipeline.walk();
+    for stage in pipeline.named_children(&mut cursor).take(count) {
         let node = match stage.kind() {
             "redirected_statement" => stage.child_by_field_name("body"),
             _ => Some(stage),

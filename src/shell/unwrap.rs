@@ -1765,6 +1765,75 @@ mod tests {
     }
 
     #[test]
+    fn a_stage_that_reads_names_knows_what_lists_them() {
+        let fed = |line: &str, program: &str| -> Vec<String> {
+            let cmds = runs(line);
+            let cmd = cmds
+                .iter()
+                .find(|c| c.program() == Some(program))
+                .unwrap_or_else(|| panic!("{line}: {cmds:?}"));
+            cmd.fed_by
+                .iter()
+                .map(|argv| {
+                    argv.iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect()
+        };
+        assert_eq!(
+            fed("find . -name '*.c' | xargs rm -f", "rm"),
+            ["find . -name *.c"]
+        );
+        assert_eq!(
+            fed(
+                "sudo find . -print0 2>/dev/null | sort -z | xargs -0 rm 2>/dev/null",
+                "rm"
+            ),
+            ["find . -print0", "sort -z"]
+        );
+        assert_eq!(fed("ls | parallel rm", "rm"), ["ls"]);
+        assert_eq!(
+            fed(
+                "printf 'delete refs/heads/x\\n' | git update-ref --stdin",
+                "git"
+            ),
+            ["printf delete refs/heads/x\\n"]
+        );
+        // Stages that read no names, and a listing that is no simple command, say nothing.
+        assert!(fed("find . -name '*.c' | grep x", "grep").is_empty());
+        assert!(fed("(ls; ls -a) | xargs rm", "rm").is_empty());
+    }
+
+    #[test]
+    fn fd_exec_runs_its_command_for_the_files_it_finds() {
+        for (line, words) in [
+            ("fd -e c -x rm", vec![("rm", true), ("{}", false)]),
+            (
+                "fd -e c -X rm -f",
+                vec![("rm", true), ("-f", true), ("{}", false)],
+            ),
+            (
+                "fd . src --exec mv {} {.}.bak ;",
+                vec![("mv", true), ("{}", false), ("{.}.bak", false)],
+            ),
+        ] {
+            let cmds = runs(line);
+            let exec = cmds
+                .iter()
+                .find(|c| c.via == Via::FdExec)
+                .unwrap_or_else(|| panic!("{line}: {cmds:?}"));
+            assert_eq!(argv(exec), words, "{line}");
+            assert!(exec.uncertain, "{line}");
+            let search: Vec<&str> = exec.fed_by[0].iter().map(|w| w.text.as_str()).collect();
+            assert_eq!(search[0], "fd", "{line}");
+            assert!(!search.contains(&"-x") && !search.contains(&"rm"), "{line}");
+        }
+        assert!(runs("fd -e c").iter().all(|c| c.via != Via::FdExec));
+    }
+
+    #[test]
     fn config_parameters_reads_both_forms_and_quotes() {
         let pairs = |text: &str| config_parameters(text);
         assert_eq!(

@@ -340,7 +340,7 @@ pub(super) fn update_ref_stdin(
             &REF_DELETE,
             Tier::Destructive,
             format!(
-                "deletes {} fed on stdin, with no merge check",
+                "deletes the ref {}, fed on stdin, with no merge check",
                 list(deleted.iter().map(String::as_str))
             ),
         )
