@@ -170,6 +170,9 @@ struct Expr<'a> {
     has_action: bool,
     /// The pattern tests that picked files without naming output, as written.
     patterns: Vec<String>,
+    /// An `-exec` deletes recursively: `fs.rm-recursive` stops that command whatever it is
+    /// given, so a pattern need not be reported too.
+    recursive: bool,
 }
 
 impl Expr<'_> {
@@ -326,6 +329,7 @@ impl Expr<'_> {
             .get(self.at)
             .and_then(|w| w.value())
             .map(|p| p.rsplit('/').next().unwrap_or(p));
+        let start = self.at;
         let mut terminator = "";
         while let Some(next) = self.args.get(self.at) {
             self.at += 1;
@@ -335,7 +339,11 @@ impl Expr<'_> {
                 break;
             }
         }
-        if self.mode == Mode::Delete && program.is_some_and(sets::is_deleter) {
+        if self.mode == Mode::Delete
+            && let Some(program) = program.filter(|p| sets::is_deleter(p))
+        {
+            let words = self.args.get(start + 1..self.at).unwrap_or_default();
+            self.recursive |= sets::recursive(program, words);
             return Reach::acting(picked);
         }
         // `-exec test -e {} ;` is a test the agent wrote for these files: only those it
@@ -436,6 +444,7 @@ fn split(args: &[Word]) -> Split<'_> {
 struct Outcome {
     acts: Option<Picked>,
     patterns: Vec<String>,
+    recursive: bool,
 }
 
 fn read(expression: &[Word], mode: Mode) -> Outcome {
@@ -446,6 +455,7 @@ fn read(expression: &[Word], mode: Mode) -> Outcome {
         too_deep: false,
         has_action: false,
         patterns: Vec::new(),
+        recursive: false,
     };
     let mut acts = None;
     let mut printed: Option<Picked> = None;
@@ -482,6 +492,7 @@ fn read(expression: &[Word], mode: Mode) -> Outcome {
     Outcome {
         acts,
         patterns: expr.patterns,
+        recursive: expr.recursive,
     }
 }
 
@@ -509,15 +520,17 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         .collect();
     match outcome.acts? {
         Picked::Any => Some(unnarrowed(&starts, &preview.join(" "))),
-        Picked::Pattern if !starts.iter().all(sets::start_in_output) => Some(sets::pattern_hit(
-            &format!(
-                "every file {} picks under {}, a pattern that names no output",
-                listed_patterns(&outcome.patterns),
-                super::git::list(starts.iter().map(|w| w.text.as_str()))
-            ),
-            &preview.join(" "),
-            starts,
-        )),
+        Picked::Pattern if !outcome.recursive && !starts.iter().all(sets::start_in_output) => {
+            Some(sets::pattern_hit(
+                &format!(
+                    "every file {} picks under {}, a pattern that names no output",
+                    listed_patterns(&outcome.patterns),
+                    super::git::list(starts.iter().map(|w| w.text.as_str()))
+                ),
+                &preview.join(" "),
+                starts,
+            ))
+        }
         _ => None,
     }
 }

@@ -13,7 +13,8 @@ pub static RM_SET: Rule = Rule {
     catches: "a set of files a pattern or a listing picks, deleted at once: `find -delete`/`-exec \
               rm` narrowed only by a pattern that names no output (`-name '*.c'`), and the \
               output of `find`, `fd`, `ls` or `git ls-files --others/--modified` fed to `xargs \
-              rm`, `parallel rm` or `fd --exec rm` (also `shred`, `srm`, `wipe`, `unlink`)",
+              rm`, `parallel rm`, `fd --exec rm` or `rm $(...)` (also `shred`, `srm`, `wipe`, \
+              `unlink`)",
     why: "A pattern such as `*.c` or a listing such as `ls -t | tail -n +6` names files by kind \
           or by age, not by name: every file it matches goes at once, with no trash, and what \
           git does not track cannot come back. Only output known by name (`*.pyc`, `*.o`, \
@@ -127,7 +128,8 @@ pub(super) fn pattern_hit(what: &str, preview: &str, starts: Vec<Word>) -> Hit {
     .about(Subject::Paths(starts))
 }
 
-fn recursive(program: &str, args: &[Word]) -> bool {
+/// Whether deleter `program` with `args` deletes folders and all.
+pub(super) fn recursive(program: &str, args: &[Word]) -> bool {
     match program {
         "rm" => super::fs::is_recursive(args),
         "srm" | "wipe" => super::fs::secure_recursive(args),

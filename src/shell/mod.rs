@@ -99,8 +99,9 @@ pub struct SimpleCommand {
     pub input: Option<String>,
     /// The commands whose output becomes its arguments or instructions, first to last,
     /// wrappers peeled: the earlier stages of its pipeline when it is `xargs`, `parallel` or
-    /// `git update-ref --stdin` (`find . -name '*.c' | xargs rm`), or the search `fd --exec`
-    /// runs it for. What they list is known by how they pick it, not by name.
+    /// `git update-ref --stdin` (`find . -name '*.c' | xargs rm`), the command substitution
+    /// that gives a deleter its operands (`rm $(find . -name '*.c')`), or the search
+    /// `fd --exec` runs it for. What they list is known by how they pick it, not by name.
     pub fed_by: Vec<Vec<Word>>,
     /// The call it was lowered from, when it comes from interpreter code
     /// (`shutil.rmtree('out')` for `rm -r out`): reasons name the call as written.

@@ -627,6 +627,11 @@ impl Walker {
             return;
         }
         let span = self.range(node, origin);
+        let fed_by = if attached.fed_by.is_empty() {
+            substituted_listing(node, &parts.argv, src)
+        } else {
+            attached.fed_by
+        };
         let cmd = SimpleCommand {
             argv: parts.argv,
             assigns: parts.assigns,
@@ -636,7 +641,7 @@ impl Walker {
             dirs: self.scopes[scope].clone(),
             redirects: attached.redirects,
             input: stdin.clone(),
-            fed_by: attached.fed_by,
+            fed_by,
             call: None,
         };
         self.note_written(&cmd);
@@ -1037,6 +1042,33 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
 /// every other pipeline cost nothing more.
 fn reads_names(stage: &str) -> bool {
     stage.contains("xargs") || stage.contains("parallel") || stage.contains("update-ref")
+}
+
+/// `rm $(find . -name '*.c')`, `` shred -u `ls *.key` ``: the commands whose output becomes
+/// the operands of a command that may delete them. Only a command naming a deleter among its
+/// words pays for the look (a plain substring test on each).
+fn substituted_listing(node: Node, argv: &[Word], src: &str) -> Vec<Vec<Word>> {
+    let deletes = argv
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "rm" | "unlink" | "shred" | "srm" | "wipe"));
+    if !deletes {
+        return Vec::new();
+    }
+    let mut cursor = node.walk();
+    let Some(substitution) = node
+        .children_by_field_name("argument", &mut cursor)
+        .find(|a| a.kind() == "command_substitution")
+    else {
+        return Vec::new();
+    };
+    match substitution.named_child(0) {
+        Some(inner) if inner.kind() == "pipeline" => listers(inner, inner.named_child_count(), src),
+        // One command: the only stage of the substitution.
+        Some(inner) if matches!(inner.kind(), "command" | "redirected_statement") => {
+            listers(substitution, 1, src)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The commands of the first `count` stages of `pipeline`, wrappers peeled (`sudo find ...`

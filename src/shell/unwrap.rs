@@ -1795,6 +1795,15 @@ mod tests {
         );
         assert_eq!(fed("ls | parallel rm", "rm"), ["ls"]);
         assert_eq!(
+            fed("rm -f $(ls -t | tail -n +6)", "rm"),
+            ["ls -t", "tail -n +6"]
+        );
+        assert_eq!(
+            fed("shred -u `find . -type f`", "shred"),
+            ["find . -type f"]
+        );
+        assert!(fed("echo $(find . -name '*.c')", "echo").is_empty());
+        assert_eq!(
             fed(
                 "printf 'delete refs/heads/x\\n' | git update-ref --stdin",
                 "git"
