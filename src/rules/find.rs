@@ -168,8 +168,10 @@ struct Expr<'a> {
     too_deep: bool,
     /// An action (not `-prune`) appears: find prints nothing by itself.
     has_action: bool,
-    /// The pattern tests that picked files without naming output, as written.
-    patterns: Vec<String>,
+    /// Where the last pattern test read that names no output stands.
+    last_pattern: Option<usize>,
+    /// Where the pattern test stands that picked the files an action first reached.
+    pattern: Option<usize>,
     /// An `-exec` deletes recursively: `fs.rm-recursive` stops that command whatever it is
     /// given, so a pattern need not be reported too.
     recursive: bool,
@@ -271,9 +273,8 @@ impl Expr<'_> {
                 return Reach::neutral(picked);
             };
             let by = pattern_picks(w, pattern);
-            if by == Picked::Pattern && picked < Picked::Known {
-                self.patterns
-                    .push(format!("{w} {}", crate::shell::word::quote(pattern)));
+            if by == Picked::Pattern {
+                self.last_pattern = Some(self.at - 2);
             }
             return Reach {
                 when_true: picked.max(by),
@@ -302,11 +303,11 @@ impl Expr<'_> {
             }
             // Never true: whatever follows it with `-a` is never reached.
             "-false" => known,
-            "-delete" if self.mode == Mode::Delete => Reach::acting(picked),
-            "-print" | "-print0" if self.mode == Mode::List => Reach::acting(picked),
+            "-delete" if self.mode == Mode::Delete => self.act(picked),
+            "-print" | "-print0" if self.mode == Mode::List => self.act(picked),
             "-printf" if self.mode == Mode::List => {
                 self.at += 1;
-                Reach::acting(picked)
+                self.act(picked)
             }
             "-exec" | "-execdir" | "-ok" | "-okdir" => self.exec(picked),
             "-fprintf" => {
@@ -320,6 +321,14 @@ impl Expr<'_> {
                 Reach::neutral(picked)
             }
         }
+    }
+
+    /// An action on the files `picked` so; a pattern that picked them is remembered.
+    fn act(&mut self, picked: Picked) -> Reach {
+        if picked == Picked::Pattern && self.pattern.is_none() {
+            self.pattern = self.last_pattern;
+        }
+        Reach::acting(picked)
     }
 
     /// `-exec PROGRAM ARGS... ;` or `... {} +`, the program's words already due.
@@ -344,7 +353,7 @@ impl Expr<'_> {
         {
             let words = self.args.get(start + 1..self.at).unwrap_or_default();
             self.recursive |= sets::recursive(program, words);
-            return Reach::acting(picked);
+            return self.act(picked);
         }
         // `-exec test -e {} ;` is a test the agent wrote for these files: only those it
         // succeeds on (or, negated, fails on) go further. A program that always succeeds
@@ -440,21 +449,22 @@ fn split(args: &[Word]) -> Split<'_> {
 }
 
 /// What an expression does, read in `mode`: the least picked files it acts on, and the
-/// pattern tests that picked them.
-struct Outcome {
+/// pattern test that picked them.
+struct Outcome<'a> {
     acts: Option<Picked>,
-    patterns: Vec<String>,
+    pattern: Option<&'a [Word]>,
     recursive: bool,
 }
 
-fn read(expression: &[Word], mode: Mode) -> Outcome {
+fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
     let mut expr = Expr {
         args: expression,
         at: 0,
         mode,
         too_deep: false,
         has_action: false,
-        patterns: Vec::new(),
+        last_pattern: None,
+        pattern: None,
         recursive: false,
     };
     let mut acts = None;
@@ -471,6 +481,7 @@ fn read(expression: &[Word], mode: Mode) -> Outcome {
     if mode == Mode::List && !expr.has_action {
         // find's own `-print` of every file the whole expression is true for.
         acts = least(acts, Some(printed.unwrap_or(Picked::Any)));
+        expr.pattern = expr.pattern.or(expr.last_pattern);
     }
     if expr.too_deep {
         let acting = match mode {
@@ -491,7 +502,7 @@ fn read(expression: &[Word], mode: Mode) -> Outcome {
     }
     Outcome {
         acts,
-        patterns: expr.patterns,
+        pattern: expr.pattern.and_then(|at| expression.get(at..at + 2)),
         recursive: expr.recursive,
     }
 }
@@ -508,6 +519,11 @@ fn starts_or_here(starts: Vec<&Word>) -> Vec<Word> {
 pub(super) fn check(args: &[Word]) -> Option<Hit> {
     let Split { starts, expression } = split(args);
     let outcome = read(expression, Mode::Delete);
+    let acts = outcome.acts?;
+    let in_output = !starts.is_empty() && starts.iter().all(|w| sets::start_in_output(w));
+    if acts == Picked::Known || (acts == Picked::Pattern && (outcome.recursive || in_output)) {
+        return None;
+    }
     let starts = starts_or_here(starts);
     // The same search, printing instead of acting: up to the first action.
     let tests = expression
@@ -518,21 +534,16 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         .chain(tests.map(Word::shell_quoted))
         .chain(["-print".to_string()])
         .collect();
-    match outcome.acts? {
-        Picked::Any => Some(unnarrowed(&starts, &preview.join(" "))),
-        Picked::Pattern if !outcome.recursive && !starts.iter().all(sets::start_in_output) => {
-            Some(sets::pattern_hit(
-                &format!(
-                    "every file {} picks under {}, a pattern that names no output",
-                    listed_patterns(&outcome.patterns),
-                    super::git::list(starts.iter().map(|w| w.text.as_str()))
-                ),
-                &preview.join(" "),
-                starts,
-            ))
-        }
-        _ => None,
+    let preview = preview.join(" ");
+    if acts == Picked::Any {
+        return Some(unnarrowed(&starts, &preview));
     }
+    let what = format!(
+        "every file {} picks under {}, a pattern that names no output",
+        shown_pattern(outcome.pattern),
+        super::git::list(starts.iter().map(|w| w.text.as_str()))
+    );
+    Some(sets::pattern_hit(&what, &preview, starts))
 }
 
 /// What `find ARGS` prints, as a set of files: how it picks them, the pattern tests that
@@ -549,18 +560,21 @@ pub(super) fn listed(args: &[Word]) -> Option<sets::Listing> {
     let shown = super::git::list(starts.iter().map(|w| w.text.as_str()));
     Some(sets::Listing {
         picked,
-        how: format!("by {} under {shown}", listed_patterns(&outcome.patterns)),
+        how: format!("by {} under {shown}", shown_pattern(outcome.pattern)),
         starts,
         from_find: true,
     })
 }
 
-fn listed_patterns(patterns: &[String]) -> String {
-    if patterns.is_empty() {
-        return "its pattern".into();
+/// A pattern test as written (`-name '*.c'`), for a reason.
+fn shown_pattern(test: Option<&[Word]>) -> String {
+    match test {
+        Some(words) => {
+            let words: Vec<String> = words.iter().map(Word::shell_quoted).collect();
+            format!("`{}`", words.join(" "))
+        }
+        None => "its pattern".into(),
     }
-    let shown: Vec<String> = patterns.iter().map(|p| format!("`{p}`")).collect();
-    shown.join(" or ")
 }
 
 /// The finding for a delete no test narrows; `preview` lists what it would take.

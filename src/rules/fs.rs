@@ -93,8 +93,8 @@ pub(super) fn secure_recursive(args: &[Word]) -> bool {
         })
 }
 
-/// `del-cli`: deletes the files and folders its globs match, a
-/// folder with everything in it, as `rm -rf` would; `--dry-run` only lists them.
+/// `del-cli`: deletes the files and folders its globs match, a folder with everything in
+/// it, as `rm -rf` would; `--dry-run` only lists them.
 pub(super) fn del_cli(args: &[Word], profile: Profile, reading: Reading) -> Option<Hit> {
     let dry_run = args.iter().take_while(|w| w.text != "--").any(|w| {
         w.text == "--dry-run"

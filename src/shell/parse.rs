@@ -1045,12 +1045,14 @@ fn reads_names(stage: &str) -> bool {
 }
 
 /// `rm $(find . -name '*.c')`, `` shred -u `ls *.key` ``: the commands whose output becomes
-/// the operands of a command that may delete them. Only a command naming a deleter among its
-/// words pays for the look (a plain substring test on each).
+/// the operands of a command that may delete them. Only a command with a substitution and a
+/// deleter among its words pays for the look.
 fn substituted_listing(node: Node, argv: &[Word], src: &str) -> Vec<Vec<Word>> {
-    let deletes = argv
-        .iter()
-        .any(|w| matches!(w.text.as_str(), "rm" | "unlink" | "shred" | "srm" | "wipe"));
+    let text = &src[node.byte_range()];
+    let deletes = (text.contains("$(") || text.contains('`'))
+        && argv
+            .iter()
+            .any(|w| matches!(w.text.as_str(), "rm" | "unlink" | "shred" | "srm" | "wipe"));
     if !deletes {
         return Vec::new();
     }

@@ -344,7 +344,10 @@ pub(super) fn update_ref_stdin(
                 list(deleted.iter().map(String::as_str))
             ),
         )
-        .safer("`git branch -d <branch>` for a branch (refuses unmerged work); `git for-each-ref` lists refs first")
+        .safer(
+            "`git branch -d <branch>` for a branch (refuses unmerged work); `git for-each-ref` \
+             lists refs first",
+        )
         .recovery("`git update-ref <ref> <sha>` with the sha from `git reflog`")
         .about(subject),
     )
