@@ -129,6 +129,11 @@ fn seed_runs() -> &'static [Run] {
 /// fails here and the list cannot go stale.
 const PEER_DIFFERENCES: &[(&str, &str)] = &[
     (
+        "find . -name '*.txt' -exec rm {} \\;",
+        "a pattern over the project's own files (not output known by name) picks every file it \
+         deletes: fs.rm-set",
+    ),
+    (
         "rsync -a --remove-source-files /src/ /dest/",
         "a move: each source file is removed only after it was written to the destination",
     ),

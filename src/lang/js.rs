@@ -9,14 +9,118 @@ use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
-    named_nodes(tree.root_node())
+    let nodes = named_nodes(tree.root_node());
+    let aliases = aliases(&nodes, code);
+    nodes
         .into_iter()
         .filter(|n| matches!(n.kind(), "call_expression" | "new_expression"))
-        .filter_map(|n| call(n, code))
+        .filter_map(|n| call(n, code, &aliases))
         .collect()
 }
 
-fn call(node: Node, src: &str) -> Option<Effect> {
+/// Local names for what modules export, each with the name it stands for: `const {spawnSync:
+/// run} = require('child_process')` and `import { execSync as sh } from 'child_process'` make
+/// `run` and `sh` read as `spawnSync` and `execSync`; `const cp = require('node:child_process')`,
+/// `import * as cp from ...` and default imports make `cp` read as the module's name.
+fn aliases<'s>(nodes: &[Node], src: &'s str) -> Vec<(&'s str, &'s str)> {
+    let mut out = Vec::new();
+    for node in nodes {
+        match node.kind() {
+            "variable_declarator" => {
+                let (Some(name), Some(value)) = (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("value"),
+                ) else {
+                    continue;
+                };
+                if name.kind() == "object_pattern" {
+                    for pair in tree::args(name) {
+                        if let (Some(key), Some(local)) = (
+                            pair.child_by_field_name("key"),
+                            pair.child_by_field_name("value"),
+                        ) && local.kind() == "identifier"
+                        {
+                            out.push((text(local, src), text(key, src)));
+                        }
+                    }
+                    continue;
+                }
+                if name.kind() != "identifier" {
+                    continue;
+                }
+                let stands_for = match value.kind() {
+                    "call_expression" => required(value, src),
+                    // `require('child_process').execSync`
+                    "member_expression" => value
+                        .child_by_field_name("object")
+                        .and_then(|o| required(o, src))
+                        .and(value.child_by_field_name("property"))
+                        .map(|p| text(p, src)),
+                    _ => None,
+                };
+                out.extend(stands_for.map(|s| (text(name, src), s)));
+            }
+            "import_statement" => {
+                let Some(module) = node
+                    .child_by_field_name("source")
+                    .and_then(|s| module_name(s, src))
+                else {
+                    continue;
+                };
+                let clauses = tree::args(*node);
+                let Some(clause) = clauses.iter().find(|c| c.kind() == "import_clause") else {
+                    continue;
+                };
+                for part in tree::args(*clause) {
+                    match part.kind() {
+                        "identifier" => out.push((text(part, src), module)),
+                        "namespace_import" => {
+                            out.extend(tree::args(part).first().map(|id| (text(*id, src), module)));
+                        }
+                        "named_imports" => {
+                            for spec in tree::args(part) {
+                                if let (Some(name), Some(alias)) = (
+                                    spec.child_by_field_name("name"),
+                                    spec.child_by_field_name("alias"),
+                                ) {
+                                    out.push((text(alias, src), text(name, src)));
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The module `require('x')` loads.
+fn required<'s>(call: Node, src: &'s str) -> Option<&'s str> {
+    let function = call.child_by_field_name("function")?;
+    if text(function, src) != "require" {
+        return None;
+    }
+    let args = tree::args(call.child_by_field_name("arguments")?);
+    module_name(*args.first()?, src)
+}
+
+/// A module's name from its string literal, without the `node:` scheme.
+fn module_name<'s>(string: Node, src: &'s str) -> Option<&'s str> {
+    if string.kind() != "string" {
+        return None;
+    }
+    let parts = tree::args(string);
+    let [fragment] = parts.as_slice() else {
+        return None;
+    };
+    let name = text(*fragment, src);
+    Some(name.strip_prefix("node:").unwrap_or(name))
+}
+
+fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<Effect> {
     let function = node
         .child_by_field_name("function")
         .or_else(|| node.child_by_field_name("constructor"))?;
@@ -33,6 +137,15 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         ),
         _ => return None,
     };
+    let local = name;
+    let unaliased = |n: &'s str| {
+        aliases
+            .iter()
+            .find(|(alias, _)| *alias == n)
+            .map_or(n, |(_, name)| *name)
+    };
+    let (owner, name) = (unaliased(owner), unaliased(name));
+    let imported = owner.is_empty() && aliases.iter().any(|(alias, _)| *alias == local);
     let arg = |i: usize| args.get(i).map(Value::word);
     let option = |i: usize, key: &str| args.get(i).is_some_and(|o| o.sets(key));
     let is_new = node.kind() == "new_expression";
@@ -60,6 +173,19 @@ fn call(node: Node, src: &str) -> Option<Effect> {
                 literal: false,
             };
             Some(remove(whole, vec![inside], true))
+        }
+        // rimraf and del (the API of `del-cli`) delete their paths or globs, folders and all.
+        (_, "rimraf" | "rimrafSync" | "deleteAsync" | "deleteSync")
+        | ("rimraf" | "del", "sync")
+        | ("", "del")
+            if !is_new && (name != "del" || imported) =>
+        {
+            let targets = args.first()?;
+            Some(remove(
+                whole,
+                targets.list().unwrap_or_else(|| vec![targets.word()]),
+                true,
+            ))
         }
         (_, "execSync") => Some(args.first()?.shell(whole)),
         // Code in a string runs as JavaScript too.
@@ -193,7 +319,54 @@ mod tests {
             ["code require('fs').rmSync('x', {recursive: true})"]
         );
         assert!(lowered("console.log('git reset --hard')").is_empty());
+        assert!(lowered("const del = (x) => x; del('a')").is_empty());
         assert!(lowered("/rm -rf/.exec('rm -rf x')").is_empty());
+    }
+
+    #[test]
+    fn aliases_from_destructuring_and_imports() {
+        assert_eq!(
+            lowered(
+                "const {spawnSync: run} = require('child_process'); run('git', ['reset', '--hard'])"
+            ),
+            ["git reset --hard"]
+        );
+        assert_eq!(
+            lowered("import { execSync as sh } from 'child_process'; sh('git clean -fdx')"),
+            ["sh git clean -fdx"]
+        );
+        assert_eq!(
+            lowered("import * as proc from 'node:child_process'; proc.exec('rm -rf out')"),
+            ["sh rm -rf out"]
+        );
+        assert_eq!(
+            lowered("const x = require('child_process'); x.exec('rm -rf out')"),
+            ["sh rm -rf out"]
+        );
+        assert_eq!(
+            lowered("const run = require('child_process').execSync; run('git stash clear')"),
+            ["sh git stash clear"]
+        );
+        assert_eq!(
+            lowered("const {rm: remove} = require('fs/promises'); remove('d', {recursive: true})"),
+            ["rm -r d"]
+        );
+        assert_eq!(
+            lowered("import {deleteAsync} from 'del'; await deleteAsync(['data/**', 'tmp'])"),
+            ["rm -r data/** tmp"]
+        );
+        assert_eq!(
+            lowered("const rimraf = require('rimraf'); rimraf.sync('dist')"),
+            ["rm -r dist"]
+        );
+        assert_eq!(
+            lowered("import del from 'del'; del(['out'])"),
+            ["rm -r out"]
+        );
+        assert_eq!(
+            lowered("const {spawnSync: run} = require('child_process'); run('git', ['status'])"),
+            ["git status"]
+        );
     }
 
     #[test]

@@ -10,10 +10,12 @@ use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
-    named_nodes(tree.root_node())
+    let nodes = named_nodes(tree.root_node());
+    let splats = splats(&nodes, code);
+    nodes
         .into_iter()
         .filter_map(|n| match n.kind() {
-            "command" => command(n, code),
+            "command" => command(n, code, &splats),
             "redirection" => redirection(n, code),
             "invokation_expression" => dotnet_delete(n, code),
             _ => None,
@@ -28,7 +30,65 @@ enum Element {
     Value(Word),
 }
 
-fn command(node: Node, src: &str) -> Option<Effect> {
+/// Values a variable is given that a command may splat into its parameters (`@a`).
+enum Splat {
+    /// `$a = @{Path = 'docs'; Recurse = $true}`: named parameters.
+    Named(Vec<(String, Word)>),
+    /// `$a = 'docs', 'old'`: positional arguments.
+    Positional(Vec<Word>),
+}
+
+/// Each variable (lower-cased, without `$`) assigned a hashtable or an array literal, in
+/// source order; a later assignment wins.
+fn splats(nodes: &[Node], src: &str) -> Vec<(String, Splat)> {
+    let mut out = Vec::new();
+    for node in nodes.iter().filter(|n| n.kind() == "assignment_expression") {
+        let (Some(left), Some(assigned)) = (node.named_child(0), node.child_by_field_name("value"))
+        else {
+            continue;
+        };
+        let Some(name) = text(left, src).trim().strip_prefix('$') else {
+            continue;
+        };
+        // Every value sits in an array literal of one item, a hashtable too; only a value
+        // that is the literal itself counts (not a command's result).
+        let whole = text(assigned, src).trim();
+        let inside = named_nodes(assigned);
+        let Some(literal) = inside
+            .iter()
+            .find(|n| n.kind() == "hash_literal_expression" && text(**n, src).trim() == whole)
+            .or_else(|| {
+                inside.iter().find(|n| {
+                    n.kind() == "array_literal_expression" && text(**n, src).trim() == whole
+                })
+            })
+            .copied()
+        else {
+            continue;
+        };
+        let splat = if literal.kind() == "hash_literal_expression" {
+            let entries = named_nodes(literal)
+                .into_iter()
+                .filter(|n| n.kind() == "hash_entry")
+                .filter_map(|entry| {
+                    let parts = tree::args(entry);
+                    let key = parts.iter().find(|p| p.kind() == "key_expression")?;
+                    let value_node = parts.iter().find(|p| p.kind() != "key_expression")?;
+                    let key = text(*key, src).trim().trim_matches(['\'', '"']);
+                    Some((key.to_ascii_lowercase(), value(*value_node, src)))
+                })
+                .collect();
+            Splat::Named(entries)
+        } else {
+            let items = tree::args(literal);
+            Splat::Positional(items.into_iter().map(|i| value(i, src)).collect())
+        };
+        out.push((name.to_ascii_lowercase(), splat));
+    }
+    out
+}
+
+fn command(node: Node, src: &str, splats: &[(String, Splat)]) -> Option<Effect> {
     let name_node = node.child_by_field_name("command_name")?;
     let name = match name_node.kind() {
         "command_name" => Word::literal(text(name_node, src)),
@@ -43,7 +103,7 @@ fn command(node: Node, src: &str) -> Option<Effect> {
     };
     let elements: Vec<Element> = node
         .child_by_field_name("command_elements")
-        .map(|e| elements(e, src))
+        .map(|e| elements(e, src, splats))
         .unwrap_or_default();
     let whole = text(node, src);
     let lower = name.text.to_ascii_lowercase();
@@ -83,6 +143,22 @@ fn command(node: Node, src: &str) -> Option<Effect> {
                 .next()?;
             (!args.has("whatif")).then(|| write(whole, &name.text, target))
         }
+        // Disk cmdlets that erase what is on a disk: formatting a volume, wiping a disk's
+        // partition table, deleting a partition. `Initialize-Disk` only takes a RAW disk,
+        // so it erases nothing.
+        "format-volume" | "clear-disk" | "remove-partition" => {
+            let canonical = match lower {
+                "format-volume" => "Format-Volume",
+                "clear-disk" => "Clear-Disk",
+                _ => "Remove-Partition",
+            };
+            if Parameters::read(&elements, &[]).has("whatif") {
+                return None;
+            }
+            let mut argv = vec![Word::literal(canonical)];
+            argv.extend(native_words(elements));
+            run(whole, argv)
+        }
         "invoke-expression" | "iex" => {
             let args = Parameters::read(&elements, &[("command", true)]);
             let code = args
@@ -100,18 +176,25 @@ fn command(node: Node, src: &str) -> Option<Effect> {
         n if n.contains('-') => None,
         _ => {
             let mut argv = vec![name];
-            for element in elements {
-                match element {
-                    Element::Parameter(_, value, raw) => {
-                        argv.push(Word::literal(raw));
-                        argv.extend(value);
-                    }
-                    Element::Value(word) => argv.push(word),
-                }
-            }
+            argv.extend(native_words(elements));
             run(whole, argv)
         }
     }
+}
+
+/// The elements as a native program receives them: parameters as written, then values.
+fn native_words(elements: Vec<Element>) -> Vec<Word> {
+    let mut argv = Vec::new();
+    for element in elements {
+        match element {
+            Element::Parameter(_, value, raw) => {
+                argv.push(Word::literal(raw));
+                argv.extend(value);
+            }
+            Element::Value(word) => argv.push(word),
+        }
+    }
+    argv
 }
 
 /// `... > file`, `... >> file`: a write to that file (not to `$null`).
@@ -131,7 +214,7 @@ fn redirection(node: Node, src: &str) -> Option<Effect> {
         .then(|| write(whole, "Out-File", target))
 }
 
-fn elements(node: Node, src: &str) -> Vec<Element> {
+fn elements(node: Node, src: &str, splats: &[(String, Splat)]) -> Vec<Element> {
     let mut out = Vec::new();
     // `-Recurse:$false`: the value after the colon belongs to the parameter.
     let mut colon = false;
@@ -157,6 +240,30 @@ fn elements(node: Node, src: &str) -> Vec<Element> {
                     value.filter(|v| !v.text.is_empty()),
                     raw.to_string(),
                 ));
+            }
+            // `@a`: the parameters or arguments `$a` holds, when the code gave it them.
+            _ if let Some(name) = text(part, src).trim().strip_prefix('@')
+                && let Some((_, splat)) = splats
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name)) =>
+            {
+                match splat {
+                    Splat::Named(entries) => {
+                        for (key, value) in entries {
+                            let raw = format!("-{key}");
+                            let element = if value.text.eq_ignore_ascii_case("$true") {
+                                Element::Parameter(key.clone(), None, raw)
+                            } else {
+                                Element::Parameter(key.clone(), Some(value.clone()), raw)
+                            };
+                            out.push(element);
+                        }
+                    }
+                    Splat::Positional(items) => {
+                        out.extend(items.iter().cloned().map(Element::Value));
+                    }
+                }
             }
             "array_literal_expression" => {
                 let items: Vec<Node> = tree::args(part);
@@ -416,6 +523,52 @@ mod tests {
             lowered("Get-ChildItem | ForEach-Object { Remove-Item $_ -Recurse }"),
             ["rm -r $_"]
         );
+    }
+
+    #[test]
+    fn splatted_parameters() {
+        assert_eq!(
+            lowered("$a = @{Path=\"docs\"; Recurse=$true}; Remove-Item @a"),
+            ["rm -r docs"]
+        );
+        assert_eq!(
+            lowered("$a = @{Path='notes.txt'}; Remove-Item @a"),
+            ["rm notes.txt"]
+        );
+        assert_eq!(
+            lowered("$a = @{LiteralPath='out'; Recurse=$false}; Remove-Item @a"),
+            ["rm out"]
+        );
+        assert_eq!(
+            lowered("$p = 'a', 'b'; Remove-Item @p -Recurse -Force"),
+            ["rm -r a b"]
+        );
+        assert_eq!(
+            lowered("$a = @{Path='docs'; Recurse=$true; WhatIf=$true}; Remove-Item @a"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn disk_cmdlets() {
+        assert_eq!(
+            lowered("Format-Volume -DriveLetter D -FileSystem NTFS"),
+            ["Format-Volume -DriveLetter D -FileSystem NTFS"]
+        );
+        assert_eq!(
+            lowered("clear-disk -Number 1 -RemoveData -Confirm:$false"),
+            ["Clear-Disk -Number 1 -RemoveData -Confirm $false"]
+        );
+        assert_eq!(
+            lowered("Remove-Partition -DiskNumber 1 -PartitionNumber 2"),
+            ["Remove-Partition -DiskNumber 1 -PartitionNumber 2"]
+        );
+        assert_eq!(
+            lowered("Format-Volume -DriveLetter D -WhatIf"),
+            Vec::<String>::new()
+        );
+        assert_eq!(lowered("Initialize-Disk -Number 1"), Vec::<String>::new());
+        assert_eq!(lowered("Get-Volume"), Vec::<String>::new());
     }
 
     #[test]

@@ -80,6 +80,17 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             function.child_by_field_name("object"),
             text(function.child_by_field_name("attribute")?, src),
         ),
+        // `getattr(os, 'system')(...)`: the attribute named by a string.
+        "call" => {
+            let inner = function.child_by_field_name("arguments").map(tree::args)?;
+            let getter = function.child_by_field_name("function")?;
+            match inner.as_slice() {
+                [object, attribute] if text(getter, src) == "getattr" => {
+                    (Some(*object), string_text(*attribute, src)?)
+                }
+                _ => return None,
+            }
+        }
         _ => return None,
     };
     let unaliased = |n: &'s str| {
@@ -88,7 +99,7 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             .find(|(alias, _)| *alias == n)
             .map_or(n, |(_, name)| *name)
     };
-    let owner = unaliased(receiver.map_or("", |r| text(r, src)));
+    let owner = unaliased(receiver.map_or("", |r| module_of(r, src, aliases)));
     let name = unaliased(name);
     let first = |keyword: &str| args.get(0, keyword).map(Value::word);
     match (owner, name) {
@@ -121,7 +132,9 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             run(whole, vec![command.word()])
         }
         // Code in a string runs as Python too.
-        ("" | "builtins", "exec") => Some(args.get(0, "source")?.code(Lang::Python, whole)),
+        ("" | "builtins", "exec" | "eval") => {
+            Some(args.get(0, "source")?.code(Lang::Python, whole))
+        }
         ("os", "rename" | "replace") | ("shutil", "move") => {
             Some(rename(whole, first("src")?, args.get(1, "dst")?.word()))
         }
@@ -139,6 +152,46 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
                 .then(|| write(whole, "open", target))
         }
         (_, "write_text" | "write_bytes") => Some(write(whole, name, path_of(receiver?, src))),
+        _ => None,
+    }
+}
+
+/// The module a receiver names: `__import__('os')` and `importlib.import_module('os')`
+/// give the module they import; anything else is its own source text.
+fn module_of<'s>(receiver: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> &'s str {
+    let import = || {
+        let function = receiver.child_by_field_name("function")?;
+        let called = text(function, src);
+        let called = aliases
+            .iter()
+            .find(|(alias, _)| *alias == called)
+            .map_or(called, |(_, name)| *name);
+        let last = called.rsplit('.').next().unwrap_or(called);
+        if !matches!(last, "__import__" | "import_module") {
+            return None;
+        }
+        let args = tree::args(receiver.child_by_field_name("arguments")?);
+        string_text(*args.first()?, src)
+    };
+    if receiver.kind() == "call"
+        && let Some(module) = import()
+    {
+        return module;
+    }
+    text(receiver, src)
+}
+
+/// The text of a plain string literal (`'os'`), with no escape or replacement field in it.
+fn string_text<'s>(node: Node, src: &'s str) -> Option<&'s str> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let parts = tree::args(node);
+    match parts.as_slice() {
+        [_, content, _] if content.kind() == "string_content" => {
+            let body = text(*content, src);
+            (!body.contains('\\')).then_some(body)
+        }
         _ => None,
     }
 }
@@ -256,6 +309,37 @@ mod tests {
         // A variable is not a program named after it, nor shell text.
         assert_eq!(lowered("os.system(cmd)"), ["cmd"]);
         assert_eq!(lowered("exec(src)"), ["src"]);
+    }
+
+    #[test]
+    fn modules_and_attributes_reached_indirectly() {
+        assert_eq!(
+            lowered("__import__('os').system('git clean -fdx')"),
+            ["sh git clean -fdx"]
+        );
+        assert_eq!(
+            lowered("import os; getattr(os, 'system')('rm -rf out')"),
+            ["sh rm -rf out"]
+        );
+        assert_eq!(
+            lowered("getattr(__import__('shutil'), 'rmtree')('out')"),
+            ["rm -r out"]
+        );
+        assert_eq!(
+            lowered("import importlib; importlib.import_module('shutil').rmtree('out')"),
+            ["rm -r out"]
+        );
+        assert_eq!(
+            lowered("from importlib import import_module as im; im('os').remove('a.txt')"),
+            ["rm a.txt"]
+        );
+        assert_eq!(
+            lowered("eval(\"__import__('os').system('git reset --hard')\")"),
+            ["code __import__('os').system('git reset --hard')"]
+        );
+        assert!(lowered("print(__import__('os').getcwd())").is_empty());
+        assert!(lowered("getattr(os, 'path').join('a', 'b')").is_empty());
+        assert!(lowered("getattr(obj, name)('x')").is_empty());
     }
 
     #[test]

@@ -1,12 +1,16 @@
-//! find: `-delete` and `-exec rm` with nothing narrowing what matches.
+//! find: deletes that reach files no test picked out, or that a pattern picks among the
+//! project's own files; and, for a pipeline that feeds find's output to a deleter, which
+//! files that output names.
 
+use super::sets::{self, Picked};
 use super::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 
 pub static FIND_DELETE: Rule = Rule {
     id: "fs.find-delete",
-    catches: "`find -delete`, or `-exec`/`-execdir`/`-ok rm`, reaching files no name or path \
-              pattern (or `-empty`) picked out",
+    catches: "`find -delete`, or `-exec`/`-execdir`/`-ok rm` (or `shred`, `srm`, `wipe`, \
+              `unlink`), reaching files no name or path pattern (or `-empty`) picked out; \
+              the same `find` piped to `xargs rm`",
     why: "Only a name or path pattern (`-name`, `-path`, `-regex`, ...), `-empty`, or one \
           file's identity (`-inum`, `-samefile`) says which files go. Without one, and behind a negation (`-not -name '*.md'`) or an `-o` branch \
           that skips it, find matches nearly everything under its starting points: tests on \
@@ -25,16 +29,19 @@ pub static FIND_DELETE: Rule = Rule {
         "find . -mmin -30 -delete",
         "find . -type f -size +0 -exec rm {} +",
         "find . -name '*.tmp' -o -delete",
+        "find . -type f -exec shred -u {} \\;",
+        "find . -type f -print0 | xargs -0 rm -f",
     ],
     passes: &[
         "find . -name '*.pyc' -delete",
         "find . -empty -delete",
-        "find . -name '*.txt' -exec rm {} \\;",
+        "find . -name '*.log' -exec rm {} \\;",
         "find . -print",
         "find . -exec grep -l x {} +",
         "find . -type l ! -exec test -e {} \\; -delete",
         "find . -type f -mtime +7 -name '*.log' -delete",
         "find . \\( -name '*.o' -o -name '*.a' \\) -delete",
+        "find . -type f | xargs wc -l",
     ],
 };
 
@@ -97,37 +104,77 @@ const PATTERN_TESTS: &[&str] = &[
     "-ilname",
 ];
 
+/// Actions: with none of them (`-prune` aside) find prints every file the whole expression
+/// is true for.
+const ACTIONS: &[&str] = &[
+    "-delete", "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-printf", "-fprint",
+    "-fprint0", "-fprintf", "-ls", "-fls", "-quit",
+];
+
 /// Nesting of parentheses and negations followed; deeper ones count as narrowing nothing.
 const MAX_DEPTH: usize = 32;
 
-/// What is known about the files at one point of a find expression: whether every file for
-/// which it is true (`when_true`) or false (`when_false`) already matched a narrowing test,
-/// and whether an action in it deletes files that did not.
+/// What an expression is read for: the files it deletes, or the files it prints.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Delete,
+    List,
+}
+
+/// What is known about the files at one point of a find expression: how closely the tests
+/// before it picked every file for which it is true (`when_true`) or false (`when_false`),
+/// and the least picked files an action in it reaches (deletes, or prints for a listing).
 #[derive(Clone, Copy)]
 struct Reach {
-    deletes: bool,
-    when_true: bool,
-    when_false: bool,
+    acts: Option<Picked>,
+    when_true: Picked,
+    when_false: Picked,
 }
 
 impl Reach {
-    /// A primary that narrows nothing and deletes nothing: `-type f`, `-print`, `-maxdepth 1`.
-    fn neutral(narrowed: bool) -> Reach {
+    /// A primary that picks nothing and acts on nothing: `-type f`, `-maxdepth 1`.
+    fn neutral(picked: Picked) -> Reach {
         Reach {
-            deletes: false,
-            when_true: narrowed,
-            when_false: narrowed,
+            acts: None,
+            when_true: picked,
+            when_false: picked,
+        }
+    }
+
+    fn acting(picked: Picked) -> Reach {
+        Reach {
+            acts: Some(picked),
+            ..Reach::neutral(picked)
         }
     }
 }
 
+/// The less picked of two reaches of an action, either of which may be missing.
+fn least(a: Option<Picked>, b: Option<Picked>) -> Option<Picked> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
 /// Reads find's expression (`!`/`-not` over `-a` over `-o` over `,`, with parentheses) the
-/// way find evaluates it, carrying whether the files that reach each point were narrowed.
+/// way find evaluates it, carrying how closely the files that reach each point were picked.
 struct Expr<'a> {
     args: &'a [Word],
     at: usize,
+    mode: Mode,
     /// Nesting went past [`MAX_DEPTH`]: the reading is not trusted to narrow anything.
     too_deep: bool,
+    /// An action (not `-prune`) appears: find prints nothing by itself.
+    has_action: bool,
+    /// Where the last pattern test read that names no output stands.
+    last_pattern: Option<usize>,
+    /// Where the pattern test stands that picked the files an action first reached.
+    pattern: Option<usize>,
+    /// An `-exec` deletes recursively: `fs.rm-recursive` stops that command whatever it is
+    /// given, so a pattern need not be reported too.
+    recursive: bool,
 }
 
 impl Expr<'_> {
@@ -135,37 +182,37 @@ impl Expr<'_> {
         self.args.get(self.at).map(|w| w.text.as_str())
     }
 
-    fn list(&mut self, narrowed: bool, depth: usize) -> Reach {
-        let mut reach = self.or(narrowed, depth);
+    fn list(&mut self, picked: Picked, depth: usize) -> Reach {
+        let mut reach = self.or(picked, depth);
         while self.peek() == Some(",") {
             self.at += 1;
             // Both sides of `,` run on every file; the value is the right side's.
-            let right = self.or(narrowed, depth);
+            let right = self.or(picked, depth);
             reach = Reach {
-                deletes: reach.deletes || right.deletes,
+                acts: least(reach.acts, right.acts),
                 ..right
             };
         }
         reach
     }
 
-    fn or(&mut self, narrowed: bool, depth: usize) -> Reach {
-        let mut reach = self.and(narrowed, depth);
+    fn or(&mut self, picked: Picked, depth: usize) -> Reach {
+        let mut reach = self.and(picked, depth);
         while matches!(self.peek(), Some("-o" | "-or")) {
             self.at += 1;
             // The right side sees only the files the left side was false for.
             let right = self.and(reach.when_false, depth);
             reach = Reach {
-                deletes: reach.deletes || right.deletes,
-                when_true: reach.when_true && right.when_true,
+                acts: least(reach.acts, right.acts),
+                when_true: reach.when_true.min(right.when_true),
                 when_false: right.when_false,
             };
         }
         reach
     }
 
-    fn and(&mut self, narrowed: bool, depth: usize) -> Reach {
-        let mut reach = self.not(narrowed, depth);
+    fn and(&mut self, picked: Picked, depth: usize) -> Reach {
+        let mut reach = self.not(picked, depth);
         loop {
             match self.peek() {
                 None | Some("-o" | "-or" | "," | ")") => return reach,
@@ -178,27 +225,27 @@ impl Expr<'_> {
             // The right side sees only the files the left side was true for.
             let right = self.not(reach.when_true, depth);
             reach = Reach {
-                deletes: reach.deletes || right.deletes,
+                acts: least(reach.acts, right.acts),
                 when_true: right.when_true,
-                when_false: reach.when_false && right.when_false,
+                when_false: reach.when_false.min(right.when_false),
             };
         }
     }
 
-    fn not(&mut self, narrowed: bool, depth: usize) -> Reach {
+    fn not(&mut self, picked: Picked, depth: usize) -> Reach {
         match self.peek() {
             Some("!" | "-not") if depth < MAX_DEPTH => {
                 self.at += 1;
-                let inner = self.not(narrowed, depth + 1);
+                let inner = self.not(picked, depth + 1);
                 Reach {
-                    deletes: inner.deletes,
+                    acts: inner.acts,
                     when_true: inner.when_false,
                     when_false: inner.when_true,
                 }
             }
             Some("(") if depth < MAX_DEPTH => {
                 self.at += 1;
-                let inner = self.list(narrowed, depth + 1);
+                let inner = self.list(picked, depth + 1);
                 if self.peek() == Some(")") {
                     self.at += 1;
                 }
@@ -206,77 +253,92 @@ impl Expr<'_> {
             }
             Some("!" | "-not" | "(") => {
                 self.too_deep = true;
-                self.primary(narrowed)
+                self.primary(picked)
             }
-            _ => self.primary(narrowed),
+            _ => self.primary(picked),
         }
     }
 
-    fn primary(&mut self, narrowed: bool) -> Reach {
+    fn primary(&mut self, picked: Picked) -> Reach {
         let Some(word) = self.args.get(self.at) else {
-            return Reach::neutral(narrowed);
+            return Reach::neutral(picked);
         };
         self.at += 1;
         let w = word.text.as_str();
         let value = self.args.get(self.at).map(|v| v.text.as_str());
+        self.has_action |= ACTIONS.contains(&w);
         if PATTERN_TESTS.contains(&w) {
             self.at += 1;
+            let Some(pattern) = value else {
+                return Reach::neutral(picked);
+            };
+            let by = pattern_picks(w, pattern);
+            if by == Picked::Pattern {
+                self.last_pattern = Some(self.at - 2);
+            }
             return Reach {
-                when_true: narrowed || value.is_some_and(|v| !matches_all(w, v)),
-                ..Reach::neutral(narrowed)
+                when_true: picked.max(by),
+                ..Reach::neutral(picked)
             };
         }
+        let known = Reach {
+            when_true: Picked::Known,
+            ..Reach::neutral(picked)
+        };
         match w {
             // One file, by identity: as narrow as a name.
             "-inum" | "-samefile" => {
                 self.at += 1;
-                Reach {
-                    when_true: true,
-                    ..Reach::neutral(narrowed)
-                }
+                known
             }
-            "-empty" => Reach {
-                when_true: true,
-                ..Reach::neutral(narrowed)
-            },
+            "-empty" => known,
             // `-size 0` is `-empty` for files.
             "-size" => {
                 self.at += 1;
-                Reach {
-                    when_true: narrowed || value.is_some_and(is_zero_size),
-                    ..Reach::neutral(narrowed)
+                if value.is_some_and(is_zero_size) {
+                    known
+                } else {
+                    Reach::neutral(picked)
                 }
             }
             // Never true: whatever follows it with `-a` is never reached.
-            "-false" => Reach {
-                when_true: true,
-                ..Reach::neutral(narrowed)
-            },
-            "-delete" => Reach {
-                deletes: !narrowed,
-                ..Reach::neutral(narrowed)
-            },
-            "-exec" | "-execdir" | "-ok" | "-okdir" => self.exec(narrowed),
+            "-false" => known,
+            "-delete" if self.mode == Mode::Delete => self.act(picked),
+            "-print" | "-print0" if self.mode == Mode::List => self.act(picked),
+            "-printf" if self.mode == Mode::List => {
+                self.at += 1;
+                self.act(picked)
+            }
+            "-exec" | "-execdir" | "-ok" | "-okdir" => self.exec(picked),
             "-fprintf" => {
                 self.at += 2;
-                Reach::neutral(narrowed)
+                Reach::neutral(picked)
             }
             _ => {
                 if TESTS_WITH_VALUE.contains(&w) || w.starts_with("-newer") {
                     self.at += 1;
                 }
-                Reach::neutral(narrowed)
+                Reach::neutral(picked)
             }
         }
     }
 
+    /// An action on the files `picked` so; a pattern that picked them is remembered.
+    fn act(&mut self, picked: Picked) -> Reach {
+        if picked == Picked::Pattern && self.pattern.is_none() {
+            self.pattern = self.last_pattern;
+        }
+        Reach::acting(picked)
+    }
+
     /// `-exec PROGRAM ARGS... ;` or `... {} +`, the program's words already due.
-    fn exec(&mut self, narrowed: bool) -> Reach {
+    fn exec(&mut self, picked: Picked) -> Reach {
         let program = self
             .args
             .get(self.at)
             .and_then(|w| w.value())
             .map(|p| p.rsplit('/').next().unwrap_or(p));
+        let start = self.at;
         let mut terminator = "";
         while let Some(next) = self.args.get(self.at) {
             self.at += 1;
@@ -286,18 +348,45 @@ impl Expr<'_> {
                 break;
             }
         }
-        if program == Some("rm") {
-            return Reach {
-                deletes: !narrowed,
-                ..Reach::neutral(narrowed)
-            };
+        if self.mode == Mode::Delete
+            && let Some(program) = program.filter(|p| sets::is_deleter(p))
+        {
+            let words = self.args.get(start + 1..self.at).unwrap_or_default();
+            self.recursive |= sets::recursive(program, words);
+            return self.act(picked);
         }
         // `-exec test -e {} ;` is a test the agent wrote for these files: only those it
         // succeeds on (or, negated, fails on) go further. A program that always succeeds
         // tells nothing apart.
         let filters =
             terminator == ";" && !matches!(program, Some("echo" | "printf" | "true" | ":") | None);
-        Reach::neutral(narrowed || filters)
+        Reach::neutral(if filters { Picked::Known } else { picked })
+    }
+}
+
+/// How a pattern test picks files: everything (`*`), files known for what they are (a name
+/// or path with no wildcard, output by name such as `*.pyc`, a path inside a build folder,
+/// links), or by a pattern over the project's own files (`*.c`, `*.txt`, `.*`).
+fn pattern_picks(test: &str, pattern: &str) -> Picked {
+    if matches_all(test, pattern) {
+        return Picked::Any;
+    }
+    if test.ends_with("regex") {
+        return if sets::regex_names_output(pattern) {
+            Picked::Known
+        } else {
+            Picked::Pattern
+        };
+    }
+    // Only symbolic links match a link test: removing them loses no file's content.
+    if test.ends_with("lname") || !pattern.contains(['*', '?', '[']) {
+        return Picked::Known;
+    }
+    let path_test = test.ends_with("path") || test.ends_with("wholename");
+    if sets::names_output(pattern) || (path_test && sets::in_output_folder(pattern)) {
+        Picked::Known
+    } else {
+        Picked::Pattern
     }
 }
 
@@ -332,7 +421,13 @@ fn leading_options(args: &[Word]) -> usize {
     i
 }
 
-pub(super) fn check(args: &[Word]) -> Option<Hit> {
+/// find's words split into its starting points (`.` when none is given) and its expression.
+struct Split<'a> {
+    starts: Vec<&'a Word>,
+    expression: &'a [Word],
+}
+
+fn split(args: &[Word]) -> Split<'_> {
     let mut starts: Vec<&Word> = Vec::new();
     let mut i = leading_options(args).min(args.len());
     while let Some(word) = args.get(i) {
@@ -347,55 +442,156 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
             break;
         }
     }
+    Split {
+        starts,
+        expression: &args[i.min(args.len())..],
+    }
+}
+
+/// What an expression does, read in `mode`: the least picked files it acts on, and the
+/// pattern test that picked them.
+struct Outcome<'a> {
+    acts: Option<Picked>,
+    pattern: Option<&'a [Word]>,
+    recursive: bool,
+}
+
+fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
     let mut expr = Expr {
-        args: &args[i.min(args.len())..],
+        args: expression,
         at: 0,
+        mode,
         too_deep: false,
+        has_action: false,
+        last_pattern: None,
+        pattern: None,
+        recursive: false,
     };
-    let mut deletes = false;
-    // A stray `)` ends a parse early; what follows it is read too, narrowing nothing.
+    let mut acts = None;
+    let mut printed: Option<Picked> = None;
+    // A stray `)` ends a parse early; what follows it is read too, picking nothing.
     while expr.peek().is_some() {
-        deletes |= expr.list(false, 0).deletes;
+        let reach = expr.list(Picked::Any, 0);
+        acts = least(acts, reach.acts);
+        printed = least(printed, Some(reach.when_true));
         if expr.peek() == Some(")") {
             expr.at += 1;
         }
     }
-    if expr.too_deep {
-        deletes |= expr.args.iter().any(|w| w.text == "-delete")
-            || expr.args.windows(2).any(|pair| {
-                pair[0].text.starts_with("-exec") || pair[0].text.starts_with("-ok")
-            } && pair[1].value().is_some_and(|p| p.rsplit('/').next() == Some("rm")));
+    if mode == Mode::List && !expr.has_action {
+        // find's own `-print` of every file the whole expression is true for.
+        acts = least(acts, Some(printed.unwrap_or(Picked::Any)));
+        expr.pattern = expr.pattern.or(expr.last_pattern);
     }
-    if !deletes {
+    if expr.too_deep {
+        let acting = match mode {
+            Mode::Delete => {
+                expr.args.iter().any(|w| w.text == "-delete")
+                    || expr.args.windows(2).any(|pair| {
+                        (pair[0].text.starts_with("-exec") || pair[0].text.starts_with("-ok"))
+                            && pair[1].value().is_some_and(|p| {
+                                sets::is_deleter(p.rsplit('/').next().unwrap_or(p))
+                            })
+                    })
+            }
+            Mode::List => true,
+        };
+        if acting {
+            acts = Some(Picked::Any);
+        }
+    }
+    Outcome {
+        acts,
+        pattern: expr.pattern.and_then(|at| expression.get(at..at + 2)),
+        recursive: expr.recursive,
+    }
+}
+
+/// The starting points as words, `.` when none is given.
+fn starts_or_here(starts: Vec<&Word>) -> Vec<Word> {
+    if starts.is_empty() {
+        vec![Word::literal(".")]
+    } else {
+        starts.into_iter().cloned().collect()
+    }
+}
+
+pub(super) fn check(args: &[Word]) -> Option<Hit> {
+    let Split { starts, expression } = split(args);
+    let outcome = read(expression, Mode::Delete);
+    let acts = outcome.acts?;
+    let in_output = !starts.is_empty() && starts.iter().all(|w| sets::start_in_output(w));
+    if acts == Picked::Known || (acts == Picked::Pattern && (outcome.recursive || in_output)) {
         return None;
     }
-    let here = Word::literal(".");
-    let starts = if starts.is_empty() {
-        vec![&here]
-    } else {
-        starts
-    };
-    let shown: Vec<&str> = starts.iter().map(|w| w.text.as_str()).collect();
+    let starts = starts_or_here(starts);
+    // The same search, printing instead of acting: up to the first action.
+    let tests = expression
+        .iter()
+        .take_while(|w| !ACTIONS.contains(&w.text.as_str()));
     let preview: Vec<String> = std::iter::once("find".to_string())
-        .chain(shown.iter().map(|s| crate::shell::word::quote(s)))
-        .chain(["-name", "'<pattern>'", "-print"].map(String::from))
+        .chain(starts.iter().map(Word::shell_quoted))
+        .chain(tests.map(Word::shell_quoted))
+        .chain(["-print".to_string()])
         .collect();
-    Some(
-        Hit::new(
-            &FIND_DELETE,
-            Tier::Destructive,
-            format!(
-                "deletes every file under {}, since no test narrows the match",
-                super::git::list(shown.iter().copied())
-            ),
-        )
-        .safer(format!(
-            "`{}` to see what matches, then add `-delete`",
-            preview.join(" ")
-        ))
-        .recovery("none for files git does not track")
-        .about(Subject::Paths(starts.into_iter().cloned().collect())),
+    let preview = preview.join(" ");
+    if acts == Picked::Any {
+        return Some(unnarrowed(&starts, &preview));
+    }
+    let what = format!(
+        "every file {} picks under {}, a pattern that names no output",
+        shown_pattern(outcome.pattern),
+        super::git::list(starts.iter().map(|w| w.text.as_str()))
+    );
+    Some(sets::pattern_hit(&what, &preview, starts))
+}
+
+/// What `find ARGS` prints, as a set of files: how it picks them, the pattern tests that
+/// did, and where it looks. `None` when it prints nothing a deleter could take as names
+/// (its output comes from `-exec` commands or goes to files).
+pub(super) fn listed(args: &[Word]) -> Option<sets::Listing> {
+    let Split { starts, expression } = split(args);
+    let outcome = read(expression, Mode::List);
+    let starts = starts_or_here(starts);
+    let picked = match outcome.acts? {
+        Picked::Pattern if starts.iter().all(sets::start_in_output) => Picked::Known,
+        picked => picked,
+    };
+    let shown = super::git::list(starts.iter().map(|w| w.text.as_str()));
+    Some(sets::Listing {
+        picked,
+        how: format!("by {} under {shown}", shown_pattern(outcome.pattern)),
+        starts,
+        from_find: true,
+    })
+}
+
+/// A pattern test as written (`-name '*.c'`), for a reason.
+fn shown_pattern(test: Option<&[Word]>) -> String {
+    match test {
+        Some(words) => {
+            let words: Vec<String> = words.iter().map(Word::shell_quoted).collect();
+            format!("`{}`", words.join(" "))
+        }
+        None => "its pattern".into(),
+    }
+}
+
+/// The finding for a delete no test narrows; `preview` lists what it would take.
+pub(super) fn unnarrowed(starts: &[Word], preview: &str) -> Hit {
+    Hit::new(
+        &FIND_DELETE,
+        Tier::Destructive,
+        format!(
+            "deletes every file under {}, since no test narrows the match",
+            super::git::list(starts.iter().map(|w| w.text.as_str()))
+        ),
     )
+    .safer(format!(
+        "`{preview}` to see what matches; narrow it by name (`-name '<pattern>'`), then delete"
+    ))
+    .recovery("none for files git does not track")
+    .about(Subject::Paths(starts.to_vec()))
 }
 
 #[cfg(test)]

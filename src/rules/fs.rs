@@ -76,6 +76,37 @@ const RM: &[Opt] = &[
     flag("version", None),
 ];
 
+/// Whether `rm ARGS` deletes recursively.
+pub(super) fn is_recursive(args: &[Word]) -> bool {
+    let p = opts::parse(args, RM);
+    p.has("recursive") || p.has("R")
+}
+
+/// Whether `srm ARGS` or `wipe ARGS` deletes recursively: both spell it as rm does.
+pub(super) fn secure_recursive(args: &[Word]) -> bool {
+    args.iter()
+        .take_while(|w| w.text != "--")
+        .any(|w| match w.text.strip_prefix('-') {
+            Some(long) if long.starts_with('-') => long == "-recursive",
+            Some(flags) => flags.contains(['r', 'R']),
+            None => false,
+        })
+}
+
+/// `del-cli`: deletes the files and folders its globs match, a folder with everything in
+/// it, as `rm -rf` would; `--dry-run` only lists them.
+pub(super) fn del_cli(args: &[Word], profile: Profile, reading: Reading) -> Option<Hit> {
+    let dry_run = args.iter().take_while(|w| w.text != "--").any(|w| {
+        w.text == "--dry-run"
+            || (w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('d'))
+    });
+    if dry_run {
+        return None;
+    }
+    let as_rm = [&[Word::literal("-rf")][..], args].concat();
+    rm(&as_rm, profile, reading)
+}
+
 pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hit> {
     let p = opts::parse(args, RM);
     if p.has("help") || p.has("version") || (reading == Reading::Guessed && p.unknown) {

@@ -12,6 +12,7 @@ mod guard;
 mod opts;
 pub mod packs;
 mod rsync;
+mod sets;
 mod shell;
 
 use std::ops::Range;
@@ -270,6 +271,7 @@ pub static ALL: &[&Rule] = &[
     &git::SUBMODULE_DISCARD,
     &fs::RM_RECURSIVE,
     &find::FIND_DELETE,
+    &sets::RM_SET,
     &rsync::RSYNC_DELETE,
     &fs::RM_ANY,
     &shell::DYNAMIC_COMMAND,
@@ -319,6 +321,9 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
         Some(name) => {
             let mut hits = by_program(name, cmd.args(), profile, Reading::Known);
             hits.extend(packs::check(name, cmd, settings));
+            if cmd.input.is_some() || !cmd.fed_by.is_empty() {
+                hits.extend(fed(name, cmd));
+            }
             hits
         }
         None => shell::dynamic(cmd, profile),
@@ -348,6 +353,7 @@ pub fn file_edit(tool: &str, path: &str, settings: &Settings) -> Option<Finding>
         dirs: Vec::new(),
         redirects: Vec::new(),
         input: None,
+        fed_by: Vec::new(),
         call: None,
     };
     Some(finding(hit, &edit, settings))
@@ -380,6 +386,16 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
     }
 }
 
+/// Findings that rest on what a command reads rather than on its words: a deleter fed a
+/// listing (`find . -name '*.c' | xargs rm`), ref deletions fed to `git update-ref --stdin`.
+fn fed(name: &str, cmd: &SimpleCommand) -> Option<Hit> {
+    match name {
+        "git" => git::update_ref_stdin(cmd.args(), cmd.input.as_deref(), &cmd.fed_by),
+        _ if !cmd.fed_by.is_empty() => sets::check(name, cmd),
+        _ => None,
+    }
+}
+
 /// Dispatch on the program's name; `args` excludes the name itself.
 pub(crate) fn by_program(
     name: &str,
@@ -395,6 +411,13 @@ pub(crate) fn by_program(
         "rimraf" => {
             let as_rm = [&[Word::literal("-rf")][..], args].concat();
             fs::rm(&as_rm, profile, reading).into_iter().collect()
+        }
+        // Not `del`, which del-cli installs too: in an agent's shell that name is mostly
+        // Windows' own one-file delete.
+        "del-cli" => fs::del_cli(args, profile, reading).into_iter().collect(),
+        // The shredders overwrite before they unlink; recursive, they take a whole tree.
+        "srm" | "wipe" if fs::secure_recursive(args) => {
+            fs::rm(args, profile, reading).into_iter().collect()
         }
         "find" => find::check(args).into_iter().collect(),
         "rsync" => rsync::check(args).into_iter().collect(),

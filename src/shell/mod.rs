@@ -35,6 +35,8 @@ pub enum Via {
     Xargs,
     /// The command `find -exec`/`-execdir`/`-ok`/`-okdir` runs.
     FindExec,
+    /// The command `fd --exec`/`--exec-batch` runs.
+    FdExec,
     /// A job GNU `parallel` runs.
     Parallel,
     /// The action of a `trap`, run when a signal or the shell's exit comes.
@@ -57,6 +59,7 @@ impl Via {
             Via::ShellStdin => Some("in a script fed to a shell"),
             Via::Xargs => Some("run by `xargs`"),
             Via::FindExec => Some("run by `find -exec`"),
+            Via::FdExec => Some("run by `fd --exec`"),
             Via::Parallel => Some("run by `parallel`"),
             Via::Trap => Some("in a `trap` action"),
             Via::Scheduled => Some("in a job scheduled with `at`"),
@@ -88,6 +91,12 @@ pub struct SimpleCommand {
     /// What it reads on stdin, when the command line shows it (a heredoc, a here-string,
     /// the output of an `echo` piped in).
     pub input: Option<String>,
+    /// The commands whose output becomes its arguments or instructions, first to last,
+    /// wrappers peeled: the earlier stages of its pipeline when it is `xargs`, `parallel` or
+    /// `git update-ref --stdin` (`find . -name '*.c' | xargs rm`), the command substitution
+    /// that gives a deleter its operands (`rm $(find . -name '*.c')`), or the search
+    /// `fd --exec` runs it for. What they list is known by how they pick it, not by name.
+    pub fed_by: Vec<Vec<Word>>,
     /// The call it was lowered from, when it comes from interpreter code
     /// (`shutil.rmtree('out')` for `rm -r out`): reasons name the call as written.
     pub call: Option<String>,

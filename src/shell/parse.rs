@@ -34,11 +34,16 @@ struct Attached {
     extra: Vec<Word>,
     /// Files the command's output is redirected to or read from.
     redirects: Vec<Redirect>,
+    /// The earlier stages of its pipeline, when it reads names from them.
+    fed_by: Vec<Vec<Word>>,
 }
 
 impl Attached {
     fn is_empty(&self) -> bool {
-        self.stdin.is_none() && self.extra.is_empty() && self.redirects.is_empty()
+        self.stdin.is_none()
+            && self.extra.is_empty()
+            && self.redirects.is_empty()
+            && self.fed_by.is_empty()
     }
 }
 
@@ -292,7 +297,7 @@ impl Walker {
                 let inner = self.subshell(scope);
                 push_children(stack, node, via, inner, src);
             }
-            "redirected_statement" => self.redirected(node, src, via, scope, attached.stdin, stack),
+            "redirected_statement" => self.redirected(node, src, via, scope, attached, stack),
             "pipeline" => {
                 let range = self.range(node, origin);
                 self.out.together.push(range);
@@ -333,6 +338,7 @@ impl Walker {
             dirs: self.scopes[scope].clone(),
             redirects: Vec::new(),
             input: None,
+            fed_by: Vec::new(),
             call: None,
         });
     }
@@ -473,10 +479,10 @@ impl Walker {
         src: &str,
         via: Via,
         scope: usize,
-        stdin: Option<String>,
+        attached: Attached,
         stack: &mut Vec<Item<'t>>,
     ) {
-        let mut feed = stdin;
+        let mut feed = attached.stdin;
         let mut later = Vec::new();
         let mut extra = Vec::new();
         let mut redirects = Vec::new();
@@ -540,12 +546,14 @@ impl Walker {
                     stdin: feed,
                     extra,
                     redirects,
+                    fed_by: attached.fed_by,
                 },
             });
         }
     }
 
-    /// `a | b | c`: each command's stdin is what the one before it prints, when we know it.
+    /// `a | b | c`: each command's stdin is what the one before it prints, when we know it,
+    /// and a stage that reads names on stdin (`| xargs rm`) learns which commands list them.
     fn pipeline<'t>(
         &mut self,
         node: Node<'t>,
@@ -558,11 +566,15 @@ impl Walker {
         let mut items = Vec::new();
         let mut feed = stdin;
         let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
+        for (at, child) in node.named_children(&mut cursor).enumerate() {
             let printed = stdout_of(child, src, feed.as_deref());
             // Every stage of a pipeline runs in a subshell of its own.
             let stage = self.subshell(scope);
-            items.push(Item::new(child, via, stage, feed.take()));
+            let mut item = Item::new(child, via, stage, feed.take());
+            if at > 0 && reads_names(&src[child.byte_range()]) {
+                item.attached.fed_by = listers(node, at, src);
+            }
+            items.push(item);
             feed = printed;
         }
         stack.extend(items.into_iter().rev());
@@ -588,6 +600,11 @@ impl Walker {
             return;
         }
         let span = self.range(node, origin);
+        let fed_by = if attached.fed_by.is_empty() {
+            substituted_listing(node, &parts.argv, src)
+        } else {
+            attached.fed_by
+        };
         let cmd = SimpleCommand {
             argv: parts.argv,
             assigns: parts.assigns,
@@ -597,6 +614,7 @@ impl Walker {
             dirs: self.scopes[scope].clone(),
             redirects: attached.redirects,
             input: stdin.clone(),
+            fed_by,
             call: None,
         };
         self.note_written(&cmd);
@@ -754,6 +772,7 @@ impl Walker {
                         dirs: nested.dirs.clone(),
                         redirects,
                         input: None,
+                        fed_by: Vec::new(),
                         call: Some(call),
                     };
                     self.follow(cmd, None, &nested, inner);
@@ -993,8 +1012,84 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         dirs: Vec::new(),
         redirects: Vec::new(),
         input: parts.herestring.or(stdin.map(str::to_string)),
+        fed_by: Vec::new(),
         call: None,
     })
+}
+
+/// Whether a pipeline stage may turn what it reads into arguments or instructions: `xargs`,
+/// `parallel`, `git update-ref --stdin`. A plain substring test, so that the stages of
+/// every other pipeline cost nothing more.
+fn reads_names(stage: &str) -> bool {
+    stage.contains("xargs") || stage.contains("parallel") || stage.contains("update-ref")
+}
+
+/// `rm $(find . -name '*.c')`, `` shred -u `ls *.key` ``: the commands whose output becomes
+/// the operands of a command that may delete them. Only a command with a substitution and a
+/// deleter among its words pays for the look.
+fn substituted_listing(node: Node, argv: &[Word], src: &str) -> Vec<Vec<Word>> {
+    let text = &src[node.byte_range()];
+    let deletes = (text.contains("$(") || text.contains('`'))
+        && argv
+            .iter()
+            .any(|w| matches!(w.text.as_str(), "rm" | "unlink" | "shred" | "srm" | "wipe"));
+    if !deletes {
+        return Vec::new();
+    }
+    let mut cursor = node.walk();
+    let Some(substitution) = node
+        .children_by_field_name("argument", &mut cursor)
+        .find(|a| a.kind() == "command_substitution")
+    else {
+        return Vec::new();
+    };
+    match substitution.named_child(0) {
+        Some(inner) if inner.kind() == "pipeline" => listers(inner, inner.named_child_count(), src),
+        // One command: the only stage of the substitution.
+        Some(inner) if matches!(inner.kind(), "command" | "redirected_statement") => {
+            listers(substitution, 1, src)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The commands of the first `count` stages of `pipeline`, wrappers peeled (`sudo find ...`
+/// is `find ...`); empty when a stage is not one simple command (a subshell, a loop), as
+/// what it prints is then not known.
+fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
+    let mut out = Vec::with_capacity(count);
+    let mut cursor = pipeline.walk();
+    for stage in pipeline.named_children(&mut cursor).take(count) {
+        let node = match stage.kind() {
+            "redirected_statement" => stage.child_by_field_name("body"),
+            _ => Some(stage),
+        };
+        let Some(node) = node.filter(|n| n.kind() == "command") else {
+            return Vec::new();
+        };
+        let parts = command_parts(node, src);
+        if parts.argv.is_empty() {
+            return Vec::new();
+        }
+        let cmd = SimpleCommand {
+            argv: parts.argv,
+            assigns: Vec::new(),
+            via: Via::Direct,
+            span: 0..0,
+            uncertain: false,
+            dirs: Vec::new(),
+            redirects: Vec::new(),
+            input: None,
+            fed_by: Vec::new(),
+            call: None,
+        };
+        out.push(match unwrap::resolve(cmd) {
+            Run::Command(cmd) => cmd.argv,
+            Run::Find { find, .. } => find.argv,
+            _ => return Vec::new(),
+        });
+    }
+    out
 }
 
 /// What `cmd` prints, when that is plain from its text: `echo`/`printf` of literal words,

@@ -33,7 +33,7 @@ pub(super) enum Run {
         lang: crate::lang::Lang,
         code: crate::lang::Code,
     },
-    /// `find` itself and the commands its `-exec` actions run.
+    /// `find` (or `fd`) itself and the commands its `-exec` actions run.
     Find {
         find: SimpleCommand,
         execs: Vec<SimpleCommand>,
@@ -418,6 +418,10 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             }
             "find" => {
                 let execs = find_execs(&cmd);
+                return Run::Find { find: cmd, execs };
+            }
+            "fd" | "fdfind" => {
+                let execs = fd_execs(&cmd);
                 return Run::Find { find: cmd, execs };
             }
             "git" => return git(cmd),
@@ -1547,11 +1551,66 @@ fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 dirs: find.dirs.clone(),
                 redirects: Vec::new(),
                 input: None,
+                fed_by: Vec::new(),
                 call: None,
             });
         }
     }
     execs
+}
+
+/// The commands `fd`'s `-x`/`--exec` and `-X`/`--exec-batch` run: each one's words up to a
+/// `;` or the end of the line, a placeholder (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`) standing for
+/// each file found, or the files appended when it names none. Each carries the search it
+/// runs for (fd's own words, without the commands) as what feeds it.
+fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
+    const PLACEHOLDERS: [&str; 5] = ["{}", "{/}", "{//}", "{.}", "{/.}"];
+    let mut search = vec![fd.argv[0].clone()];
+    let mut commands: Vec<Vec<Word>> = Vec::new();
+    let mut words = fd.args().iter();
+    while let Some(word) = words.next() {
+        if !matches!(word.text.as_str(), "-x" | "--exec" | "-X" | "--exec-batch") {
+            search.push(word.clone());
+            continue;
+        }
+        let mut argv: Vec<Word> = Vec::new();
+        let mut placeholder = false;
+        for w in words.by_ref() {
+            if w.text == ";" {
+                break;
+            }
+            let stands_for_file = PLACEHOLDERS.iter().any(|p| w.text.contains(p));
+            placeholder |= stands_for_file;
+            argv.push(Word {
+                text: w.text.clone(),
+                literal: w.literal && !stands_for_file,
+            });
+        }
+        if !argv.is_empty() {
+            if !placeholder {
+                argv.push(Word {
+                    text: "{}".into(),
+                    literal: false,
+                });
+            }
+            commands.push(argv);
+        }
+    }
+    commands
+        .into_iter()
+        .map(|argv| SimpleCommand {
+            argv,
+            assigns: Vec::new(),
+            via: Via::FdExec,
+            span: fd.span.clone(),
+            uncertain: true,
+            dirs: fd.dirs.clone(),
+            redirects: Vec::new(),
+            input: None,
+            fed_by: vec![search.clone()],
+            call: None,
+        })
+        .collect()
 }
 
 /// The directory a `cd` or `pushd` moves to, as written: `cd` alone is `~`, `cd -` is `-`.
@@ -1703,6 +1762,84 @@ mod tests {
         ] {
             assert!(runs(line).is_empty(), "{line}: {:?}", runs(line));
         }
+    }
+
+    #[test]
+    fn a_stage_that_reads_names_knows_what_lists_them() {
+        let fed = |line: &str, program: &str| -> Vec<String> {
+            let cmds = runs(line);
+            let cmd = cmds
+                .iter()
+                .find(|c| c.program() == Some(program))
+                .unwrap_or_else(|| panic!("{line}: {cmds:?}"));
+            cmd.fed_by
+                .iter()
+                .map(|argv| {
+                    argv.iter()
+                        .map(|w| w.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect()
+        };
+        assert_eq!(
+            fed("find . -name '*.c' | xargs rm -f", "rm"),
+            ["find . -name *.c"]
+        );
+        assert_eq!(
+            fed(
+                "sudo find . -print0 2>/dev/null | sort -z | xargs -0 rm 2>/dev/null",
+                "rm"
+            ),
+            ["find . -print0", "sort -z"]
+        );
+        assert_eq!(fed("ls | parallel rm", "rm"), ["ls"]);
+        assert_eq!(
+            fed("rm -f $(ls -t | tail -n +6)", "rm"),
+            ["ls -t", "tail -n +6"]
+        );
+        assert_eq!(
+            fed("shred -u `find . -type f`", "shred"),
+            ["find . -type f"]
+        );
+        assert!(fed("echo $(find . -name '*.c')", "echo").is_empty());
+        assert_eq!(
+            fed(
+                "printf 'delete refs/heads/x\\n' | git update-ref --stdin",
+                "git"
+            ),
+            ["printf delete refs/heads/x\\n"]
+        );
+        // Stages that read no names, and a listing that is no simple command, say nothing.
+        assert!(fed("find . -name '*.c' | grep x", "grep").is_empty());
+        assert!(fed("(ls; ls -a) | xargs rm", "rm").is_empty());
+    }
+
+    #[test]
+    fn fd_exec_runs_its_command_for_the_files_it_finds() {
+        for (line, words) in [
+            ("fd -e c -x rm", vec![("rm", true), ("{}", false)]),
+            (
+                "fd -e c -X rm -f",
+                vec![("rm", true), ("-f", true), ("{}", false)],
+            ),
+            (
+                "fd . src --exec mv {} {.}.bak ;",
+                vec![("mv", true), ("{}", false), ("{.}.bak", false)],
+            ),
+        ] {
+            let cmds = runs(line);
+            let exec = cmds
+                .iter()
+                .find(|c| c.via == Via::FdExec)
+                .unwrap_or_else(|| panic!("{line}: {cmds:?}"));
+            assert_eq!(argv(exec), words, "{line}");
+            assert!(exec.uncertain, "{line}");
+            let search: Vec<&str> = exec.fed_by[0].iter().map(|w| w.text.as_str()).collect();
+            assert_eq!(search[0], "fd", "{line}");
+            assert!(!search.contains(&"-x") && !search.contains(&"rm"), "{line}");
+        }
+        assert!(runs("fd -e c").iter().all(|c| c.via != Via::FdExec));
     }
 
     #[test]

@@ -285,6 +285,138 @@ pub(super) fn update_ref(inv: &Invocation) -> Option<Hit> {
     )
 }
 
+/// `git update-ref --stdin [-z]`: each `delete <ref>` instruction, and each `update <ref>`
+/// to the zero id, deletes a ref as `update-ref -d` does; an `update` to another commit moves
+/// it, which only the repository shows to lose anything. The instructions are the text the
+/// line feeds it, or every ref a `git for-each-ref --format='delete %(refname)'` before it
+/// lists.
+pub(super) fn update_ref_stdin(
+    inv: &Invocation,
+    input: Option<&str>,
+    fed_by: &[Vec<Word>],
+) -> Option<Hit> {
+    let p = parse(inv, UPDATE_REF);
+    if !p.has("stdin") {
+        return None;
+    }
+    let (deleted, moved) = match input {
+        Some(text) => instructions(text, p.has("z")),
+        None => (listed_deletions(fed_by)?, Vec::new()),
+    };
+    if deleted.is_empty() {
+        let name = moved.first()?;
+        let mut hit = Hit::new(
+            &BRANCH_MOVE,
+            Tier::Destructive,
+            format!(
+                "moves {} from instructions on stdin; commits only they held become reachable \
+                 only from the reflog",
+                list(moved.iter().map(String::as_str))
+            ),
+        )
+        .safer(format!(
+            "`git branch <backup> {}` first keeps its commits; `create <ref> <new>` only \
+             creates a ref",
+            quote(name)
+        ))
+        .recovery(format!(
+            "`git update-ref {} {}@{{1}}` puts it back while the reflog has it",
+            quote(name),
+            quote(name)
+        ))
+        .about(about(GitSubject::BranchMove {
+            refs: moved.clone(),
+            to: None,
+        }));
+        hit.needs_confirmation = true;
+        return Some(hit);
+    }
+    let subject = match deleted.as_slice() {
+        [name] if !name.contains(' ') => about(GitSubject::RefDelete { name: name.clone() }),
+        _ => Subject::Nothing,
+    };
+    Some(
+        Hit::new(
+            &REF_DELETE,
+            Tier::Destructive,
+            format!(
+                "deletes the ref {}, fed on stdin, with no merge check",
+                list(deleted.iter().map(String::as_str))
+            ),
+        )
+        .safer(
+            "`git branch -d <branch>` for a branch (refuses unmerged work); `git for-each-ref` \
+             lists refs first",
+        )
+        .recovery("`git update-ref <ref> <sha>` with the sha from `git reflog`")
+        .about(subject),
+    )
+}
+
+/// The refs `update-ref --stdin` instructions delete and those they move. Records end at a
+/// newline, or with `-z` at a NUL, where an `update`'s ids are records of their own.
+fn instructions(text: &str, nul: bool) -> (Vec<String>, Vec<String>) {
+    let records: Vec<&str> = if nul {
+        text.split('\0').collect()
+    } else {
+        text.lines().collect()
+    };
+    let zero = |oid: &str| oid.is_empty() || oid.bytes().all(|b| b == b'0');
+    let (mut deleted, mut moved) = (Vec::new(), Vec::new());
+    for (i, record) in records.iter().enumerate() {
+        let mut fields = record.trim_end_matches('\r').split(' ');
+        let (Some(verb), Some(name)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        match verb {
+            "delete" => deleted.push(name.to_string()),
+            "update" => {
+                let new = if nul {
+                    records.get(i + 1).copied()
+                } else {
+                    fields.next()
+                };
+                match new {
+                    Some(new) if zero(new) => deleted.push(name.to_string()),
+                    Some(_) => moved.push(name.to_string()),
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    (deleted, moved)
+}
+
+/// `git for-each-ref --format='delete %(refname)' [patterns]` piped into `update-ref
+/// --stdin`: every ref it lists is deleted. Named by its patterns, or as every ref.
+fn listed_deletions(fed_by: &[Vec<Word>]) -> Option<Vec<String>> {
+    let first = fed_by.first()?;
+    let at = first.iter().position(|w| w.text == "for-each-ref")?;
+    let words = &first[at + 1..];
+    let format = words.iter().enumerate().find_map(|(i, w)| {
+        w.text.strip_prefix("--format=").or_else(|| {
+            (w.text == "--format")
+                .then(|| words.get(i + 1).map(|v| v.text.as_str()))
+                .flatten()
+        })
+    })?;
+    if !format.trim_start().starts_with("delete ") {
+        return None;
+    }
+    let patterns: Vec<String> = words
+        .iter()
+        .filter(|w| !w.text.starts_with('-') && w.text != format)
+        .map(|w| w.text.clone())
+        .collect();
+    // With no pattern it lists every ref.
+    Some(if patterns.is_empty() {
+        vec!["refs/".to_string()]
+    } else {
+        patterns
+    })
+}
+
 /// `git branch -f <b> [<start>]`, `git branch -M/-C [<old>] <new>` and their long spellings.
 fn branch_reset(inv: &Invocation, p: &Parsed) -> Option<Hit> {
     if p.has("remotes") || p.has("list") || p.has("all") {

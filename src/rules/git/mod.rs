@@ -95,6 +95,20 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
     })
 }
 
+/// `git update-ref --stdin` fed instructions: ref deletions among them, shown by the text
+/// it reads (`input`) or by the command that prints them (`fed_by`, the earlier stages of
+/// its pipeline).
+pub(super) fn update_ref_stdin(
+    args: &[Word],
+    input: Option<&str>,
+    fed_by: &[Vec<Word>],
+) -> Option<Hit> {
+    let inv = invocation(args)?;
+    (inv.sub == "update-ref")
+        .then(|| branch::update_ref_stdin(&inv, input, fed_by))
+        .flatten()
+}
+
 pub(super) fn check(args: &[Word]) -> Vec<Hit> {
     let Some(inv) = invocation(args) else {
         return Vec::new();

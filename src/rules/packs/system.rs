@@ -39,7 +39,8 @@ pub static RM_SYSTEM: Rule = Rule {
 pub static DISK_WRITE: Rule = Rule {
     id: "system.disk-write",
     catches: "`dd of=` a block device, `mkfs*`/`mkswap` of a device, `wipefs -a`, \
-              `fdisk`/`sfdisk`/`sgdisk`/`parted` writes, `shred` of a device",
+              `fdisk`/`sfdisk`/`sgdisk`/`parted` writes, `shred` of a device; PowerShell's \
+              `Format-Volume`, `Clear-Disk` and `Remove-Partition`",
     why: "Writing over a disk, formatting it or rewriting its partition table destroys every \
           file system on it at once, with no trash and no undo.",
     instead: "Write to an image file instead (`dd of=disk.img`, `mkfs.ext4 disk.img`); list \
@@ -56,6 +57,8 @@ pub static DISK_WRITE: Rule = Rule {
         "sfdisk /dev/sda < layout.txt",
         "parted -s /dev/sdb mklabel gpt",
         "shred -n 1 /dev/sdc",
+        "pwsh -c 'Format-Volume -DriveLetter D'",
+        "pwsh -c 'Clear-Disk -Number 1 -RemoveData'",
     ],
     passes: &[
         "dd if=/dev/sda of=backup.img",
@@ -66,6 +69,9 @@ pub static DISK_WRITE: Rule = Rule {
         "wipefs /dev/sdb",
         "shred -u secret.txt",
         "lsblk",
+        "pwsh -c 'Get-Volume'",
+        "pwsh -c 'Format-Volume -DriveLetter D -WhatIf'",
+        "pwsh -c 'Initialize-Disk -Number 1'",
     ],
 };
 
@@ -131,6 +137,9 @@ pub static PACK: Pack = Pack {
         "chmod",
         "chown",
         "chgrp",
+        "Format-Volume",
+        "Clear-Disk",
+        "Remove-Partition",
     ],
     rules: &[&RM_SYSTEM, &DISK_WRITE, &PERMISSIONS],
     check,
@@ -179,6 +188,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
                 .map(|dev| disk(format!("rewrites the partition table of {dev}")))
         }
         "parted" => parted(cmd),
+        "Format-Volume" | "Clear-Disk" | "Remove-Partition" => Some(windows_disk(program, args)),
         "shred" => device_target(args, false)
             .map(|dev| disk(format!("overwrites all of {dev} with random data"))),
         // mkfs and friends.
@@ -199,6 +209,42 @@ fn disk(loses: String) -> Hit {
     )
     .safer("list first (`lsblk`, `fdisk -l`), and leave the disk to the user")
     .recovery("only from a backup of the disk")
+}
+
+/// PowerShell's disk cmdlets, as the PowerShell reader lowers them (its `-WhatIf` left out):
+/// the volume, disk or partition is named by its parameters or piped in.
+fn windows_disk(program: &str, args: &[Word]) -> Hit {
+    const NAMING: &[&str] = &[
+        "-driveletter",
+        "-number",
+        "-disknumber",
+        "-partitionnumber",
+        "-path",
+        "-friendlyname",
+        "-filesystemlabel",
+        "-uniqueid",
+        "-objectid",
+    ];
+    let named: Vec<String> = args
+        .windows(2)
+        .filter(|pair| {
+            let name = pair[0].text.to_ascii_lowercase();
+            NAMING
+                .iter()
+                .any(|n| n.starts_with(&name) && name.len() > 2)
+        })
+        .map(|pair| format!("{} {}", pair[0].text, pair[1].text))
+        .collect();
+    let target = if named.is_empty() {
+        "what is piped to it".to_string()
+    } else {
+        format!("`{}`", named.join(" "))
+    };
+    disk(match program {
+        "Format-Volume" => format!("formats the volume {target}: every file on it is gone"),
+        "Clear-Disk" => format!("erases the partitions of the disk {target} and the data on them"),
+        _ => format!("deletes the partition {target} and the files on it"),
+    })
 }
 
 /// `path` with `.`, `..` and repeated slashes resolved, when it is absolute.
