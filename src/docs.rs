@@ -56,9 +56,7 @@ pub fn page(rule: &Rule) -> String {
             let files: Vec<String> = example
                 .files
                 .iter()
-                .map(|(name, text)| {
-                    format!("`{name}` holds `{}`", text.trim().replace('\n', " "))
-                })
+                .map(|(name, text)| format!("`{name}` holds `{}`", text.trim().replace('\n', " ")))
                 .collect();
             let _ = writeln!(
                 out,

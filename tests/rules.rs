@@ -104,6 +104,56 @@ fn docs_pages_match_the_rules() {
     );
 }
 
+/// A rule is declared where its id says: `fs.find-delete` under `src/rules/fs/`,
+/// `vm.destroy` under `src/rules/packs/vm/` (or in `vm.rs`).
+#[test]
+fn rule_files_are_named_after_the_ids_they_hold() {
+    fn sources(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("list src/rules") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut misplaced = Vec::new();
+    let mut declared = 0;
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read a rule file");
+        let relative = file.strip_prefix(&root).expect("under src/rules");
+        let parts: Vec<String> = relative
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        for line in text.lines() {
+            let Some(id) = line
+                .trim()
+                .strip_prefix("id: \"")
+                .and_then(|rest| rest.strip_suffix("\","))
+                .filter(|id| id.contains('.'))
+            else {
+                continue;
+            };
+            declared += 1;
+            let family = id.split('.').next().unwrap_or(id);
+            if !parts.iter().any(|p| p == family) {
+                misplaced.push(format!("{id} in {}", relative.display()));
+            }
+        }
+    }
+    assert_eq!(
+        declared,
+        rules::all().count(),
+        "every rule declared once in src/rules"
+    );
+    assert!(misplaced.is_empty(), "{misplaced:#?}");
+}
+
 /// A rule that only the context can raise shows what it stops and passes in a folder that
 /// holds the files it reads; the one rule raised by input it cannot read in full is shown in
 /// tests/fail_closed.rs instead.

@@ -5,14 +5,11 @@
 //! it must stop and must pass. The docs pages and a test are generated from the same
 //! declaration, so the documentation cannot drift from the behaviour.
 
-mod find;
 mod fs;
 mod git;
 mod guard;
 mod opts;
 pub mod packs;
-mod rsync;
-mod sets;
 mod shell;
 
 use std::ops::Range;
@@ -125,7 +122,7 @@ pub enum Subject {
     },
 }
 
-pub use rsync::Mirror;
+pub use fs::rsync::Mirror;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GitSubject {
@@ -270,9 +267,9 @@ pub static ALL: &[&Rule] = &[
     &git::PLUMBING_DISCARD,
     &git::SUBMODULE_DISCARD,
     &fs::RM_RECURSIVE,
-    &find::FIND_DELETE,
-    &sets::RM_SET,
-    &rsync::RSYNC_DELETE,
+    &fs::find::FIND_DELETE,
+    &fs::sets::RM_SET,
+    &fs::rsync::RSYNC_DELETE,
     &fs::RM_ANY,
     &shell::DYNAMIC_COMMAND,
     &shell::UNANALYZABLE,
@@ -391,7 +388,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
 fn fed(name: &str, cmd: &SimpleCommand) -> Option<Hit> {
     match name {
         "git" => git::update_ref_stdin(cmd.args(), cmd.input.as_deref(), &cmd.fed_by),
-        _ if !cmd.fed_by.is_empty() => sets::check(name, cmd),
+        _ if !cmd.fed_by.is_empty() => fs::listings::check(name, cmd),
         _ => None,
     }
 }
@@ -419,8 +416,8 @@ pub(crate) fn by_program(
         "srm" | "wipe" if fs::secure_recursive(args) => {
             fs::rm(args, profile, reading).into_iter().collect()
         }
-        "find" => find::check(args).into_iter().collect(),
-        "rsync" => rsync::check(args).into_iter().collect(),
+        "find" => fs::find::check(args).into_iter().collect(),
+        "rsync" => fs::rsync::check(args).into_iter().collect(),
         _ => Vec::new(),
     }
 }

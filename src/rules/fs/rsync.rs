@@ -1,7 +1,7 @@
 //! rsync: the `--delete` family, which removes from the destination whatever the source lacks.
 
-use super::opts::{self, Opt, flag, optional, valued};
-use super::{Hit, Rule, Subject, Tier};
+use crate::rules::opts::{self, Opt, flag, optional, valued};
+use crate::rules::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 
 pub static RSYNC_DELETE: Rule = Rule {
@@ -159,7 +159,7 @@ const RSYNC: &[Opt] = &[
 ];
 
 /// `rsync ...` with a delete option: what the destination loses.
-pub(super) fn check(args: &[Word]) -> Option<Hit> {
+pub(in crate::rules) fn check(args: &[Word]) -> Option<Hit> {
     let p = opts::parse(args, RSYNC);
     let deletes = p
         .opts
@@ -213,7 +213,7 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
     } else {
         Subject::Nothing
     };
-    let shown = super::git::list(sources.iter().map(|w| w.text.as_str()));
+    let shown = crate::rules::git::list(sources.iter().map(|w| w.text.as_str()));
     let rest: Vec<String> = args.iter().map(Word::shell_quoted).collect();
     Some(
         Hit::new(

@@ -3,7 +3,7 @@
 //! files that output names.
 
 use super::sets::{self, Picked};
-use super::{Hit, Rule, Subject, Tier};
+use crate::rules::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 
 pub static FIND_DELETE: Rule = Rule {
@@ -516,7 +516,7 @@ fn starts_or_here(starts: Vec<&Word>) -> Vec<Word> {
     }
 }
 
-pub(super) fn check(args: &[Word]) -> Option<Hit> {
+pub(in crate::rules) fn check(args: &[Word]) -> Option<Hit> {
     let Split { starts, expression } = split(args);
     let outcome = read(expression, Mode::Delete);
     let acts = outcome.acts?;
@@ -541,7 +541,7 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
     let what = format!(
         "every file {} picks under {}, a pattern that names no output",
         shown_pattern(outcome.pattern),
-        super::git::list(starts.iter().map(|w| w.text.as_str()))
+        crate::rules::git::list(starts.iter().map(|w| w.text.as_str()))
     );
     Some(sets::pattern_hit(&what, &preview, starts))
 }
@@ -557,7 +557,7 @@ pub(super) fn listed(args: &[Word]) -> Option<sets::Listing> {
         Picked::Pattern if starts.iter().all(sets::start_in_output) => Picked::Known,
         picked => picked,
     };
-    let shown = super::git::list(starts.iter().map(|w| w.text.as_str()));
+    let shown = crate::rules::git::list(starts.iter().map(|w| w.text.as_str()));
     Some(sets::Listing {
         picked,
         how: format!("by {} under {shown}", shown_pattern(outcome.pattern)),
@@ -584,7 +584,7 @@ pub(super) fn unnarrowed(starts: &[Word], preview: &str) -> Hit {
         Tier::Destructive,
         format!(
             "deletes every file under {}, since no test narrows the match",
-            super::git::list(starts.iter().map(|w| w.text.as_str()))
+            crate::rules::git::list(starts.iter().map(|w| w.text.as_str()))
         ),
     )
     .safer(format!(

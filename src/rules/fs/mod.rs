@@ -1,7 +1,12 @@
 //! rm: recursive deletes in the standard profile, every shell `rm` in the strict one.
 
-use super::opts::{self, Opt, flag, optional};
-use super::{Hit, Reading, Rule, Subject, Tier};
+pub(super) mod find;
+pub(super) mod listings;
+pub(super) mod rsync;
+pub(super) mod sets;
+
+use crate::rules::opts::{self, Opt, flag, optional};
+use crate::rules::{Hit, Reading, Rule, Subject, Tier};
 use crate::settings::Profile;
 use crate::shell::Word;
 
@@ -136,7 +141,7 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     let shown = if targets.is_empty() {
         "whatever it is given".to_string()
     } else {
-        super::git::list(targets.iter().map(|w| w.text.as_str()))
+        crate::rules::git::list(targets.iter().map(|w| w.text.as_str()))
     };
     let hit = Hit::new(
         &RM_RECURSIVE,
@@ -150,7 +155,7 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     Some(match tier {
         Tier::Protected => hit.safer(format!(
             "never delete {}; ask the user what should really go",
-            super::git::list(
+            crate::rules::git::list(
                 protected
                     .iter()
                     .copied()
@@ -167,7 +172,7 @@ fn any(targets: &[&Word]) -> Hit {
         Tier::Destructive,
         format!(
             "deletes {} with no undo",
-            super::git::list(targets.iter().map(|w| w.text.as_str()))
+            crate::rules::git::list(targets.iter().map(|w| w.text.as_str()))
         ),
     )
     .safer(set_aside(targets, false))
