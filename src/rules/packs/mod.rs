@@ -17,6 +17,7 @@ mod hosting;
 mod http;
 mod iac;
 mod k8s;
+mod keys;
 mod messaging;
 mod migrations;
 mod search;
@@ -62,6 +63,7 @@ pub static PACKS: &[&Pack] = &[
     &messaging::PACK,
     &search::PACK,
     &secrets::PACK,
+    &keys::PACK,
     &system::PACK,
 ];
 
