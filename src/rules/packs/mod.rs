@@ -23,6 +23,7 @@ mod migrations;
 mod search;
 mod secrets;
 mod system;
+mod vcs;
 
 use crate::rules::{Hit, Rule, Tier};
 use crate::settings::Settings;
@@ -64,6 +65,7 @@ pub static PACKS: &[&Pack] = &[
     &search::PACK,
     &secrets::PACK,
     &keys::PACK,
+    &vcs::PACK,
     &system::PACK,
 ];
 
