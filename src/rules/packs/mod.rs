@@ -23,7 +23,7 @@ mod migrations;
 mod search;
 mod secrets;
 mod system;
-mod vcs;
+pub mod vcs;
 
 use crate::rules::{Hit, Rule, Tier};
 use crate::settings::Settings;

@@ -2,10 +2,10 @@
 //! beginning of a command or long option (`hg upd --cl` is `hg update --clean`), so both are
 //! read that way.
 
-use super::{command, first_operand, long_given};
-use crate::rules::git::list;
-use crate::rules::packs::args::{has, operands};
-use crate::rules::{Hit, Rule, Tier};
+use super::{Depth, Loses, Tool, WorkingCopy, command, first_operand, long_given};
+use crate::rules::git::{list, texts};
+use crate::rules::packs::args::{has, operand_words, operands, value};
+use crate::rules::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 
 pub static HG_DISCARD: Rule = Rule {
@@ -259,6 +259,30 @@ const GLOBAL_LONGS: &[&str] = &[
     "pager",
 ];
 
+/// The options of `args` that choose the repository or its configuration (`-R repo`,
+/// `--cwd dir`, `--config key=value`), as words to ask `hg status` with; `None` when one
+/// of them is known only at run time.
+fn location(args: &[Word]) -> Option<Vec<String>> {
+    const CHOOSING: &[&str] = &["-R", "--repository", "--repo", "--cwd", "--config"];
+    let mut out = Vec::new();
+    let mut words = args.iter().take_while(|w| w.text != "--");
+    while let Some(word) = words.next() {
+        let text = word.text.as_str();
+        let attached = CHOOSING.iter().any(|o| {
+            text.strip_prefix(o)
+                .is_some_and(|rest| rest.starts_with('='))
+        }) || (text.starts_with("-R") && text.len() > 2);
+        if CHOOSING.contains(&text) {
+            let value = words.next()?;
+            out.push(text.to_string());
+            out.push(value.value()?.to_string());
+        } else if attached {
+            out.push(word.value()?.to_string());
+        }
+    }
+    Some(out)
+}
+
 /// A command's own long options (for abbreviations) and the options that take a value.
 struct Options {
     longs: &'static [&'static str],
@@ -362,6 +386,9 @@ const SHELVE: Options = Options {
 
 /// A command line read against one command's options.
 struct Line<'a> {
+    /// Everything after `hg`.
+    all: &'a [Word],
+    /// What follows the command's name.
     args: &'a [Word],
     options: &'a Options,
 }
@@ -377,6 +404,37 @@ impl Line<'_> {
             .copied()
             .collect();
         long_given(self.args, name, &longs) || short.is_some_and(|s| has(self.args, &[s]))
+    }
+
+    /// What the context should ask `hg status` about the `paths` (none: the whole working
+    /// copy), with the line's options that choose the repository; nothing when a word of
+    /// them is known only at run time, or patterns (`-I`, `-X`) pick the files.
+    fn working_copy(&self, paths: &[&Word], loses: Loses) -> Subject {
+        if has(self.args, &["-I", "-X", "--include", "--exclude"]) {
+            return Subject::Nothing;
+        }
+        let (Some(options), Some(paths)) = (location(self.all), texts(paths)) else {
+            return Subject::Nothing;
+        };
+        Subject::WorkingCopy(WorkingCopy {
+            tool: Tool::Hg,
+            options,
+            paths,
+            depth: Depth::Infinity,
+            loses,
+        })
+    }
+
+    /// The operand words after the command name.
+    fn operand_words(&self) -> Vec<&Word> {
+        let valued: Vec<&str> = self
+            .options
+            .valued
+            .iter()
+            .chain(GLOBAL_VALUED)
+            .copied()
+            .collect();
+        operand_words(self.args, &valued)
     }
 
     /// The operands after the command name.
@@ -397,30 +455,37 @@ pub(super) fn hg(args: &[Word]) -> Option<Hit> {
     let rest = &args[at + 1..];
     match command(args[at].value()?, COMMANDS)? {
         "update" => update(&Line {
+            all: args,
             args: rest,
             options: &UPDATE,
         }),
         "revert" => revert(&Line {
+            all: args,
             args: rest,
             options: &REVERT,
         }),
         "remove" => remove(&Line {
+            all: args,
             args: rest,
             options: &REMOVE,
         }),
         "purge" => purge(&Line {
+            all: args,
             args: rest,
             options: &PURGE,
         }),
         "debugstrip" => strip(&Line {
+            all: args,
             args: rest,
             options: &STRIP,
         }),
         "rollback" => rollback(&Line {
+            all: args,
             args: rest,
             options: &ROLLBACK,
         }),
         "shelve" => shelve(&Line {
+            all: args,
             args: rest,
             options: &SHELVE,
         }),
@@ -446,6 +511,21 @@ fn update(line: &Line) -> Option<Hit> {
     if !line.given("clean", Some("-C")) {
         return None;
     }
+    // Where it goes: `-r REV` or the operand; a date picks a revision only hg can find.
+    let target = match (
+        value(line.args, &["-r", "--rev"]),
+        line.operand_words().first(),
+    ) {
+        (Some(rev), _) => Some(Some(rev.to_string())),
+        (None, Some(word)) => word.value().map(|rev| Some(rev.to_string())),
+        (None, None) => Some(None),
+    };
+    let subject = match target {
+        Some(target) if !has(line.args, &["-d", "--date"]) => {
+            line.working_copy(&[], Loses::Checkout { target })
+        }
+        _ => Subject::Nothing,
+    };
     Some(
         Hit::new(
             &HG_DISCARD,
@@ -457,7 +537,8 @@ fn update(line: &Line) -> Option<Hit> {
             "`hg shelve` first (`hg unshelve` brings the changes back), or `hg update REV` \
              without `-C`, which refuses or merges when edits are in the way",
         )
-        .recovery(DISCARDED),
+        .recovery(DISCARDED)
+        .about(subject),
     )
 }
 
@@ -478,6 +559,11 @@ fn revert(line: &Line) -> Option<Hit> {
     } else {
         format!("the uncommitted changes to {}", list(files.iter().copied()))
     };
+    // To another revision, revert also writes over untracked files in the way.
+    let subject = match has(line.args, &["-r", "--rev", "-d", "--date"]) {
+        true => Subject::Nothing,
+        false => line.working_copy(&line.operand_words(), Loses::Changes { added: false }),
+    };
     Some(
         Hit::new(
             &HG_DISCARD,
@@ -485,7 +571,8 @@ fn revert(line: &Line) -> Option<Hit> {
             format!("reverts {what} without saving `.orig` backups"),
         )
         .safer("the same `hg revert` without `-C`/`--no-backup`: each edited file is kept as `FILE.orig`")
-        .recovery(DISCARDED),
+        .recovery(DISCARDED)
+        .about(subject),
     )
 }
 
@@ -504,7 +591,8 @@ fn remove(line: &Line) -> Option<Hit> {
             ),
         )
         .safer("`hg remove FILE` refuses edited files; `hg forget FILE` stops tracking and keeps the file")
-        .recovery(DISCARDED),
+        .recovery(DISCARDED)
+        .about(line.working_copy(&line.operand_words(), Loses::Changes { added: false })),
     )
 }
 
@@ -512,13 +600,22 @@ fn purge(line: &Line) -> Option<Hit> {
     if line.given("print", Some("-p")) || line.given("print0", Some("-0")) {
         return None;
     }
-    let what = if line.given("all", None) {
+    let all = line.given("all", None);
+    let only_ignored = !all && line.given("ignored", Some("-i"));
+    let what = if all {
         "every untracked and ignored file"
-    } else if line.given("ignored", Some("-i")) {
+    } else if only_ignored {
         "every ignored file"
     } else {
         "every untracked file"
     };
+    let subject = line.working_copy(
+        &line.operand_words(),
+        Loses::Untracked {
+            unversioned: !only_ignored,
+            ignored: all || only_ignored,
+        },
+    );
     let dirs = line.operands();
     let place = if dirs.is_empty() {
         "in the working directory".to_string()
@@ -532,7 +629,8 @@ fn purge(line: &Line) -> Option<Hit> {
             format!("deletes {what} {place}: files in no commit and no trash"),
         )
         .safer("`hg purge --print` with the same options lists what would be deleted")
-        .recovery("none: purged files are deleted, not moved anywhere"),
+        .recovery("none: purged files are deleted, not moved anywhere")
+        .about(subject),
     )
 }
 

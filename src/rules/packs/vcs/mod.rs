@@ -67,6 +67,71 @@ pub static PACK: Pack = Pack {
     check,
 };
 
+/// What a command would lose in a Mercurial or Subversion working copy, as a question the
+/// context asks the tool itself (`hg status`, `svn status`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkingCopy {
+    pub tool: Tool,
+    /// The command's options that choose the repository or its configuration (`-R repo`,
+    /// `--cwd dir`, `--config key=value`), as written: the question is asked with the same.
+    pub options: Vec<String>,
+    /// The paths the command acts on, as written; none: the whole working copy.
+    pub paths: Vec<String>,
+    /// How far below each path the command reaches (Subversion's `--depth`).
+    pub depth: Depth,
+    pub loses: Loses,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Hg,
+    Svn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    Empty,
+    Files,
+    Immediates,
+    Infinity,
+}
+
+impl Depth {
+    /// Subversion's name for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Depth::Empty => "empty",
+            Depth::Files => "files",
+            Depth::Immediates => "immediates",
+            Depth::Infinity => "infinity",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Depth> {
+        match name {
+            "empty" => Some(Depth::Empty),
+            "files" => Some(Depth::Files),
+            "immediates" => Some(Depth::Immediates),
+            "infinity" => Some(Depth::Infinity),
+            _ => None,
+        }
+    }
+}
+
+/// What the command throws away in the working copy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Loses {
+    /// Uncommitted edits of versioned files; with `added`, files scheduled for addition too.
+    Changes { added: bool },
+    /// Files the tool does not version (`unversioned`) and those it ignores (`ignored`).
+    Untracked { unversioned: bool, ignored: bool },
+    /// Uncommitted edits, added files, and every unversioned or ignored file.
+    Everything,
+    /// `hg update --clean`: uncommitted edits, an uncommitted merge, and untracked or ignored
+    /// files that the files of `target` (`None`: the default destination) would overwrite.
+    Checkout { target: Option<String> },
+}
+
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     let Some(program) = cmd.program() else {
         return Vec::new();

@@ -1,10 +1,10 @@
 //! Subversion (`svn`). A working copy keeps a pristine copy of each versioned file, but no
 //! copy of local edits, so whatever replaces them loses them.
 
-use super::first_operand;
-use crate::rules::git::list;
-use crate::rules::packs::args::{has, operands, value};
-use crate::rules::{Hit, Rule, Tier};
+use super::{Depth, Loses, Tool, WorkingCopy, first_operand};
+use crate::rules::git::{list, texts};
+use crate::rules::packs::args::{has, operand_words, value};
+use crate::rules::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 
 pub static SVN_DISCARD: Rule = Rule {
@@ -111,59 +111,124 @@ const TAKES_OTHERS: &[&str] = &["theirs-full", "tf", "theirs-conflict", "tc", "b
 
 const DISCARDED: &str = "none: Subversion keeps no copy of local edits";
 
+/// Whether `path` names a repository URL rather than a working-copy path.
+fn is_url(path: &str) -> bool {
+    path.contains("://") || path.starts_with("^/")
+}
+
+/// What the context should ask `svn status` about `paths` (none: the working copy here), to
+/// `depth`, with the line's configuration options; nothing when a word of them is known only
+/// at run time, or a list file or changelist picks the paths.
+fn working_copy(args: &[Word], paths: &[&Word], depth: Depth, loses: Loses) -> Subject {
+    if has(args, &["--targets", "--changelist", "--cl"]) {
+        return Subject::Nothing;
+    }
+    let mut options = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let text = word.text.as_str();
+        if matches!(text, "--config-dir" | "--config-option") {
+            let Some(value) = words.next().and_then(Word::value) else {
+                return Subject::Nothing;
+            };
+            options.extend([text.to_string(), value.to_string()]);
+        } else if text.starts_with("--config-dir=") || text.starts_with("--config-option=") {
+            let Some(value) = word.value() else {
+                return Subject::Nothing;
+            };
+            options.push(value.to_string());
+        }
+    }
+    let Some(paths) = texts(paths) else {
+        return Subject::Nothing;
+    };
+    Subject::WorkingCopy(WorkingCopy {
+        tool: Tool::Svn,
+        options,
+        paths,
+        depth,
+        loses,
+    })
+}
+
 pub(super) fn svn(args: &[Word]) -> Option<Hit> {
     let at = first_operand(args, VALUED)?;
     let sub = args[at].value()?;
     let rest = &args[at + 1..];
-    let paths = || operands(rest, VALUED);
+    let words = operand_words(rest, VALUED);
+    let paths: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+    let local: Vec<&Word> = words.iter().copied().filter(|w| !is_url(&w.text)).collect();
     match sub {
         "revert" => {
-            let paths = paths();
             if paths.is_empty() && !has(rest, &["--targets"]) {
                 return None; // svn refuses to revert without a path
             }
-            let deep =
-                has(rest, &["-R", "--recursive"]) || value(rest, &["--depth"]) == Some("infinity");
+            let depth = match value(rest, &["--depth"]) {
+                _ if has(rest, &["-R", "--recursive"]) => Some(Depth::Infinity),
+                Some(name) => Depth::parse(name),
+                None => Some(Depth::Empty),
+            };
+            let below = match depth {
+                Some(Depth::Empty) => "",
+                _ => " and what is under them",
+            };
             let mut loses = format!(
-                "discards the uncommitted edits to {}{}",
-                list(paths.iter().copied()),
-                if deep {
-                    " and everything under them"
-                } else {
-                    ""
-                }
+                "discards the uncommitted edits to {}{below}",
+                list(paths.iter().copied())
             );
-            if has(rest, &["--remove-added"]) {
+            let added = has(rest, &["--remove-added"]);
+            if added {
                 loses.push_str(", and deletes added files from disk");
             }
-            Some(discard(loses))
+            let subject = match depth {
+                Some(depth) => working_copy(args, &words, depth, Loses::Changes { added }),
+                None => Subject::Nothing,
+            };
+            Some(discard(loses).about(subject))
         }
         "update" | "up" | "switch" | "sw" | "merge" | "resolve" => {
             let accept = value(rest, &["--accept"])?;
-            TAKES_OTHERS.contains(&accept).then(|| {
+            if !TAKES_OTHERS.contains(&accept) {
+                return None;
+            }
+            // Which files will conflict shows only once it runs: nothing is at stake only
+            // when no local edit is where it works (its paths, or here; a merge's target may
+            // be here even when its sources are paths).
+            let here = Word::literal(".");
+            let mut checked = local.clone();
+            if sub == "merge" || checked.is_empty() {
+                checked.push(&here);
+            }
+            let subject = working_copy(
+                args,
+                &checked,
+                Depth::Infinity,
+                Loses::Changes { added: true },
+            );
+            Some(
                 discard(format!(
                     "resolves conflicts with `--accept {accept}`, replacing local edits in the \
                      conflicted files"
                 ))
-            })
+                .about(subject),
+            )
         }
         "delete" | "del" | "remove" | "rm" if has(rest, &["--force"]) => {
-            if has(rest, &["--keep-local"]) {
-                return None;
+            if has(rest, &["--keep-local"]) || local.is_empty() && !paths.is_empty() {
+                return None; // kept on disk, or a commit in the repository, whose history keeps it
             }
-            let paths = paths();
-            let local: Vec<&str> = paths
-                .iter()
-                .copied()
-                .filter(|p| !p.contains("://") && !p.starts_with("^/"))
-                .collect();
-            if local.is_empty() && !paths.is_empty() {
-                return None; // a commit in the repository, where history keeps it
-            }
-            Some(discard(format!(
-                "deletes {} from disk even with uncommitted edits or unversioned files in them",
-                list(local.iter().copied())
-            )))
+            Some(
+                discard(format!(
+                    "deletes {} from disk even with uncommitted edits or unversioned files in them",
+                    list(local.iter().map(|w| w.text.as_str()))
+                ))
+                .about(working_copy(
+                    args,
+                    &local,
+                    Depth::Infinity,
+                    Loses::Everything,
+                )),
+            )
         }
         "cleanup" => {
             let unversioned = has(rest, &["--remove-unversioned"]);
@@ -174,7 +239,6 @@ pub(super) fn svn(args: &[Word]) -> Option<Hit> {
                 (false, true) => "every ignored file",
                 (false, false) => return None,
             };
-            let paths = paths();
             let place = match paths.is_empty() {
                 true => "in the working copy".to_string(),
                 false => format!("under {}", list(paths.iter().copied())),
@@ -186,7 +250,16 @@ pub(super) fn svn(args: &[Word]) -> Option<Hit> {
                     format!("deletes {what} {place}: files in no commit and no trash"),
                 )
                 .safer("`svn status --no-ignore` lists them first")
-                .recovery("none: they are deleted, not moved anywhere"),
+                .recovery("none: they are deleted, not moved anywhere")
+                .about(working_copy(
+                    args,
+                    &words,
+                    Depth::Infinity,
+                    Loses::Untracked {
+                        unversioned,
+                        ignored,
+                    },
+                )),
             )
         }
         _ => None,
