@@ -191,7 +191,7 @@ pub(super) fn security(args: &[Word]) -> Option<Hit> {
 
 /// `pass` and `gopass`: deleting entries, or `pass generate --in-place`.
 pub(super) fn password_store(tool: &str, args: &[Word]) -> Option<Hit> {
-    let ops = operands(args, &["-c", "--clip"]);
+    let ops = operands(args, &[]);
     let sub = *ops.first()?;
     let entries = || list(ops[1..].iter().copied());
     let recovery = match tool {
