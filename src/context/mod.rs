@@ -33,6 +33,7 @@ mod paths;
 mod rsync;
 mod run;
 mod sqlfile;
+mod workcopy;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -110,6 +111,11 @@ impl Context {
             // as written: what they name is not known, so it is never "missing".
             Subject::Paths(_) | Subject::Mirror(_) if finding.uncertain => Assessment::Unknown,
             Subject::Paths(targets) => paths::assess(self, &dir, targets),
+            Subject::WorkingCopy(_) if finding.uncertain => Assessment::Unknown,
+            Subject::WorkingCopy(wc) => match tool_env(&finding.env) {
+                Some(env) => workcopy::assess(self, &dir, &env, wc),
+                None => Assessment::Unknown,
+            },
             Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
             // What the file holds now says nothing of what runs once an earlier command
             // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`).
@@ -211,6 +217,22 @@ fn git_env(assigns: &[(String, Word)]) -> Option<Vec<(String, String)>> {
     let mut env = Vec::new();
     for (name, value) in assigns {
         if name.starts_with("GIT_") || matches!(name.as_str(), "HOME" | "XDG_CONFIG_HOME") {
+            env.push((name.clone(), value.value()?.to_string()));
+        }
+    }
+    Some(env)
+}
+
+/// The prefixes of a Mercurial or Subversion command that change which repository and
+/// configuration it uses (`HGRCPATH`, `HGPLAIN`, `SVN_*`, `HOME`); `None` when one of them
+/// is known only at run time.
+fn tool_env(assigns: &[(String, Word)]) -> Option<Vec<(String, String)>> {
+    let mut env = Vec::new();
+    for (name, value) in assigns {
+        if name.starts_with("HG")
+            || name.starts_with("SVN")
+            || matches!(name.as_str(), "HOME" | "XDG_CONFIG_HOME")
+        {
             env.push((name.clone(), value.value()?.to_string()));
         }
     }

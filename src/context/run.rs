@@ -1,4 +1,5 @@
-//! Running git under the context deadline.
+//! Running git, and the other version control tools a pack asks about, under the context
+//! deadline.
 
 use std::io::Read;
 use std::path::Path;
@@ -31,7 +32,6 @@ pub(super) fn git(
     globals: &[String],
     args: &[&str],
 ) -> Option<String> {
-    let left = ctx.time_left()?;
     let mut command = Command::new("git");
     match env {
         Some(env) => {
@@ -43,15 +43,23 @@ pub(super) fn git(
             }
         }
     }
-    let mut child = command
+    command
         .arg("--no-optional-locks")
         .args(globals)
         .args(args)
         .current_dir(dir)
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_TERMINAL_PROMPT", "0")
+        .env_remove("GIT_PAGER");
+    output(ctx, command)
+}
+
+/// Runs `command` (its program, arguments, folder and environment set) with no input and
+/// returns its stdout when it exits 0 before the deadline.
+pub(super) fn output(ctx: &Context, mut command: Command) -> Option<String> {
+    let left = ctx.time_left()?;
+    let mut child = command
         .env("LC_ALL", "C")
-        .env_remove("GIT_PAGER")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

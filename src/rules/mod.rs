@@ -114,6 +114,9 @@ pub enum Subject {
     Paths(Vec<Word>),
     /// A local `rsync --delete`: the destination loses what the sources lack.
     Mirror(Mirror),
+    /// Paths in a Mercurial or Subversion working copy: what the tool's own status shows
+    /// there tells whether the command loses anything.
+    WorkingCopy(WorkingCopy),
     /// A file of SQL a database client runs (`psql -f reset.sql`, `mysql < reset.sql`): what
     /// it destroys shows only in the file.
     SqlFile {
@@ -123,6 +126,7 @@ pub enum Subject {
 }
 
 pub use fs::rsync::Mirror;
+pub use packs::vcs::WorkingCopy;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GitSubject {

@@ -63,8 +63,9 @@ impl Invocation<'_> {
     }
 }
 
-/// Skips git's global options. `None` when no subcommand runs (`git --version`).
-fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
+/// Where the subcommand is in `args`, after git's global options (`-C dir`, `-c key=value`,
+/// ...). `None` when no subcommand runs (`git --version`).
+pub(super) fn subcommand_at(args: &[Word]) -> Option<usize> {
     let mut i = 0;
     while let Some(word) = args.get(i) {
         let w = word.text.as_str();
@@ -77,7 +78,13 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
             _ => break,
         }
     }
-    let sub = args.get(i)?.value()?;
+    (i < args.len()).then_some(i)
+}
+
+/// Skips git's global options. `None` when no subcommand runs (`git --version`).
+fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
+    let i = subcommand_at(args)?;
+    let sub = args[i].value()?;
     let rest = &args[i + 1..];
     // `git <sub> --help` / `-h` only prints usage; so does `git help <sub>`.
     let before_dashdash = rest.iter().take_while(|w| w.text != "--");

@@ -18,11 +18,13 @@ mod hosting;
 mod http;
 mod iac;
 mod k8s;
+mod keys;
 mod messaging;
 mod migrations;
 mod search;
 mod secrets;
 mod system;
+pub mod vcs;
 mod vm;
 
 use crate::rules::{Hit, Rule, Tier};
@@ -64,6 +66,8 @@ pub static PACKS: &[&Pack] = &[
     &messaging::PACK,
     &search::PACK,
     &secrets::PACK,
+    &keys::PACK,
+    &vcs::PACK,
     &system::PACK,
     &disk::PACK,
     &vm::PACK,
