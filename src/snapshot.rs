@@ -11,12 +11,11 @@
 //! new one is taken.
 
 use std::collections::HashSet;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::context::Context;
+use crate::git::{Env, Error, Git, porcelain};
 use crate::policy::Verdict;
 use crate::rules::{GitSubject, Subject};
 use crate::settings::Settings;
@@ -173,7 +172,7 @@ pub fn take(request: &Request) -> Result<Taken, String> {
             request.dir.display()
         ));
     }
-    let git = Git::new(request.dir, request.globals);
+    let git = Repo::new(request.dir, request.globals);
     let top = git.toplevel()?;
     let status = git.run(
         &[
@@ -267,7 +266,7 @@ pub fn take(request: &Request) -> Result<Taken, String> {
 
 /// Deletes the snapshots older than `max_age` (never `keep`). Best effort: a failure leaves
 /// them for the next time.
-fn prune(git: &Git, now: SystemTime, max_age: Duration, keep: &str) {
+fn prune(git: &Repo, now: SystemTime, max_age: Duration, keep: &str) {
     let Ok(out) = git.run(
         &[
             "for-each-ref",
@@ -298,7 +297,7 @@ fn prune(git: &Git, now: SystemTime, max_age: Duration, keep: &str) {
 
 /// The snapshots of the repository at `dir`, newest first.
 pub fn list(dir: &Path) -> Result<Vec<Snapshot>, String> {
-    let git = Git::new(dir, &[]);
+    let git = Repo::new(dir, &[]);
     git.toplevel()?;
     let out = git.run(
         &[
@@ -411,8 +410,8 @@ pub fn restore(dir: &Path, id: Option<&str>, options: RestoreOptions) -> Result<
             .find(|s| s.id == id || s.reference == id)
             .ok_or_else(|| format!("there is no snapshot {id} (see `agent-guard snapshots`)"))?,
     };
-    let top = Git::new(dir, &[]).toplevel()?;
-    let git = Git::new(&top, &[]);
+    let top = Repo::new(dir, &[]).toplevel()?;
+    let git = Repo::new(&top, &[]);
     let index = TempIndex::new();
     let from_snapshot = git.with_index(&index.path);
     from_snapshot.run(&["read-tree", &snapshot.commit], None)?;
@@ -422,12 +421,14 @@ pub fn restore(dir: &Path, id: Option<&str>, options: RestoreOptions) -> Result<
         &["diff-files", "-z", "--name-status", "--ignore-submodules"],
         None,
     )?;
-    let modified: HashSet<String> = porcelain_paths(&git.run(
+    let status = git.run(
         &["status", "--porcelain=v1", "-z", "--untracked-files=no"],
         None,
-    )?)
-    .into_iter()
-    .collect();
+    )?;
+    let modified: HashSet<String> = porcelain(&String::from_utf8_lossy(&status))
+        .into_iter()
+        .map(|(_, path)| path)
+        .collect();
     let tracked: HashSet<String> = split_nul(&git.run(&["ls-files", "-z"], None)?)
         .into_iter()
         .collect();
@@ -484,7 +485,7 @@ pub fn restore(dir: &Path, id: Option<&str>, options: RestoreOptions) -> Result<
 
 /// For each ref the snapshot recorded that now points elsewhere or is gone: the command that
 /// puts it back. Not run: moving refs is the user's call.
-fn moved_refs(git: &Git, snapshot: &Snapshot) -> Vec<String> {
+fn moved_refs(git: &Repo, snapshot: &Snapshot) -> Vec<String> {
     let current_branch = git
         .run(&["symbolic-ref", "-q", "HEAD"], None)
         .ok()
@@ -596,23 +597,6 @@ impl Status {
     }
 }
 
-/// Paths in `git status --porcelain=v1 -z` output (a rename's new path).
-fn porcelain_paths(out: &[u8]) -> Vec<String> {
-    let fields = split_nul(out);
-    let mut paths = Vec::new();
-    let mut fields = fields.iter();
-    while let Some(entry) = fields.next() {
-        if entry.len() < 4 {
-            continue;
-        }
-        paths.push(entry[3..].to_string());
-        if entry.starts_with('R') || entry.starts_with('C') {
-            fields.next();
-        }
-    }
-    paths
-}
-
 fn split_nul(out: &[u8]) -> Vec<String> {
     out.split(|b| *b == 0)
         .filter(|f| !f.is_empty())
@@ -660,29 +644,29 @@ impl Drop for TempIndex {
     }
 }
 
-/// Runs git in one repository, read-only towards the real index, within [`BUDGET`].
-struct Git<'a> {
-    dir: &'a Path,
-    globals: &'a [String],
-    index: Option<&'a Path>,
-    deadline: Instant,
+/// Git in the repository a snapshot is of, within [`BUDGET`]. It runs with the environment
+/// the command runs with (a person's own, for `agent-guard undo`), on the repository's own
+/// index unless given a temporary one, and commits as agent-guard.
+#[derive(Clone, Copy)]
+struct Repo<'a> {
+    git: Git<'a>,
 }
 
-impl<'a> Git<'a> {
+impl<'a> Repo<'a> {
     fn new(dir: &'a Path, globals: &'a [String]) -> Self {
-        Git {
-            dir,
-            globals,
-            index: None,
-            deadline: Instant::now() + BUDGET,
-        }
+        let git = Git::new(dir)
+            .globals(globals)
+            .env(Env::Inherited(&[]))
+            .own_index()
+            .identity("agent-guard", "agent-guard@localhost")
+            .deadline(Instant::now() + BUDGET);
+        Repo { git }
     }
 
     /// The same, with `GIT_INDEX_FILE` pointing at a temporary index.
-    fn with_index(&self, index: &'a Path) -> Git<'a> {
-        Git {
-            index: Some(index),
-            ..*self
+    fn with_index(&self, index: &'a Path) -> Repo<'a> {
+        Repo {
+            git: self.git.index(index),
         }
     }
 
@@ -707,89 +691,16 @@ impl<'a> Git<'a> {
 
     /// `git <globals> <args>`: stdout when it exits 0, else the first line git complained.
     fn run(&self, args: &[&str], stdin: Option<&[u8]>) -> Result<Vec<u8>, String> {
-        let mut command = Command::new("git");
-        command
-            .arg("--no-optional-locks")
-            .args(self.globals)
-            .args(args)
-            .current_dir(self.dir)
-            .env("GIT_OPTIONAL_LOCKS", "0")
-            .env("GIT_TERMINAL_PROMPT", "0")
-            .env("LC_ALL", "C")
-            .env("GIT_AUTHOR_NAME", "agent-guard")
-            .env("GIT_AUTHOR_EMAIL", "agent-guard@localhost")
-            .env("GIT_COMMITTER_NAME", "agent-guard")
-            .env("GIT_COMMITTER_EMAIL", "agent-guard@localhost")
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        match self.index {
-            Some(index) => command.env("GIT_INDEX_FILE", index),
-            None => command.env_remove("GIT_INDEX_FILE"),
+        let ran = match stdin {
+            Some(input) => self.git.run_with_input(args, input),
+            None => self.git.run(args),
         };
         let what = format!("git {}", args.first().unwrap_or(&""));
-        let mut child = command
-            .spawn()
-            .map_err(|e| format!("could not run git ({e})"))?;
-        if let (Some(input), Some(mut pipe)) = (stdin, child.stdin.take()) {
-            let input = input.to_vec();
-            std::thread::spawn(move || pipe.write_all(&input));
-        }
-        let read = |pipe: Option<Box<dyn Read + Send>>| {
-            std::thread::spawn(move || {
-                let mut out = Vec::new();
-                if let Some(mut pipe) = pipe {
-                    let _ = pipe.read_to_end(&mut out);
-                }
-                out
-            })
-        };
-        let stdout = read(
-            child
-                .stdout
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        );
-        let stderr = read(
-            child
-                .stderr
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        );
-        let mut pause = Duration::from_micros(50);
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break status,
-                Ok(None) if Instant::now() < self.deadline => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(5));
-                }
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(format!("{what} took too long"));
-                }
-            }
-        };
-        let out = stdout.join().unwrap_or_default();
-        let err = stderr.join().unwrap_or_default();
-        if status.success() {
-            return Ok(out);
-        }
-        let err = String::from_utf8_lossy(&err);
-        let first = err
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("failed")
-            .trim()
-            .trim_start_matches("fatal: ")
-            .trim_start_matches("error: ")
-            .to_string();
-        Err(format!("{what}: {first}"))
+        ran.map_err(|e| match &e {
+            Error::Io(io) => format!("could not run git ({io})"),
+            Error::Timeout => format!("{what} took too long"),
+            Error::Failed { .. } => format!("{what}: {}", e.complaint().unwrap_or("failed")),
+        })
     }
 }
 
