@@ -10,6 +10,7 @@ pub mod config;
 pub mod context;
 pub mod docs;
 pub mod failure;
+pub mod git;
 pub mod host;
 pub mod install;
 pub mod lang;

@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
-use super::run::{git, porcelain};
+use super::run::git;
 use super::{Assessment, Context, sample};
+use crate::git::porcelain;
 use crate::rules::GitSubject;
 
 pub(super) fn assess(

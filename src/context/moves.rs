@@ -5,8 +5,8 @@
 //! list, a status git did not print, or a question git did not answer in time is never read
 //! as "nothing there" (an unanswered question leaves the finding standing).
 
-use super::run::porcelain;
 use super::{Assessment, sample};
+use crate::git::porcelain;
 use crate::rules::GitSubject;
 
 type Ask<'a> = &'a dyn Fn(&[&str]) -> Option<String>;

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::run::git;
-use super::run::porcelain;
 use super::{Assessment, Context, sample};
+use crate::git::porcelain;
 use crate::shell::Word;
 
 /// Why one target is safe to delete, or what it holds that would be lost.

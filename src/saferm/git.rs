@@ -7,7 +7,6 @@
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use super::error::Error;
 
@@ -139,36 +138,23 @@ enum Run {
 }
 
 /// Runs `git <args>` in `dir`. Pathspecs are literal, so a file named `*.rs` means that file.
-/// Variables that would point git at another repository than the folder's own are removed.
+/// The repository is the folder's own, whatever the environment names.
 fn git(dir: &Path, args: &[&str]) -> Result<String, Run> {
-    let out = Command::new("git")
-        .args(["--no-optional-locks", "--literal-pathspecs"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("LC_ALL", "C")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .env_remove("GIT_COMMON_DIR")
-        .env_remove("GIT_PAGER")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| match e.kind() {
-            ErrorKind::NotFound => Run::Missing(e),
-            _ => Run::Failed(format!("cannot run git: {e}")),
-        })?;
-    if out.status.success() {
-        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    use crate::git::{Error as GitError, Git};
+    let args = [&["--literal-pathspecs"], args].concat();
+    match Git::new(dir).run(&args) {
+        Ok(out) => Ok(String::from_utf8_lossy(&out).into_owned()),
+        Err(GitError::Io(e)) if e.kind() == ErrorKind::NotFound => Err(Run::Missing(e)),
+        Err(GitError::Failed { status, stderr }) => {
+            let msg = stderr.trim().trim_start_matches("fatal: ").to_string();
+            Err(Run::Failed(if msg.is_empty() {
+                format!("exit status {status}")
+            } else {
+                msg
+            }))
+        }
+        Err(e) => Err(Run::Failed(e.to_string())),
     }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let msg = stderr.trim().trim_start_matches("fatal: ").to_string();
-    Err(Run::Failed(if msg.is_empty() {
-        format!("exit status {}", out.status)
-    } else {
-        msg
-    }))
 }
 
 fn has_git_above(dir: &Path) -> bool {
