@@ -1,9 +1,11 @@
 //! JavaScript (node, deno, bun): `fs.rmSync`, `fs.rm`, `fs.promises.rm`, `rmdirSync` with
 //! `recursive`, `unlinkSync`, `Deno.remove`, `child_process`, `Bun.spawn`, `Deno.Command`
-//! and file writes.
+//! and file writes; the SQL database drivers run (pg, mysql2, better-sqlite3, node:sqlite,
+//! libsql, knex, Prisma, Sequelize, TypeORM).
 
 use tree_sitter::{Node, Tree};
 
+use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
@@ -11,10 +13,13 @@ use crate::syntax::Word;
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
+    let databases = Databases::read(&nodes, code);
     nodes
-        .into_iter()
+        .iter()
         .filter(|n| matches!(n.kind(), "call_expression" | "new_expression"))
-        .filter_map(|n| call(n, code, &aliases))
+        .filter_map(|n| {
+            call(*n, code, &aliases).or_else(|| databases.as_ref()?.statement(*n, code))
+        })
         .collect()
 }
 
@@ -273,6 +278,189 @@ fn value_of(node: Node, src: &str) -> Value {
     }
 }
 
+/// The database drivers the code loads and the connections it opens, to lower what its
+/// driver calls run (see [`driver`]).
+struct Databases<'t> {
+    /// Each driver loaded, with the methods that run the SQL they are given, in load order.
+    drivers: Vec<(Connection, &'static [&'static str])>,
+    /// The calls that open a connection (`new Client(url)`, `new Database('app.db')`).
+    opens: Vec<Node<'t>>,
+}
+
+impl<'t> Databases<'t> {
+    /// `None` when the code loads no database driver: then no call runs SQL.
+    fn read(nodes: &[Node<'t>], src: &str) -> Option<Self> {
+        let mut drivers = Vec::new();
+        for node in nodes {
+            let source = match node.kind() {
+                // `require('pg')`, `await import('pg')`.
+                "call_expression" => {
+                    let function = node.child_by_field_name("function");
+                    if !function.is_some_and(|f| matches!(text(f, src), "require" | "import")) {
+                        continue;
+                    }
+                    node.child_by_field_name("arguments")
+                        .and_then(|a| tree::args(a).first().copied())
+                }
+                "import_statement" => node.child_by_field_name("source"),
+                _ => continue,
+            };
+            if let Some(Value::Str(module)) = source.map(|s| value_of(s, src)) {
+                drivers.extend(js_driver(&module.text));
+            }
+        }
+        if drivers.is_empty() {
+            return None;
+        }
+        let opens = nodes.iter().copied().filter(|n| opens(*n, src)).collect();
+        Some(Databases { drivers, opens })
+    }
+
+    /// The client command a driver call amounts to: `client.query(sql)`, `db.exec(sql)`,
+    /// ``prisma.$executeRaw`...` ``.
+    fn statement(&self, node: Node, src: &str) -> Option<Effect> {
+        let function = node.child_by_field_name("function")?;
+        if function.kind() != "member_expression" {
+            return None;
+        }
+        let method = text(function.child_by_field_name("property")?, src);
+        let (driver, _) = self
+            .drivers
+            .iter()
+            .find(|(_, methods)| methods.contains(&method))?;
+        let arguments = node.child_by_field_name("arguments")?;
+        // A tagged template is its own argument.
+        let sql = match arguments.kind() {
+            "template_string" => value_of(arguments, src),
+            _ => value_of(*tree::args(arguments).first()?, src),
+        };
+        let Value::Str(sql) = sql else {
+            return None;
+        };
+        let connection = match self.opens.first() {
+            Some(open) => connected(*open, src, driver),
+            None => driver.clone(),
+        };
+        driver::statement(text(node, src), &connection, &sql)
+    }
+}
+
+/// The driver a module is, with the methods that run SQL; every one commits each statement.
+fn js_driver(module: &str) -> Option<(Connection, &'static [&'static str])> {
+    let (engine, methods): (Engine, &'static [&'static str]) = match module {
+        "pg" | "pg-pool" | "@neondatabase/serverless" | "@vercel/postgres" => {
+            (Engine::Postgres, &["query"])
+        }
+        "pg-promise" => (
+            Engine::Postgres,
+            &[
+                "none",
+                "any",
+                "query",
+                "result",
+                "many",
+                "manyOrNone",
+                "one",
+                "oneOrNone",
+                "multi",
+            ],
+        ),
+        // postgres.js runs a string only through `sql.unsafe`.
+        "postgres" => (Engine::Postgres, &["unsafe"]),
+        "mysql" | "mysql2" | "mysql2/promise" | "mariadb" => (Engine::MySql, &["query", "execute"]),
+        "better-sqlite3" | "sqlite3" | "sqlite" | "node:sqlite" | "bun:sqlite" => (
+            Engine::Sqlite,
+            &["exec", "run", "prepare", "query", "all", "get", "each"],
+        ),
+        "@libsql/client" | "libsql" => (Engine::Sqlite, &["execute", "executeMultiple"]),
+        "knex" => (Engine::Any, &["raw"]),
+        "@prisma/client" => (
+            Engine::Any,
+            &[
+                "$executeRawUnsafe",
+                "$queryRawUnsafe",
+                "$executeRaw",
+                "$queryRaw",
+            ],
+        ),
+        "sequelize" | "typeorm" => (Engine::Any, &["query"]),
+        _ => return None,
+    };
+    Some((Connection::new(engine, Commits::Always), methods))
+}
+
+/// Whether `node` opens a database connection or handle.
+fn opens(node: Node, src: &str) -> bool {
+    let callee = match node.kind() {
+        "new_expression" => node.child_by_field_name("constructor"),
+        "call_expression" => node.child_by_field_name("function"),
+        _ => None,
+    };
+    let Some(callee) = callee else {
+        return false;
+    };
+    let name = text(callee, src).rsplit('.').next().unwrap_or("");
+    match node.kind() {
+        "new_expression" => matches!(
+            name,
+            "Client" | "Pool" | "Database" | "DatabaseSync" | "Sequelize" | "DataSource"
+        ),
+        _ => matches!(
+            name,
+            "createConnection" | "createPool" | "createClient" | "connect"
+        ),
+    }
+}
+
+/// `driver`'s connection as `open` makes it: the URL or file it names, as a string or as
+/// the `connectionString`, `url` or `filename` of its options, or their `host` and
+/// `database`.
+fn connected(open: Node, src: &str, driver: &Connection) -> Connection {
+    let mut connection = driver.clone();
+    let Some(first) = open
+        .child_by_field_name("arguments")
+        .and_then(|a| tree::args(a).first().copied())
+    else {
+        return connection;
+    };
+    let known = |value: &Value| match value {
+        Value::Str(w) if w.literal => Some(w.clone()),
+        _ => None,
+    };
+    let (main, host, database) = match value_of(first, src) {
+        Value::Map(pairs, _) => {
+            let key = |names: &[&str]| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| names.contains(&k.as_str()))
+                    .and_then(|(_, v)| known(v))
+            };
+            (
+                key(&["connectionString", "url", "uri", "filename"]),
+                key(&["host"]),
+                key(&["database"]),
+            )
+        }
+        value => (known(&value), None, None),
+    };
+    if let Some((engine, target)) = main.as_ref().and_then(driver::from_url) {
+        if connection.engine == Engine::Any {
+            connection.engine = engine;
+        }
+        connection.target = target;
+    } else if let Some(main) = main {
+        connection.target = vec![main];
+    }
+    if let Some(host) = host {
+        connection.target.extend([Word::literal("-h"), host]);
+    }
+    if connection.engine == Engine::Postgres && database.is_some() {
+        connection.target.push(Word::literal("-d"));
+    }
+    connection.target.extend(database);
+    connection
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,6 +562,37 @@ mod tests {
         assert_eq!(
             lowered("fs.writeFileSync('.claude/settings.json', '{}')"),
             ["writeFileSync > .claude/settings.json"]
+        );
+    }
+
+    #[test]
+    fn database_drivers() {
+        assert_eq!(
+            lowered("const {Client} = require('pg'); new Client().query('DROP TABLE t')"),
+            ["psql -c DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered(
+                "import Database from 'better-sqlite3'; new Database('app.db').exec('DELETE FROM t')"
+            ),
+            ["sqlite3 app.db DELETE FROM t"]
+        );
+        assert_eq!(
+            lowered(
+                "const mysql = require('mysql2'); mysql.createConnection({host: 'h', database: 'shop'}).query('TRUNCATE t')"
+            ),
+            ["mysql -e TRUNCATE t -h h shop"]
+        );
+        assert_eq!(
+            lowered(
+                "const {PrismaClient} = require('@prisma/client'); new PrismaClient().$executeRaw`DELETE FROM t`"
+            ),
+            ["usql -c DELETE FROM t"]
+        );
+        assert!(lowered("db.exec('DROP TABLE t')").is_empty());
+        assert!(
+            lowered("const {Client} = require('pg'); new Client().query(`DROP TABLE ${t}`)")
+                .is_empty()
         );
     }
 }

@@ -10,6 +10,7 @@
 //! Grammars are created on first use: a command line with no interpreter pays nothing.
 
 mod cmd;
+mod driver;
 mod invoke;
 mod js;
 mod perl;

@@ -1,17 +1,25 @@
 //! PHP: `unlink`, `rmdir`, `system`/`exec`/`shell_exec`/`passthru`/`popen`/`proc_open`,
-//! backticks, `file_put_contents` and `fopen` for writing.
+//! backticks, `file_put_contents` and `fopen` for writing; the SQL database drivers run
+//! (PDO, mysqli, `pg_query`, SQLite3).
 
 use tree_sitter::{Node, Tree};
 
+use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, mode_writes, remove, remove_dir, rename, unknown, write};
+use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
-    named_nodes(tree.root_node())
-        .into_iter()
+    let nodes = named_nodes(tree.root_node());
+    let databases = Databases::read(&nodes, code);
+    nodes
+        .iter()
         .filter_map(|n| match n.kind() {
-            "function_call_expression" => call(n, code),
-            "shell_command_expression" => Some(string(n, code).shell(text(n, code))),
+            "function_call_expression" => {
+                call(*n, code).or_else(|| databases.as_ref()?.function(*n, code))
+            }
+            "member_call_expression" => databases.as_ref()?.method(*n, code),
+            "shell_command_expression" => Some(string(*n, code).shell(text(*n, code))),
             _ => None,
         })
         .collect()
@@ -78,6 +86,146 @@ fn string(node: Node, src: &str) -> Value {
     })
 }
 
+/// The database connections the code opens (`new PDO($dsn)`, `new SQLite3($file)`, `new
+/// mysqli(...)`, `mysqli_connect`, `pg_connect`), to lower what its driver calls run (see
+/// [`driver`]). Every one of them commits each statement.
+struct Databases {
+    /// Each connection opened, with the methods that run the SQL they are given.
+    connections: Vec<(Connection, &'static [&'static str])>,
+}
+
+impl Databases {
+    /// `None` when the code opens no database connection: then no call runs SQL.
+    fn read(nodes: &[Node], src: &str) -> Option<Self> {
+        let connections: Vec<_> = nodes.iter().filter_map(|n| opened(*n, src)).collect();
+        (!connections.is_empty()).then_some(Databases { connections })
+    }
+
+    /// `$pdo->exec(sql)`, `$db->query(sql)`, `$mysqli->multi_query(sql)`.
+    fn method(&self, node: Node, src: &str) -> Option<Effect> {
+        let name = text(node.child_by_field_name("name")?, src);
+        let (connection, _) = self
+            .connections
+            .iter()
+            .find(|(_, methods)| methods.contains(&name))?;
+        let sql = arguments(node, src).into_iter().next()?;
+        self.run(node, src, connection, sql)
+    }
+
+    /// `mysqli_query($link, sql)`, `pg_query([$conn,] sql)`.
+    fn function(&self, node: Node, src: &str) -> Option<Effect> {
+        let name = text(node.child_by_field_name("function")?, src)
+            .trim_start_matches('\\')
+            .to_ascii_lowercase();
+        let mut args = arguments(node, src);
+        let at = match name.as_str() {
+            "mysqli_query"
+            | "mysqli_multi_query"
+            | "mysqli_real_query"
+            | "mysqli_execute_query"
+            | "pg_send_query" => 1,
+            "pg_query" | "pg_exec" => args.len().checked_sub(1)?,
+            "pg_query_params" => usize::from(args.len() > 2),
+            _ => return None,
+        };
+        let engine = if name.starts_with("pg_") {
+            Engine::Postgres
+        } else {
+            Engine::MySql
+        };
+        let connection = self
+            .connections
+            .iter()
+            .map(|(c, _)| c)
+            .find(|c| c.engine == engine)
+            .cloned()
+            .unwrap_or_else(|| Connection::new(engine, Commits::Always));
+        if at >= args.len() {
+            return None;
+        }
+        let sql = args.swap_remove(at);
+        self.run(node, src, &connection, sql)
+    }
+
+    fn run(&self, node: Node, src: &str, connection: &Connection, sql: Value) -> Option<Effect> {
+        let Value::Str(sql) = sql else {
+            return None;
+        };
+        driver::statement(text(node, src), connection, &sql)
+    }
+}
+
+/// The values of a call's arguments (`new X(...)` has them as a child, not a field).
+fn arguments(node: Node, src: &str) -> Vec<Value> {
+    let list = node.child_by_field_name("arguments").or_else(|| {
+        tree::args(node)
+            .into_iter()
+            .find(|c| c.kind() == "arguments")
+    });
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    tree::args(list)
+        .into_iter()
+        .map(|arg| {
+            let value = tree::args(arg).into_iter().next_back().unwrap_or(arg);
+            value_of(value, src)
+        })
+        .collect()
+}
+
+/// The connection `node` opens, if it opens one, with the methods that run SQL on it.
+fn opened(node: Node, src: &str) -> Option<(Connection, &'static [&'static str])> {
+    let class = match node.kind() {
+        "object_creation_expression" => tree::args(node)
+            .into_iter()
+            .find(|c| matches!(c.kind(), "name" | "qualified_name"))
+            .map(|c| text(c, src).trim_start_matches('\\').to_ascii_lowercase())?,
+        "function_call_expression" => text(node.child_by_field_name("function")?, src)
+            .trim_start_matches('\\')
+            .to_ascii_lowercase(),
+        _ => return None,
+    };
+    let known = |value: Option<Value>| match value {
+        Some(Value::Str(w)) if w.literal => Some(w),
+        _ => None,
+    };
+    let first = known(arguments(node, src).into_iter().next());
+    let (engine, target, methods): (Engine, Vec<Word>, &'static [&'static str]) =
+        match class.as_str() {
+            "pdo" => {
+                let (engine, target) = first
+                    .as_ref()
+                    .and_then(driver::from_url)
+                    .unwrap_or((Engine::Any, Vec::new()));
+                (engine, target, &["exec", "query", "prepare"])
+            }
+            "sqlite3" => (
+                Engine::Sqlite,
+                first.into_iter().collect(),
+                &["exec", "query", "querySingle", "prepare"],
+            ),
+            "mysqli" | "mysqli_connect" => (
+                Engine::MySql,
+                first
+                    .map(|host| vec![Word::literal("-h"), host])
+                    .unwrap_or_default(),
+                &[
+                    "query",
+                    "multi_query",
+                    "real_query",
+                    "execute_query",
+                    "prepare",
+                ],
+            ),
+            "pg_connect" | "pg_pconnect" => (Engine::Postgres, first.into_iter().collect(), &[]),
+            _ => return None,
+        };
+    let mut connection = Connection::new(engine, Commits::Always);
+    connection.target = target;
+    Some((connection, methods))
+}
+
 #[cfg(test)]
 mod tests {
     fn lowered(code: &str) -> Vec<String> {
@@ -110,5 +258,22 @@ mod tests {
             .len(),
             1
         );
+    }
+
+    #[test]
+    fn database_drivers() {
+        assert_eq!(
+            lowered("$pdo = new PDO('sqlite:app.db'); $pdo->exec('DROP TABLE t');"),
+            ["sqlite3 app.db DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered("$c = pg_connect('dbname=shop'); pg_query($c, 'DELETE FROM t');"),
+            ["psql -c DELETE FROM t dbname=shop"]
+        );
+        assert_eq!(
+            lowered("$m = new mysqli('h', 'u', 'p', 'shop'); $m->query('TRUNCATE t');"),
+            ["mysql -e TRUNCATE t -h h"]
+        );
+        assert!(lowered("$x->exec('DROP TABLE t');").is_empty());
     }
 }

@@ -1,8 +1,10 @@
 //! Python: `shutil.rmtree`, `os.remove`, `pathlib` deletions, `os.system`, `subprocess`,
-//! `open(..., 'w')` and `Path.write_text`.
+//! `open(..., 'w')` and `Path.write_text`, and the SQL database drivers run (sqlite3,
+//! psycopg, PyMySQL, SQLAlchemy, Django's cursor).
 
 use tree_sitter::{Node, Tree};
 
+use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, Lang, mode_writes, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
@@ -10,10 +12,13 @@ use crate::syntax::Word;
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
+    let databases = Databases::read(&nodes, code);
     nodes
-        .into_iter()
+        .iter()
         .filter(|n| n.kind() == "call")
-        .filter_map(|n| call(n, code, &aliases))
+        .filter_map(|n| {
+            call(*n, code, &aliases).or_else(|| databases.as_ref()?.statement(*n, code))
+        })
         .collect()
 }
 
@@ -248,6 +253,197 @@ fn string(node: Node, src: &str) -> Value {
     })
 }
 
+/// The database drivers the code imports and the connections it opens, to lower what its
+/// driver calls run (see [`driver`]).
+struct Databases<'t> {
+    /// Each driver imported, by its module, in import order.
+    drivers: Vec<(&'t str, Connection)>,
+    /// The calls that open a connection (`sqlite3.connect('app.db')`, `create_engine(url)`).
+    connects: Vec<Node<'t>>,
+}
+
+impl<'t> Databases<'t> {
+    /// `None` when the code imports no database driver: then no call runs SQL.
+    fn read(nodes: &[Node<'t>], src: &'t str) -> Option<Self> {
+        let mut drivers = Vec::new();
+        for node in nodes {
+            let modules: Vec<Node> = match node.kind() {
+                "import_statement" => tree::args(*node)
+                    .into_iter()
+                    .map(|m| m.child_by_field_name("name").unwrap_or(m))
+                    .collect(),
+                "import_from_statement" => node
+                    .child_by_field_name("module_name")
+                    .into_iter()
+                    .collect(),
+                _ => continue,
+            };
+            for module in modules {
+                let name = text(module, src);
+                drivers.extend(python_driver(name).map(|c| (name, c)));
+            }
+        }
+        if drivers.is_empty() {
+            return None;
+        }
+        // Code that commits, or turns autocommit on, keeps what it runs.
+        let commits = src.contains("commit")
+            || src.contains("isolation_level")
+            || nodes.iter().any(|n| n.kind() == "with_statement");
+        if commits {
+            for (_, connection) in &mut drivers {
+                connection.commits = Commits::Always;
+            }
+        }
+        let connects = nodes
+            .iter()
+            .copied()
+            .filter(|n| n.kind() == "call" && opens(*n, src))
+            .collect();
+        Some(Databases { drivers, connects })
+    }
+
+    /// The client command a driver call amounts to: `<cursor>.execute(sql)` and its kin.
+    fn statement(&self, node: Node, src: &str) -> Option<Effect> {
+        let function = node.child_by_field_name("function")?;
+        if function.kind() != "attribute" {
+            return None;
+        }
+        let method = text(function.child_by_field_name("attribute")?, src);
+        if !matches!(
+            method,
+            "execute" | "executemany" | "executescript" | "exec_driver_sql"
+        ) {
+            return None;
+        }
+        let first = *tree::args(node.child_by_field_name("arguments")?).first()?;
+        let sql = sql_text(first, src)?;
+        let receiver = function.child_by_field_name("object")?;
+        let opened = opened_by(receiver, src).or_else(|| self.connects.first().copied());
+        let (_, connection) = opened
+            .and_then(|call| {
+                let function = text(call.child_by_field_name("function")?, src);
+                self.drivers.iter().find(|(module, _)| {
+                    function.starts_with(module.split('.').next().unwrap_or(module))
+                })
+            })
+            .or_else(|| self.drivers.first())?;
+        let mut connection = match opened {
+            Some(call) => connected(call, src, connection),
+            None => connection.clone(),
+        };
+        // `executescript` commits what is pending and runs the script in autocommit mode.
+        if method == "executescript" {
+            connection.commits = Commits::Always;
+        }
+        driver::statement(text(node, src), &connection, &sql)
+    }
+}
+
+/// The driver a module is, with how it commits in code that does not commit.
+fn python_driver(module: &str) -> Option<Connection> {
+    let top = module.split('.').next()?;
+    let (engine, commits) = match top {
+        "sqlite3" => (Engine::Sqlite, Commits::SchemaOnly),
+        "psycopg2" | "psycopg" | "pg8000" => (Engine::Postgres, Commits::Never),
+        "asyncpg" => (Engine::Postgres, Commits::Always),
+        "pymysql" | "MySQLdb" => (Engine::MySql, Commits::Never),
+        "mysql" if module.starts_with("mysql.connector") => (Engine::MySql, Commits::Never),
+        // SQLAlchemy's commit rules changed between versions; Django runs in autocommit.
+        "sqlalchemy" | "sqlmodel" => (Engine::Any, Commits::Always),
+        "django" if module.starts_with("django.db") => (Engine::Any, Commits::Always),
+        _ => return None,
+    };
+    Some(Connection::new(engine, commits))
+}
+
+/// Whether `call` opens a database connection.
+fn opens(call: Node, src: &str) -> bool {
+    let Some(function) = call.child_by_field_name("function") else {
+        return false;
+    };
+    let name = match function.kind() {
+        "attribute" => function
+            .child_by_field_name("attribute")
+            .map_or("", |a| text(a, src)),
+        _ => text(function, src),
+    };
+    matches!(name, "connect" | "create_engine" | "create_async_engine")
+}
+
+/// The call in a method chain that opened its connection:
+/// `sqlite3.connect('app.db').cursor().execute(...)`.
+fn opened_by<'t>(mut node: Node<'t>, src: &str) -> Option<Node<'t>> {
+    loop {
+        node = match node.kind() {
+            "call" if opens(node, src) => return Some(node),
+            "call" => node.child_by_field_name("function")?,
+            "attribute" => node.child_by_field_name("object")?,
+            _ => return None,
+        };
+    }
+}
+
+/// `driver`'s connection as `call` opens it: the file, URL or connection string it names,
+/// and its `host` and database keywords.
+fn connected(call: Node, src: &str, driver: &Connection) -> Connection {
+    let mut connection = driver.clone();
+    let Some(list) = call.child_by_field_name("arguments") else {
+        return connection;
+    };
+    let args = arguments(list, src);
+    let known = |value: Option<&Value>| match value {
+        Some(Value::Str(w)) if w.literal => Some(w.clone()),
+        _ => None,
+    };
+    let main = known(args.positional.first())
+        .or_else(|| known(args.keyword("dsn")))
+        .or_else(|| known(args.keyword("url")))
+        .or_else(|| known(args.keyword("conninfo")));
+    if connection.engine == Engine::Any {
+        if let Some((engine, target)) = main.as_ref().and_then(driver::from_url) {
+            connection.engine = engine;
+            connection.target = target;
+        }
+        return connection;
+    }
+    let database = ["database", "dbname", "db"]
+        .iter()
+        .find_map(|k| known(args.keyword(k)));
+    connection.target = main.into_iter().collect();
+    match connection.engine {
+        Engine::Sqlite => connection.target.extend(database),
+        Engine::Postgres | Engine::MySql => {
+            if let Some(host) = known(args.keyword("host")) {
+                connection.target.extend([Word::literal("-h"), host]);
+            }
+            if let Some(database) = database {
+                if connection.engine == Engine::Postgres {
+                    connection.target.push(Word::literal("-d"));
+                }
+                connection.target.push(database);
+            }
+        }
+        Engine::Any => {}
+    }
+    connection
+}
+
+/// The SQL a driver call is given: a string, or SQLAlchemy's `text('...')` around one.
+fn sql_text(node: Node, src: &str) -> Option<Word> {
+    if node.kind() == "call"
+        && let Some(function) = node.child_by_field_name("function")
+        && (text(function, src) == "text" || text(function, src).ends_with(".text"))
+    {
+        let inner = *tree::args(node.child_by_field_name("arguments")?).first()?;
+        return sql_text(inner, src);
+    }
+    match value_of(node, src) {
+        Value::Str(word) => Some(word),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +549,53 @@ mod tests {
         assert_eq!(
             lowered("Path('.agent-guard.toml').write_text('')"),
             ["write_text > .agent-guard.toml"]
+        );
+    }
+
+    #[test]
+    fn database_drivers() {
+        assert_eq!(
+            lowered("import sqlite3; sqlite3.connect('app.db').execute('DROP TABLE t')"),
+            ["sqlite3 app.db DROP TABLE t"]
+        );
+        // sqlite3 opens a transaction before a row change; never committed, it is rolled back.
+        assert_eq!(
+            lowered("import sqlite3; sqlite3.connect('app.db').execute('DELETE FROM t')"),
+            ["sqlite3 app.db BEGIN;\nDELETE FROM t;\nROLLBACK;"]
+        );
+        assert_eq!(
+            lowered(
+                "import sqlite3\nc = sqlite3.connect('a.db')\nc.execute('DELETE FROM t')\nc.commit()"
+            ),
+            ["sqlite3 a.db DELETE FROM t"]
+        );
+        assert_eq!(
+            lowered(
+                "import psycopg2; c = psycopg2.connect(host='db1', dbname='shop'); c.cursor().execute('TRUNCATE t')"
+            ),
+            ["psql -c BEGIN;\nTRUNCATE t;\nROLLBACK; -h db1 -d shop"]
+        );
+        assert_eq!(
+            lowered(
+                "from sqlalchemy import create_engine, text\nwith create_engine('postgresql://h/db').begin() as c:\n    c.execute(text('DROP TABLE t'))"
+            ),
+            ["psql -c DROP TABLE t postgresql://h/db"]
+        );
+        assert_eq!(
+            lowered(
+                "from django.db import connection\nconnection.cursor().execute('DROP TABLE t')"
+            ),
+            ["usql -c DROP TABLE t"]
+        );
+        // No driver imported, or SQL known only in part: nothing to judge.
+        assert!(lowered("cursor.execute('DROP TABLE t')").is_empty());
+        assert!(
+            lowered("import sqlite3; sqlite3.connect('a.db').execute(f'DROP TABLE {t}')")
+                .is_empty()
+        );
+        assert!(
+            lowered("import sqlite3; sqlite3.connect(':memory:').execute('DROP TABLE t')")
+                .is_empty()
         );
     }
 }

@@ -1,18 +1,22 @@
 //! Ruby: `FileUtils` deletions, `File.delete`, `system`/`exec`/`spawn`, backticks and `%x`,
-//! `Open3`, and `File.write`.
+//! `Open3`, and `File.write`; the SQL database drivers run (pg, sqlite3, mysql2, Sequel,
+//! ActiveRecord's connection).
 
 use tree_sitter::{Node, Tree};
 
+use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
-    named_nodes(tree.root_node())
-        .into_iter()
+    let nodes = named_nodes(tree.root_node());
+    let databases = Databases::read(&nodes, code);
+    nodes
+        .iter()
         .filter_map(|n| match n.kind() {
-            "call" => call(n, code),
-            "subshell" => Some(string(n, code).shell(text(n, code))),
+            "call" => call(*n, code).or_else(|| databases.statement(*n, code)),
+            "subshell" => Some(string(*n, code).shell(text(*n, code))),
             _ => None,
         })
         .collect()
@@ -143,6 +147,160 @@ fn string(node: Node, src: &str) -> Value {
     })
 }
 
+/// The database drivers the code requires and the connections it opens, to lower what its
+/// driver calls run (see [`driver`]). ActiveRecord needs no `require` (`rails runner`).
+struct Databases<'t> {
+    /// Each driver required, with the methods that run the SQL they are given.
+    drivers: Vec<(Connection, &'static [&'static str])>,
+    /// The calls that open a connection (`PG.connect(dbname: 'app')`).
+    opens: Vec<Node<'t>>,
+}
+
+/// The methods of ActiveRecord's connection that run the SQL they are given.
+const ACTIVE_RECORD: &[&str] = &["execute", "exec_query", "exec_update", "exec_delete"];
+
+impl<'t> Databases<'t> {
+    fn read(nodes: &[Node<'t>], src: &str) -> Self {
+        let mut drivers = Vec::new();
+        for node in nodes.iter().filter(|n| n.kind() == "call") {
+            let method = node.child_by_field_name("method").map(|m| text(m, src));
+            if method != Some("require") {
+                continue;
+            }
+            let library = node
+                .child_by_field_name("arguments")
+                .and_then(|a| tree::args(a).first().copied())
+                .map(|a| value_of(a, src));
+            if let Some(Value::Str(library)) = library {
+                drivers.extend(ruby_driver(&library.text));
+            }
+        }
+        let opens = nodes.iter().copied().filter(|n| opens(*n, src)).collect();
+        Databases { drivers, opens }
+    }
+
+    /// The client command a driver call amounts to: `conn.exec(sql)`,
+    /// `ActiveRecord::Base.connection.execute(sql)`.
+    fn statement(&self, node: Node, src: &str) -> Option<Effect> {
+        let method = text(node.child_by_field_name("method")?, src);
+        let receiver = text(node.child_by_field_name("receiver")?, src);
+        let active_record = Connection::new(Engine::Any, Commits::Always);
+        let driver = if receiver.ends_with("connection") && ACTIVE_RECORD.contains(&method) {
+            &active_record
+        } else {
+            &self
+                .drivers
+                .iter()
+                .find(|(_, methods)| methods.contains(&method))?
+                .0
+        };
+        let first = *tree::args(node.child_by_field_name("arguments")?).first()?;
+        let Value::Str(sql) = value_of(first, src) else {
+            return None;
+        };
+        let connection = match self.opens.first() {
+            Some(open) => connected(*open, src, driver),
+            None => driver.clone(),
+        };
+        driver::statement(text(node, src), &connection, &sql)
+    }
+}
+
+/// The driver a library is, with the methods that run SQL; every one commits each statement.
+fn ruby_driver(library: &str) -> Option<(Connection, &'static [&'static str])> {
+    let (engine, methods): (Engine, &'static [&'static str]) = match library {
+        "pg" => (
+            Engine::Postgres,
+            &[
+                "exec",
+                "exec_params",
+                "async_exec",
+                "sync_exec",
+                "query",
+                "async_query",
+            ],
+        ),
+        "sqlite3" => (
+            Engine::Sqlite,
+            &["execute", "execute_batch", "execute_batch2", "query"],
+        ),
+        "mysql2" => (Engine::MySql, &["query"]),
+        "sequel" => (
+            Engine::Any,
+            &["run", "execute", "execute_dui", "execute_ddl"],
+        ),
+        "active_record" | "activerecord" => (Engine::Any, ACTIVE_RECORD),
+        _ => return None,
+    };
+    Some((Connection::new(engine, Commits::Always), methods))
+}
+
+/// Whether `call` opens a database connection: `PG.connect`, `PG::Connection.new`,
+/// `SQLite3::Database.new`, `Mysql2::Client.new`, `Sequel.connect`/`.sqlite`/`.postgres`.
+fn opens(call: Node, src: &str) -> bool {
+    let (Some(receiver), Some(method)) = (
+        call.child_by_field_name("receiver"),
+        call.child_by_field_name("method"),
+    ) else {
+        return false;
+    };
+    let receiver = text(receiver, src).trim_start_matches("::");
+    matches!(
+        (receiver, text(method, src)),
+        ("PG" | "PG::Connection", "connect" | "new" | "open")
+            | ("SQLite3::Database", "new" | "open")
+            | ("Mysql2::Client", "new")
+            | ("Sequel", "connect" | "sqlite" | "postgres" | "mysql2")
+    )
+}
+
+/// `driver`'s connection as `open` makes it: the URL, file or connection string it names,
+/// or its `host:` and database keywords.
+fn connected(open: Node, src: &str, driver: &Connection) -> Connection {
+    let mut connection = driver.clone();
+    let args: Vec<Value> = open
+        .child_by_field_name("arguments")
+        .map(|a| {
+            tree::args(a)
+                .into_iter()
+                .map(|a| value_of(a, src))
+                .collect()
+        })
+        .unwrap_or_default();
+    let known = |value: &Value| match value {
+        Value::Str(w) if w.literal => Some(w.clone()),
+        _ => None,
+    };
+    let keyword = |names: &[&str]| {
+        args.iter().find_map(|a| match a {
+            Value::Map(pairs, _) => pairs
+                .iter()
+                .find(|(k, _)| names.contains(&k.as_str()))
+                .and_then(|(_, v)| known(v)),
+            _ => None,
+        })
+    };
+    let main = args.first().and_then(known);
+    if let Some((engine, target)) = main.as_ref().and_then(driver::from_url) {
+        if connection.engine == Engine::Any {
+            connection.engine = engine;
+        }
+        connection.target = target;
+    } else if let Some(main) = main {
+        connection.target = vec![main];
+    }
+    if let Some(host) = keyword(&["host"]) {
+        connection.target.extend([Word::literal("-h"), host]);
+    }
+    if let Some(database) = keyword(&["dbname", "database"]) {
+        if connection.engine == Engine::Postgres {
+            connection.target.push(Word::literal("-d"));
+        }
+        connection.target.push(database);
+    }
+    connection
+}
+
 #[cfg(test)]
 mod tests {
     fn lowered(code: &str) -> Vec<String> {
@@ -178,5 +336,22 @@ mod tests {
             ["write > .codex/hooks.json"]
         );
         assert!(lowered("File.read('.codex/hooks.json')").is_empty());
+    }
+
+    #[test]
+    fn database_drivers() {
+        assert_eq!(
+            lowered("require 'pg'; PG.connect(dbname: 'shop').exec('DROP TABLE t')"),
+            ["psql -c DROP TABLE t -d shop"]
+        );
+        assert_eq!(
+            lowered("require 'sqlite3'; SQLite3::Database.new('a.db').execute('DELETE FROM t')"),
+            ["sqlite3 a.db DELETE FROM t"]
+        );
+        assert_eq!(
+            lowered("ActiveRecord::Base.connection.execute('TRUNCATE t')"),
+            ["usql -c TRUNCATE t"]
+        );
+        assert!(lowered("client.query('DROP TABLE t')").is_empty());
     }
 }

@@ -1,25 +1,51 @@
 //! Pack `db`: databases. SQL that drops, truncates or rewrites every row, run through a
-//! database client's command line, its stdin or a file it reads; the clients' own drop
-//! commands (`dropdb`, `mysqladmin drop`, `pg_restore --clean`); MongoDB drops and
-//! unfiltered deletes; Redis flushes.
+//! database client's command line, its stdin or a file it reads, or handed to a database
+//! driver in interpreter code; the clients' own drop commands (`dropdb`, `mysqladmin drop`,
+//! `pg_restore --clean`); databases deleted through their service's command line (InfluxDB,
+//! Turso, PlanetScale, Neon, D1, Supabase); MongoDB drops and unfiltered deletes; Redis
+//! flushes.
 //!
 //! SQL is read by [`sql`] only for a database client, so no other command pays for the
-//! parser. SQL in a file (`psql -f reset.sql`, `mysql < reset.sql`) is judged by the context,
+//! parser. A driver call in interpreter code (`cursor.execute('DROP TABLE t')`) reaches here
+//! as the client command it amounts to (`psql -c 'DROP TABLE t'`), lowered by the language
+//! reader. SQL in a file (`psql -f reset.sql`, `mysql < reset.sql`) is judged by the context,
 //! which reads the file; with the rules alone it passes, since its text is not in the command.
 
+mod clients;
+mod services;
 pub mod sql;
 
 use super::Pack;
 use super::args::{has, operand_words, values};
 use crate::rules::{Hit, Rule, Subject, Tier, WorldExample};
 use crate::shell::{SimpleCommand, Word};
-use sql::{Destruction, Dialect, Kind};
+use clients::{Client, Script};
+use sql::{Destruction, Kind};
+
+/// The programs whose SQL is read, for the rules' documentation: in full once, in
+/// [`SQL_DROP`], and by reference in the other SQL rules.
+macro_rules! clients {
+    () => {
+        "a database client (psql, mysql/mariadb, sqlite3, duckdb, clickhouse-client, sqlcmd, \
+         cqlsh, influx, `cockroach sql`, usql, `prisma db execute`, `typeorm query`, \
+         `wrangler d1 execute`, `turso db shell`, `pscale sql --force`/`shell`) or a database \
+         driver's call in interpreter code (Python's sqlite3, psycopg, pymysql, SQLAlchemy; \
+         Node's pg, mysql2, better-sqlite3, knex, Prisma; Ruby's pg, sqlite3, mysql2, Sequel, \
+         ActiveRecord; PHP's PDO, mysqli, pg_query, SQLite3)"
+    };
+    (short) => {
+        "a database client or a database driver in interpreter code (those `db.sql-drop` lists)"
+    };
+}
 
 pub static SQL_DROP: Rule = Rule {
     id: "db.sql-drop",
-    catches: "`DROP DATABASE`/`SCHEMA`/`TABLE`/`MATERIALIZED VIEW` (and any `DROP … CASCADE`) through \
-              psql, mysql/mariadb, sqlite3, duckdb or clickhouse-client; `dropdb`; \
-              `mysqladmin drop`",
+    catches: concat!(
+        "`DROP DATABASE`/`SCHEMA`/`TABLE`/`MATERIALIZED VIEW` (CQL's `KEYSPACE`, InfluxQL's \
+         `MEASUREMENT`, `SERIES`, `RETENTION POLICY`), or any `DROP … CASCADE`, through ",
+        clients!(),
+        "; `dropdb`; `mysqladmin drop`"
+    ),
     why: "A dropped table or database takes every row with it, and the server keeps no trash: \
           only a backup brings it back. `DROP INDEX` and `DROP VIEW` pass: they hold no data and \
           are recreated from their definition.",
@@ -35,6 +61,11 @@ pub static SQL_DROP: Rule = Rule {
         "mysqladmin -u root drop shop",
         "duckdb local.duckdb -c 'DROP SCHEMA staging CASCADE'",
         "clickhouse-client --query 'DROP TABLE events'",
+        "cqlsh -e 'DROP KEYSPACE shop'",
+        "influx -execute 'DROP MEASUREMENT cpu'",
+        "sqlcmd -S db1 -Q 'DROP TABLE dbo.orders'",
+        "npx wrangler d1 execute app --remote --command 'DROP TABLE users'",
+        "node -e \"const {Client}=require('pg'); const c=new Client(); c.connect().then(()=>c.query('DROP SCHEMA public CASCADE'))\"",
     ],
     passes: &[
         "psql -c 'SELECT count(*) FROM orders'",
@@ -43,12 +74,16 @@ pub static SQL_DROP: Rule = Rule {
         "echo 'DROP TABLE users'",
         "pg_dump shop > shop.sql",
         "dropdb --help",
+        "psql -c 'BEGIN; DROP TABLE orders; ROLLBACK'",
+        "cqlsh -e 'DESCRIBE KEYSPACES'",
+        "pscale sql shop main --org acme --query 'DROP TABLE t'",
+        "python3 -c \"import sqlite3; print(sqlite3.connect('app.db').execute('SELECT count(*) FROM users').fetchone())\"",
     ],
 };
 
 pub static SQL_TRUNCATE: Rule = Rule {
     id: "db.sql-truncate",
-    catches: "`TRUNCATE` through a database client",
+    catches: concat!("`TRUNCATE` through ", clients!(short)),
     why: "`TRUNCATE` empties a table at once, without a `WHERE` and, in MySQL, without a \
           transaction to roll back: every row is gone.",
     instead: "Dump the table first; delete only the rows meant to go with `DELETE … WHERE …`.",
@@ -58,6 +93,8 @@ pub static SQL_TRUNCATE: Rule = Rule {
         "psql shop -c 'TRUNCATE orders'",
         "mysql shop -e 'truncate table sessions'",
         "echo 'TRUNCATE audit_log;' | psql shop",
+        "cqlsh -k shop -e 'TRUNCATE carts'",
+        "mysql -e 'BEGIN; TRUNCATE sessions; ROLLBACK'",
     ],
     passes: &[
         "psql -c \"select * from pg_tables where tablename = 'truncate'\"",
@@ -67,9 +104,17 @@ pub static SQL_TRUNCATE: Rule = Rule {
 
 pub static SQL_DELETE_ALL: Rule = Rule {
     id: "db.sql-delete-all",
-    catches: "`DELETE` without `WHERE` through a database client",
-    why: "A `DELETE` with no `WHERE` removes every row of the table, and an agent that meant a \
-          few rows rarely has the backup it would need.",
+    catches: concat!(
+        "`DELETE` without `WHERE`, or with one that holds for every row (`WHERE true`, \
+         `WHERE 1`, `WHERE 1=1`, `WHERE id = id`, `… OR 1=1`), and `EXPLAIN ANALYZE` of one, \
+         through ",
+        clients!(short),
+        "; not inside a transaction that is rolled back"
+    ),
+    why: "A `DELETE` with no `WHERE` that picks rows removes every row of the table, and an \
+          agent that meant a few rows rarely has the backup it would need. `EXPLAIN ANALYZE` \
+          runs the statement it measures. A transaction that ends in `ROLLBACK` keeps nothing \
+          of it, except where the server commits anyway (MySQL commits at any DDL statement).",
     instead: "Add the `WHERE` that picks the rows and count them first (`SELECT count(*) FROM t \
               WHERE …`); preview inside `BEGIN; …; ROLLBACK;`.",
     protected_when: Some("when the command names production (a database, host or URL)"),
@@ -78,17 +123,27 @@ pub static SQL_DELETE_ALL: Rule = Rule {
         "psql -c 'DELETE FROM users'",
         "sqlite3 app.db <<< 'delete from sessions;'",
         "mysql app <<'SQL'\nDELETE FROM carts;\nSQL",
+        "psql -c 'DELETE FROM users WHERE 1=1'",
+        "psql -c 'EXPLAIN ANALYZE DELETE FROM users'",
+        "npx prisma db execute --stdin <<< 'DELETE FROM invoices'",
+        "python3 -c \"import sqlite3; c = sqlite3.connect('app.db'); c.execute('DELETE FROM users'); c.commit()\"",
     ],
     passes: &[
         "psql -c 'DELETE FROM users WHERE id = 42'",
         "psql -c 'INSERT INTO users (name) VALUES ($$delete from users$$)'",
         "psql -c 'EXPLAIN DELETE FROM users'",
+        "psql -c 'BEGIN; DELETE FROM users; ROLLBACK'",
+        "npx prisma db execute --stdin <<< 'SELECT count(*) FROM invoices'",
+        "python3 -c \"import psycopg2; c = psycopg2.connect('dbname=app'); c.cursor().execute('DELETE FROM users')\"",
     ],
 };
 
 pub static SQL_UPDATE_ALL: Rule = Rule {
     id: "db.sql-update-all",
-    catches: "`UPDATE` without `WHERE` through a database client",
+    catches: concat!(
+        "`UPDATE` without `WHERE`, or with one that holds for every row, through ",
+        clients!(short)
+    ),
     why: "An `UPDATE` with no `WHERE` overwrites the column in every row: the old values are \
           gone unless a backup has them.",
     instead: "Add the `WHERE` that picks the rows and check it with a `SELECT` first; preview \
@@ -98,13 +153,20 @@ pub static SQL_UPDATE_ALL: Rule = Rule {
     stops: &[
         "psql -c \"UPDATE users SET email = 'x@example.com'\"",
         "mysql -e 'update accounts set balance = 0'",
+        "mysql -e 'UPDATE accounts SET balance = 0 WHERE true'",
     ],
-    passes: &["psql -c 'UPDATE users SET active = false WHERE id = 7'"],
+    passes: &[
+        "psql -c 'UPDATE users SET active = false WHERE id = 7'",
+        "mysql -e 'START TRANSACTION; UPDATE accounts SET balance = 0; ROLLBACK'",
+    ],
 };
 
 pub static SQL_ALTER_DROP: Rule = Rule {
     id: "db.sql-alter-drop",
-    catches: "`ALTER TABLE … DROP COLUMN`/`PARTITION` through a database client",
+    catches: concat!(
+        "`ALTER TABLE … DROP COLUMN`/`PARTITION` through ",
+        clients!(short)
+    ),
     why: "Dropping a column or a partition deletes the data it holds in every row; adding the \
           column back brings back an empty one.",
     instead: "Dump the table first; stop using the column and drop it later, once the user \
@@ -124,8 +186,9 @@ pub static SQL_ALTER_DROP: Rule = Rule {
 pub static SQL_FILE: Rule = Rule {
     id: "db.sql-file",
     catches: "a SQL file run by a database client (`psql -f f.sql`, `mysql db < f.sql`, \
-              `sqlite3 db < f.sql`) that drops, truncates, or deletes or updates without \
-              `WHERE`, when the context reads the file",
+              `sqlite3 db < f.sql`, `prisma db execute --file f.sql`, `wrangler d1 execute \
+              --file`, `sqlcmd -i`, `cqlsh -f`) that drops, truncates, or deletes or updates \
+              without `WHERE`, when the context reads the file",
     why: "What the file destroys does not show in the command. The context reads it when it \
           exists and is small (256 KiB at most) and judges its statements as the SQL rules do; \
           with the rules alone, or when the file is missing, the command passes.",
@@ -138,6 +201,7 @@ pub static SQL_FILE: Rule = Rule {
         "psql -f schema.sql",
         "mysql shop < seed.sql",
         "psql -f - < x.sql",
+        "npx prisma db execute --file ./reset.sql",
     ],
 };
 
@@ -238,10 +302,47 @@ pub static REDIS_FLUSH: Rule = Rule {
     ],
 };
 
+pub static DATABASE_DELETE: Rule = Rule {
+    id: "db.database-delete",
+    catches: "a database deleted or emptied through its service's command line: `influx bucket \
+              delete`, `influx org delete`, `influx delete` without `--predicate`, `influxdb3 \
+              delete database`/`table`, `turso db destroy`, `turso group destroy`, `pscale \
+              database delete`, `pscale branch delete`, `neonctl projects`/`branches`/\
+              `databases delete`, `neonctl branches reset`, `wrangler d1 delete`, `supabase \
+              projects delete`",
+    why: "These delete the database (or the bucket, branch, project or organization holding \
+          it) on the service, with every row in it; the service keeps no copy of a deleted \
+          database, and an `influx delete` without a predicate removes every point of the \
+          time range.",
+    instead: "Export first (`influx backup`, `turso db shell <db> .dump`, `pscale database \
+              dump`, `pg_dump`, `wrangler d1 export`, `supabase db dump`); give `influx \
+              delete` a `--predicate`; reset a Neon branch with `--preserve-under-name`.",
+    protected_when: Some("when the command names production (a database, branch or project)"),
+    strict_only: false,
+    stops: &[
+        "influx bucket delete -n metrics",
+        "influx delete --bucket metrics --start 2020-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z",
+        "turso db destroy shop --yes",
+        "pscale database delete shop --force",
+        "neonctl branches delete dev",
+        "npx wrangler d1 delete app",
+    ],
+    passes: &[
+        "influx bucket list",
+        "influx delete --bucket metrics --start 2020-01-01T00:00:00Z --stop 2020-02-01T00:00:00Z --predicate '_measurement=\"cpu\"'",
+        "turso db list",
+        "pscale branch list shop",
+        "neonctl branches create --name dev",
+        "npx wrangler d1 list",
+        "influx bucket delete --help",
+    ],
+};
+
 pub static PACK: Pack = Pack {
     id: "db",
-    summary: "databases: SQL drops, truncates and unfiltered deletes or updates, dropdb, \
-              pg_restore --clean, MongoDB drops, Redis flushes",
+    summary: "databases: SQL drops, truncates and unfiltered deletes or updates (from clients, \
+              files and drivers in interpreter code), dropdb, pg_restore --clean, databases \
+              deleted through their service's CLI, MongoDB drops, Redis flushes",
     default_on: true,
     programs: &[
         "psql",
@@ -259,6 +360,22 @@ pub static PACK: Pack = Pack {
         "mongo",
         "redis-cli",
         "valkey-cli",
+        "sqlcmd",
+        "cqlsh",
+        "influx",
+        "influxdb3",
+        "cockroach",
+        "usql",
+        "prisma",
+        "typeorm",
+        "typeorm-ts-node-commonjs",
+        "typeorm-ts-node-esm",
+        "turso",
+        "wrangler",
+        "pscale",
+        "neonctl",
+        "neon",
+        "supabase",
     ],
     rules: &[
         &SQL_DROP,
@@ -268,96 +385,54 @@ pub static PACK: Pack = Pack {
         &SQL_ALTER_DROP,
         &SQL_FILE,
         &RESTORE_CLEAN,
+        &DATABASE_DELETE,
         &MONGO_DROP,
         &REDIS_FLUSH,
     ],
     check,
 };
 
-/// The database clients whose SQL is read.
-#[derive(Clone, Copy)]
-enum Client {
-    Psql,
-    MySql,
-    Sqlite,
-    DuckDb,
-    ClickHouse,
-}
-
-impl Client {
-    fn dialect(self) -> Dialect {
-        match self {
-            Client::Psql => Dialect::Postgres,
-            Client::MySql => Dialect::MySql,
-            Client::Sqlite => Dialect::Sqlite,
-            Client::DuckDb => Dialect::DuckDb,
-            Client::ClickHouse => Dialect::ClickHouse,
-        }
-    }
-
-    /// How to keep a copy of what goes, with this client's tools.
-    fn backup(self) -> &'static str {
-        match self {
-            Client::Psql => "`pg_dump --table=<table> <db> > backup.sql` (or the whole database)",
-            Client::MySql => "`mysqldump <db> <table> > backup.sql`",
-            Client::Sqlite => "`sqlite3 <db> .dump > backup.sql` (or copy the database file)",
-            Client::DuckDb => "`EXPORT DATABASE 'backup'` (or copy the database file)",
-            Client::ClickHouse => "`BACKUP TABLE <db>.<table> TO Disk('backups', '<name>')`",
-        }
-    }
-
-    fn recovery(self) -> &'static str {
-        match self {
-            Client::Sqlite | Client::DuckDb => "only from a copy of the database file",
-            _ => "only from a backup, or the server's point-in-time recovery if it keeps one",
-        }
-    }
-}
-
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     let Some(program) = cmd.program() else {
         return Vec::new();
     };
     let args = cmd.args();
-    let client = match program {
-        "psql" => Client::Psql,
-        "mysql" | "mariadb" => Client::MySql,
-        "sqlite3" => Client::Sqlite,
-        "duckdb" => Client::DuckDb,
-        "clickhouse-client" => Client::ClickHouse,
-        "clickhouse" if args.first().is_some_and(|w| w.text == "client") => Client::ClickHouse,
+    match program {
         "dropdb" => return dropdb(args).into_iter().collect(),
         "mysqladmin" | "mariadb-admin" => return mysqladmin(args).into_iter().collect(),
         "pg_restore" => return pg_restore(args).into_iter().collect(),
         "mongosh" | "mongo" => return mongo(cmd).into_iter().collect(),
         "redis-cli" | "valkey-cli" => return redis(cmd).into_iter().collect(),
-        _ => return Vec::new(),
-    };
-    let args = match (program, client) {
-        ("clickhouse", _) => &args[1..],
-        _ => args,
-    };
-    if has(args, &["--help", "--version", "-?", "-help", "-version"]) {
-        return Vec::new();
+        _ => {}
     }
-    let (texts, files) = client_sql(client, args);
-    let mut found: Vec<Destruction> = Vec::new();
-    let mut unread = None;
-    for text in texts.into_iter().chain(cmd.input.as_deref()) {
-        let read = sql::read(text, client.dialect());
-        found.extend(read.found);
-        unread = unread.or(read.unread);
+    let mut hits: Vec<Hit> = services::check(program, args).into_iter().collect();
+    if let Some(script) = clients::script(program, args) {
+        hits.extend(judge(cmd, script));
     }
-    let mut hits = by_kind(client, &found);
-    if let Some(why) = unread.filter(|_| found.is_empty()) {
+    hits
+}
+
+/// The findings for the SQL a client runs: what its statements destroy (or that a part that
+/// names a destructive statement could not be read), and a finding for each file it runs,
+/// which the context reads.
+fn judge(cmd: &SimpleCommand, script: Script) -> Vec<Hit> {
+    let client = script.client;
+    let stdin = cmd.input.as_deref().filter(|_| script.stdin);
+    let read = sql::read_all(script.texts.into_iter().chain(stdin), client.dialect());
+    let mut hits = by_kind(client, &read.found);
+    if let Some(why) = read.unread.filter(|_| read.found.is_empty()) {
         hits.push(crate::rules::shell::unread(why));
     }
-    let files = files.into_iter().map(Word::literal).chain(
-        cmd.redirects
-            .iter()
-            .filter(|r| r.op == "<")
-            .map(|r| r.target.clone()),
-    );
+    let redirected = cmd
+        .redirects
+        .iter()
+        .filter(|r| script.stdin && r.op == "<")
+        .map(|r| r.target.clone());
+    let files = script
+        .files
+        .into_iter()
+        .map(Word::literal)
+        .chain(redirected);
     hits.extend(files.filter(|f| f.text != "-").map(|file| {
         let mut hit = Hit::new(
             &SQL_FILE,
@@ -377,67 +452,6 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         hit
     }));
     hits
-}
-
-/// The SQL texts a client is given on its command line, and the files it is told to run.
-fn client_sql(client: Client, args: &[Word]) -> (Vec<&str>, Vec<&str>) {
-    match client {
-        Client::Psql => (
-            values(args, &["-c", "--command"]),
-            values(args, &["-f", "--file"]),
-        ),
-        Client::MySql => (values(args, &["-e", "--execute"]), Vec::new()),
-        Client::ClickHouse => (
-            values(args, &["-q", "--query"]),
-            values(args, &["--queries-file"]),
-        ),
-        // `sqlite3 [options] FILE [SQL]...` and duckdb's shell, which follows it: options take
-        // one dash or two; every operand after the database file is a statement.
-        Client::Sqlite | Client::DuckDb => {
-            let sql_options = ["cmd", "c", "s"];
-            let file_options = ["init", "f"];
-            let valued = [
-                "cmd",
-                "c",
-                "s",
-                "init",
-                "f",
-                "separator",
-                "newline",
-                "nullvalue",
-                "vfs",
-                "mmap",
-                "maxsize",
-                "escape",
-                "lookaside",
-                "pagecache",
-                "heap",
-            ];
-            let (mut texts, mut files, mut operands) = (Vec::new(), Vec::new(), Vec::new());
-            let mut words = args.iter();
-            while let Some(word) = words.next() {
-                let name = word.text.trim_start_matches('-');
-                if !word.text.starts_with('-') || word.text == "-" {
-                    operands.push(word.text.as_str());
-                    continue;
-                }
-                if valued.contains(&name) {
-                    if let Some(value) = words.next() {
-                        if sql_options.contains(&name) {
-                            texts.push(value.text.as_str());
-                        } else if file_options.contains(&name) {
-                            files.push(value.text.as_str());
-                        }
-                    }
-                    if matches!(name, "lookaside" | "pagecache" | "heap") {
-                        words.next();
-                    }
-                }
-            }
-            texts.extend(operands.into_iter().skip(1));
-            (texts, files)
-        }
-    }
 }
 
 /// One hit per rule: the destructions of one kind together.
@@ -485,8 +499,13 @@ fn by_kind(client: Client, found: &[Destruction]) -> Vec<Hit> {
                 ),
             ),
         };
+        let undo = if client.keeps_history() {
+            ""
+        } else {
+            ", with no undo"
+        };
         hits.push(
-            Hit::new(rule, Tier::Destructive, format!("{loses}, with no undo"))
+            Hit::new(rule, Tier::Destructive, format!("{loses}{undo}"))
                 .safer(safer)
                 .recovery(client.recovery())
                 .names(names),
@@ -496,13 +515,7 @@ fn by_kind(client: Client, found: &[Destruction]) -> Vec<Hit> {
 }
 
 fn unfiltered_safer(client: Client) -> String {
-    let preview = match client {
-        Client::Psql | Client::Sqlite | Client::DuckDb => {
-            "; run it first inside `BEGIN; …; ROLLBACK;` to see how many rows it touches"
-        }
-        Client::MySql => "; preview inside `START TRANSACTION; …; ROLLBACK;` (InnoDB)",
-        Client::ClickHouse => "",
-    };
+    let preview = client.preview();
     format!(
         "add the `WHERE` that picks the rows and count them first with \
          `SELECT count(*) FROM <t> WHERE …`{preview}"
