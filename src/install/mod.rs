@@ -161,10 +161,9 @@ pub fn opencode_in_use(loc: &Locations) -> bool {
 /// folder, else user.
 pub fn scope_for(host: Host, loc: &Locations, forced: Option<Scope>) -> Result<Scope, String> {
     match (forced, loc.project.as_deref()) {
-        (Some(Scope::Project), _) if !hosts::has_project_scope(host) => Err(format!(
-            "{} reads hooks only from the user's settings: use --user",
-            host.name()
-        )),
+        (Some(Scope::Project), _) if !hosts::has_project_scope(host) => {
+            Err("its hooks are read from the user's settings only: use --user".into())
+        }
         (Some(Scope::Project), None) => Err(
             "not inside a project (the working folder is the home folder): run it from the project, or use --user"
                 .into(),
