@@ -107,8 +107,9 @@ const VIBE: Tables = Tables {
     ],
 };
 
-/// Our hook in Kimi Code's `config.toml`. Kimi refuses to load a config whose `[[hooks]]` table
-/// has any key besides these four, so there is no name; the timeout is whole seconds.
+/// Our hook in Kimi Code's `config.toml`. A `[[hooks]]` table with any key besides these four
+/// makes Kimi drop its whole `hooks` section, every hook in it, so there is no name; the timeout
+/// is whole seconds.
 const KIMI: Tables = Tables {
     fields: &[
         ("event", Field::Str("PreToolUse")),
@@ -289,7 +290,7 @@ pub fn project_marker(host: Host) -> &'static str {
     }
 }
 
-/// Crush's project settings files, the one it reads last (which wins) first.
+/// Crush's project settings files; where both set a key, `.crush.json` wins.
 const CRUSH_PROJECT_FILES: [&str; 2] = [".crush.json", "crush.json"];
 
 /// Whether `host` keeps settings in this project. For Copilot that needs `.github/hooks/`: a
