@@ -271,6 +271,62 @@ fn cases() -> Vec<Case> {
         case(Vibe, "bash-status.json", DENY, Silent),
         case(Vibe, "write-file.json", DENY, Silent),
         case(Vibe, "malformed.json", DENY, Silent),
+        // Kimi Code: Claude Code's deny on exit 0; no ask. The legacy engine's payload has no
+        // `client_type` and is read as Claude Code's, whose deny is the same.
+        case(
+            Kimi,
+            "bash-reset-hard.json",
+            DENY,
+            Stdout("kimi-reset-hard-deny.json"),
+        ),
+        case(
+            Kimi,
+            "bash-reset-hard.json",
+            ASK,
+            Stdout("kimi-reset-hard-ask.json"),
+        ),
+        case(
+            Kimi,
+            "legacy-reset-hard.json",
+            DENY,
+            Stdout("kimi-reset-hard-deny.json"),
+        ),
+        case(Kimi, "bash-status.json", DENY, Silent),
+        case(Kimi, "write-file.json", DENY, Silent),
+        case(Kimi, "malformed.json", DENY, Silent),
+        // Crush: `decision: deny` on exit 0; no ask.
+        case(
+            Crush,
+            "bash-reset-hard.json",
+            DENY,
+            Stdout("crush-reset-hard-deny.json"),
+        ),
+        case(
+            Crush,
+            "bash-reset-hard.json",
+            ASK,
+            Stdout("crush-reset-hard-ask.json"),
+        ),
+        case(Crush, "bash-status.json", DENY, Silent),
+        case(Crush, "edit-file.json", DENY, Silent),
+        case(Crush, "malformed.json", DENY, Silent),
+        // Qoder CLI: Claude Code's protocol, ask included; detected as Claude Code, whose answer
+        // is the same.
+        case(
+            Qoder,
+            "bash-reset-hard.json",
+            DENY,
+            Stdout("qoder-reset-hard-deny.json"),
+        ),
+        case(
+            Qoder,
+            "bash-reset-hard.json",
+            ASK,
+            Stdout("qoder-reset-hard-ask.json"),
+        ),
+        case(Qoder, "bash-status.json", DENY, Silent),
+        case(Qoder, "write-file.json", DENY, Silent),
+        case(Qoder, "malformed.json", DENY, Silent),
     ]
 }
 
@@ -389,6 +445,41 @@ fn every_fixture_folder_names_its_source() {
     }
 }
 
+/// Without `--host`, each fixture that holds a shell command is read as its own host's, so no
+/// host's payloads pass for another's. Those that carry Claude Code's fields and nothing else
+/// are read as Claude Code's, which answers them as their host would: Qoder CLI's, Kimi Code's
+/// legacy engine's and Copilot's PascalCase dialect.
+#[test]
+fn every_fixture_is_read_as_its_own_hosts() {
+    const CLAUDE_SHAPED: [&str; 3] = ["qoder/", "kimi/legacy-", "copilot/pascal-"];
+    let mut failures = Vec::new();
+    for host in Host::ALL {
+        let dir = match host {
+            Host::ClaudeCode => "claude-code",
+            _ => host.name(),
+        };
+        let entries = std::fs::read_dir(test_file(&format!("fixtures/{dir}"))).unwrap();
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "json") {
+                continue;
+            }
+            let name = format!("{dir}/{}", path.file_name().unwrap().to_string_lossy());
+            let want = match CLAUDE_SHAPED.iter().any(|p| name.starts_with(p)) {
+                true => Host::ClaudeCode,
+                false => host,
+            };
+            let read = host::decode(&std::fs::read(&path).unwrap(), None).map(|c| c.host);
+            match read {
+                Some(got) if got != want => failures.push(format!("{name}: read as {got:?}")),
+                None if name.contains("reset-hard") => failures.push(format!("{name}: not read")),
+                _ => {}
+            }
+        }
+    }
+    fail_if_any("fixtures read as another host's", &failures);
+}
+
 /// Garbage, and another host's payload, get no opinion from a named host.
 #[test]
 fn a_named_host_lets_what_it_cannot_read_pass() {
@@ -417,6 +508,7 @@ fn a_named_host_lets_what_it_cannot_read_pass() {
         Host::Qwen,
         Host::Auggie,
         Host::Vibe,
+        Host::Crush,
     ] {
         runs.push((host, claude.clone()));
     }
@@ -429,6 +521,9 @@ fn a_named_host_lets_what_it_cannot_read_pass() {
         Host::Qwen,
         Host::Auggie,
         Host::Vibe,
+        Host::Kimi,
+        Host::Crush,
+        Host::Qoder,
     ] {
         runs.push((host, gemini.clone()));
     }
@@ -436,8 +531,30 @@ fn a_named_host_lets_what_it_cannot_read_pass() {
     // does not read it as a shell command of its own. (`--host gemini` judges it: Gemini's
     // adapter goes by the tool name alone.)
     let qwen = std::fs::read(test_file("fixtures/qwen/shell-reset-hard.json")).unwrap();
-    for host in [Host::ClaudeCode, Host::Auggie, Host::Vibe] {
+    for host in [
+        Host::ClaudeCode,
+        Host::Auggie,
+        Host::Vibe,
+        Host::Kimi,
+        Host::Crush,
+        Host::Qoder,
+    ] {
         runs.push((host, qwen.clone()));
+    }
+    // Crush's payload says `event`, Kimi's tool is `Bash`: neither reads the other's.
+    let crush = std::fs::read(test_file("fixtures/crush/bash-reset-hard.json")).unwrap();
+    let kimi = std::fs::read(test_file("fixtures/kimi/bash-reset-hard.json")).unwrap();
+    for host in [Host::Gemini, Host::Qwen, Host::Kimi, Host::Qoder] {
+        runs.push((host, crush.clone()));
+    }
+    for host in [
+        Host::Gemini,
+        Host::Qwen,
+        Host::Crush,
+        Host::Auggie,
+        Host::Vibe,
+    ] {
+        runs.push((host, kimi.clone()));
     }
     let failures: Vec<String> = par_map(&runs, |(host, input)| {
         check(Silent, &hook(Some(*host), input, false), Some(*host))
@@ -511,6 +628,18 @@ fn the_new_hosts_rewrite_or_name_the_prefix() {
             "vibe-rewrite.json",
             "/hook_specific_output/tool_input",
         ),
+        (
+            Host::Crush,
+            "crush/bash-reset-hard.json",
+            "crush-rewrite.json",
+            "/updated_input",
+        ),
+        (
+            Host::Qoder,
+            "qoder/bash-reset-hard.json",
+            "qoder-rewrite.json",
+            "/hookSpecificOutput/updatedInput",
+        ),
     ];
     for (host, fixture, name, rewrite_at) in rewrites {
         let input = flagged(fixture);
@@ -526,15 +655,16 @@ fn the_new_hosts_rewrite_or_name_the_prefix() {
         want["command"] = COMMAND.into();
         assert_eq!(reply.pointer(rewrite_at), Some(&want), "{fixture}");
     }
-    let (code, stdout, _) = hook(
-        Some(Host::Qwen),
-        flagged("qwen/shell-reset-hard.json").as_bytes(),
-        false,
-    );
-    assert!(host::is_stop(Host::Qwen, &stdout, code));
-    let said = String::from_utf8_lossy(&stdout);
-    assert!(
-        said.contains("cannot take `--yes-i-know` off the command"),
-        "{said}"
-    );
+    for (host, fixture) in [
+        (Host::Qwen, "qwen/shell-reset-hard.json"),
+        (Host::Kimi, "kimi/bash-reset-hard.json"),
+    ] {
+        let (code, stdout, _) = hook(Some(host), flagged(fixture).as_bytes(), false);
+        assert!(host::is_stop(host, &stdout, code), "{fixture}");
+        let said = String::from_utf8_lossy(&stdout);
+        assert!(
+            said.contains("cannot take `--yes-i-know` off the command"),
+            "{fixture}: {said}"
+        );
+    }
 }

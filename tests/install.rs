@@ -47,6 +47,9 @@ impl Folders {
             copilot_home: None,
             qwen_home: None,
             vibe_home: None,
+            kimi_home: None,
+            crush_home: None,
+            qoder_home: None,
         }
     }
 
@@ -103,7 +106,8 @@ fn read(path: &Path) -> String {
 }
 
 /// Where each host's hooks go in each scope, relative to the project and the home folder.
-const FILES: [(Host, &str, &str); 12] = [
+/// Kimi Code, which has no project settings, is tested on its own.
+const FILES: [(Host, &str, &str); 14] = [
     (
         Host::ClaudeCode,
         ".claude/settings.json",
@@ -148,6 +152,8 @@ const FILES: [(Host, &str, &str); 12] = [
         ".augment/settings.json",
     ),
     (Host::Vibe, ".vibe/hooks.toml", ".vibe/hooks.toml"),
+    (Host::Crush, "crush.json", ".config/crush/crush.json"),
+    (Host::Qoder, ".qoder/settings.json", ".qoder/settings.json"),
 ];
 
 fn golden_name(host: Host, path: &Path) -> String {
@@ -239,6 +245,9 @@ fn merges_into_existing_settings_and_undoes_exactly() {
         ("qwen.json", Host::Qwen, ".qwen/settings.json"),
         ("auggie.json", Host::Auggie, ".augment/settings.json"),
         ("vibe.toml", Host::Vibe, ".vibe/hooks.toml"),
+        ("crush.json", Host::Crush, "crush.json"),
+        ("crush-hidden.json", Host::Crush, ".crush.json"),
+        ("qoder.json", Host::Qoder, ".qoder/settings.json"),
     ];
     for (fixture, host, relative) in cases {
         let folders = Folders::new();
@@ -527,19 +536,26 @@ fn droid_follows_the_layout_of_its_hooks_file() {
     assert!(!folders.project().join(".factory/settings.json").exists());
 }
 
-/// `QWEN_HOME` and `VIBE_HOME` move those hosts' user folders, as the hosts read them.
+/// `QWEN_HOME`, `VIBE_HOME`, `KIMI_CODE_HOME` and the variables that move Crush's and Qoder's
+/// user folders are followed, as the hosts read them.
 #[test]
-fn qwen_and_vibe_follow_their_home_variables() {
+fn hosts_follow_their_home_variables() {
     let folders = Folders::new();
     let elsewhere = folders.root.path().join("elsewhere");
     let loc = Locations {
         qwen_home: Some(elsewhere.join("qwen")),
         vibe_home: Some(elsewhere.join("vibe")),
+        kimi_home: Some(elsewhere.join("kimi")),
+        crush_home: Some(elsewhere.join("crush")),
+        qoder_home: Some(elsewhere.join("qoder")),
         ..folders.locations()
     };
     for (host, file) in [
         (Host::Qwen, "qwen/settings.json"),
         (Host::Vibe, "vibe/hooks.toml"),
+        (Host::Kimi, "kimi/config.toml"),
+        (Host::Crush, "crush/crush.json"),
+        (Host::Qoder, "qoder/settings.json"),
     ] {
         let change = install(host, Scope::User, &loc, BIN);
         assert_eq!(change.path, elsewhere.join(file), "{}", host.name());
@@ -551,6 +567,105 @@ fn qwen_and_vibe_follow_their_home_variables() {
             host.name()
         );
     }
+}
+
+/// Kimi Code reads hooks from `~/.kimi-code/config.toml` alone: the file is created with our
+/// table and nothing else (Kimi refuses unknown keys in it), merged into with every other table
+/// and comment kept, backed up, left alone by a second install, updated in place when the
+/// binary moves, and given back byte for byte by uninstall. Project scope is refused, and never
+/// chosen by itself even where the project has a `.kimi-code` folder.
+#[test]
+fn kimi_keeps_its_hooks_in_the_users_config() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let path = folders.home().join(".kimi-code/config.toml");
+    let created = install(Host::Kimi, Scope::User, &loc, BIN);
+    assert_eq!(
+        (created.path.as_path(), created.outcome),
+        (path.as_path(), Outcome::Created)
+    );
+    created.apply().unwrap();
+    golden("kimi-config.toml", &read(&path));
+    let removed = uninstall(Host::Kimi, Scope::User, &loc);
+    assert_eq!(removed.len(), 1);
+    assert_eq!(removed[0].outcome, Outcome::Deleted);
+    removed[0].apply().unwrap();
+    assert!(!path.exists());
+
+    let original = existing("kimi.toml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &original).unwrap();
+    let change = install(Host::Kimi, Scope::User, &loc, BIN);
+    assert_eq!(change.outcome, Outcome::Added);
+    assert_eq!(
+        change.apply().unwrap(),
+        Backup::Written(change.backup_path())
+    );
+    assert_eq!(read(&change.backup_path()), original);
+    let merged = read(&path);
+    golden("kimi-merged.toml", &merged);
+    assert_eq!(
+        install(Host::Kimi, Scope::User, &loc, BIN).outcome,
+        Outcome::AlreadyThere
+    );
+    let moved = install(Host::Kimi, Scope::User, &loc, "/usr/local/bin/agent-guard");
+    assert_eq!(moved.outcome, Outcome::Updated);
+    moved.apply().unwrap();
+    assert_eq!(
+        read(&path),
+        merged.replace(BIN, "/usr/local/bin/agent-guard")
+    );
+    let removed = uninstall(Host::Kimi, Scope::User, &loc);
+    assert_eq!(removed.len(), 1);
+    assert_eq!(
+        removed[0].apply().unwrap(),
+        Backup::Restored(change.backup_path())
+    );
+    assert_eq!(read(&path), original);
+
+    std::fs::create_dir_all(folders.project().join(".kimi-code")).unwrap();
+    assert_eq!(install::detect(&loc), [Host::Kimi]);
+    assert_eq!(
+        install::scope_for(Host::Kimi, &loc, None).unwrap(),
+        Scope::User
+    );
+    let refused = install::scope_for(Host::Kimi, &loc, Some(Scope::Project)).unwrap_err();
+    assert!(refused.contains("--user"), "{refused}");
+    assert!(uninstall(Host::Kimi, Scope::Project, &loc).is_empty());
+}
+
+/// Crush's project settings are `crush.json` or `.crush.json` at the top level: its `.crush`
+/// data folder says Crush is used but not that the project keeps settings, so the user's are
+/// chosen until a settings file is there. A lone `.crush.json` takes the hook; with both, or
+/// neither, `crush.json` does.
+#[test]
+fn crush_follows_its_settings_files() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    std::fs::create_dir_all(folders.project().join(".crush")).unwrap();
+    assert_eq!(install::detect(&loc), [Host::Crush]);
+    assert_eq!(
+        install::scope_for(Host::Crush, &loc, None).unwrap(),
+        Scope::User
+    );
+    let hidden = folders.put(".crush.json", "{}\n");
+    assert_eq!(
+        install::scope_for(Host::Crush, &loc, None).unwrap(),
+        Scope::Project
+    );
+    assert_eq!(install(Host::Crush, Scope::Project, &loc, BIN).path, hidden);
+    let plain = folders.put("crush.json", "{}\n");
+    let change = install(Host::Crush, Scope::Project, &loc, BIN);
+    assert_eq!(change.path, plain);
+    change.apply().unwrap();
+    // Found where it is, whichever file that is.
+    let found = install::wired(Host::Crush, &loc).unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].path, plain);
+    assert_eq!(
+        install(Host::Crush, Scope::Project, &loc, BIN).outcome,
+        Outcome::AlreadyThere
+    );
 }
 
 /// Vibe's `hooks.toml` with a `hooks` key of another shape is left alone, with the line.
@@ -631,6 +746,11 @@ fn run(sandbox: &Sandbox, args: &[&str]) -> (String, String, i32) {
         .env_remove("COPILOT_HOME")
         .env_remove("QWEN_HOME")
         .env_remove("VIBE_HOME")
+        .env_remove("KIMI_CODE_HOME")
+        .env_remove("CRUSH_GLOBAL_CONFIG")
+        .env_remove("QODER_CONFIG_DIR")
+        .env_remove("QODER_CLI_HOME")
+        .env_remove("GEMINI_CLI_HOME")
         .args(args);
     let out = cmd.output().unwrap();
     (

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{Host, Rewrite, ToolCall, claude, text, text_at};
+use super::{Host, Rewrite, ToolCall, claude, text, text_at, working_dir};
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Auggie, |tool| {
@@ -38,15 +38,6 @@ pub(super) fn workspace_root(payload: &Value) -> Option<PathBuf> {
         .first()?
         .as_str()?;
     (!root.is_empty()).then(|| root.into())
-}
-
-/// `launch-process`'s `cwd`, taken from the workspace root when relative.
-fn working_dir(root: Option<PathBuf>, cwd: Option<&str>) -> Option<PathBuf> {
-    match (root, cwd) {
-        (Some(root), Some(dir)) => Some(root.join(dir)),
-        (None, Some(dir)) => Some(dir.into()),
-        (root, None) => root,
-    }
 }
 
 pub(super) fn probe(command: &str, cwd: &Path) -> Value {

@@ -3,17 +3,20 @@
 //! `decode` turns the host's stdin into a [`ToolCall`] (or `None` when the call is not a
 //! shell command we judge); `encode` renders a [`Verdict`] in the host's exact dialect. One
 //! module per host; Claude Code's module also holds the payload shape that Codex, Droid, Kiro,
-//! Qwen Code, Auggie, Vibe and Copilot's PascalCase dialect copy.
+//! Qwen Code, Auggie, Vibe, Kimi Code, Crush, Qoder and Copilot's PascalCase dialect copy.
 
 mod auggie;
 mod claude;
 mod cline;
 mod codex;
 mod copilot;
+mod crush;
 mod cursor;
 mod droid;
 mod gemini;
+mod kimi;
 mod kiro;
+mod qoder;
 mod qwen;
 pub mod transcript;
 mod vibe;
@@ -41,10 +44,13 @@ pub enum Host {
     Qwen,
     Auggie,
     Vibe,
+    Kimi,
+    Crush,
+    Qoder,
 }
 
 impl Host {
-    pub const ALL: [Host; 12] = [
+    pub const ALL: [Host; 15] = [
         Host::ClaudeCode,
         Host::Codex,
         Host::Gemini,
@@ -57,6 +63,9 @@ impl Host {
         Host::Qwen,
         Host::Auggie,
         Host::Vibe,
+        Host::Kimi,
+        Host::Crush,
+        Host::Qoder,
     ];
 
     /// The name used on the command line (`--host NAME`) and in the audit log.
@@ -74,6 +83,9 @@ impl Host {
             Host::Qwen => "qwen",
             Host::Auggie => "auggie",
             Host::Vibe => "vibe",
+            Host::Kimi => "kimi",
+            Host::Crush => "crush",
+            Host::Qoder => "qoder",
         }
     }
 
@@ -250,6 +262,9 @@ pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
         Host::Qwen => qwen::decode(&payload),
         Host::Auggie => auggie::decode(&payload),
         Host::Vibe => vibe::decode(&payload),
+        Host::Kimi => kimi::decode(&payload),
+        Host::Crush => crush::decode(&payload),
+        Host::Qoder => qoder::decode(&payload),
     }?;
     (!call.command.trim().is_empty()).then_some(call)
 }
@@ -317,11 +332,15 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
     })
 }
 
+/// Qoder CLI sends exactly Claude Code's payload, so it is never told apart here: its installed
+/// command names it, and read as Claude Code's it gets the same answer.
 fn detect(payload: &Value) -> Host {
     let event = text(payload, "hook_event_name");
     let tool = text(payload, "tool_name");
     match (event, tool) {
         (Some("BeforeTool"), _) => Host::Gemini,
+        _ if payload.get("client_type").is_some() => Host::Kimi,
+        (None, _) if text(payload, "event").is_some() => Host::Crush,
         (Some("PreToolUse"), Some(qwen::SHELL)) => Host::Qwen,
         (Some("pre_tool"), _) => Host::Vibe,
         (Some("PreToolUse"), _) if payload.get("workspace_roots").is_some() => Host::Auggie,
@@ -367,6 +386,8 @@ pub fn encode(call: &ToolCall, verdict: &Verdict) -> Reply {
         Host::Qwen => claude::encode(stop),
         Host::Auggie => claude::encode(stop),
         Host::Vibe => vibe::encode(stop.reason()),
+        Host::Kimi | Host::Qoder => claude::encode(stop),
+        Host::Crush => crush::encode(stop.reason()),
     }
 }
 
@@ -380,13 +401,18 @@ fn rewritten(host: Host, input: Value) -> Reply {
         Host::Copilot => copilot::rewrite(input),
         Host::Auggie => claude::rewrite(input),
         Host::Vibe => vibe::rewrite(input),
+        Host::Crush => crush::rewrite(input),
+        Host::Qoder => claude::rewrite(input),
         // Their calls never carry a `Rewrite`.
-        Host::Droid | Host::Kiro | Host::Windsurf | Host::Cline | Host::Qwen => Reply::silent(),
+        Host::Droid | Host::Kiro | Host::Windsurf | Host::Cline | Host::Qwen | Host::Kimi => {
+            Reply::silent()
+        }
     }
 }
 
 /// A payload as `host` would send it before running `command` in `cwd`: what `doctor` feeds
-/// the installed hook to check it end to end. Each one is also recognised without `--host`.
+/// the installed hook to check it end to end. Each one is also recognised without `--host`,
+/// but Qoder CLI's, which is Claude Code's.
 pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
     let payload = match host {
         Host::ClaudeCode => claude::probe(command, cwd),
@@ -401,6 +427,9 @@ pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
         Host::Qwen => qwen::probe(command, cwd),
         Host::Auggie => auggie::probe(command, cwd),
         Host::Vibe => vibe::probe(command, cwd),
+        Host::Kimi => kimi::probe(command, cwd),
+        Host::Crush => crush::probe(command, cwd),
+        Host::Qoder => qoder::probe(command, cwd),
     };
     payload.to_string().into_bytes()
 }
@@ -410,7 +439,7 @@ pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
 pub fn is_stop(host: Host, stdout: &[u8], exit_code: i32) -> bool {
     let reply = serde_json::from_slice::<Value>(stdout).ok();
     match host {
-        Host::ClaudeCode | Host::Droid => claude::is_stop(reply.as_ref(), exit_code),
+        Host::ClaudeCode | Host::Droid | Host::Qoder => claude::is_stop(reply.as_ref(), exit_code),
         Host::Codex => codex::is_stop(reply.as_ref(), exit_code),
         Host::Gemini => gemini::is_stop(reply.as_ref(), exit_code),
         Host::Cursor => cursor::is_stop(reply.as_ref(), exit_code),
@@ -420,6 +449,18 @@ pub fn is_stop(host: Host, stdout: &[u8], exit_code: i32) -> bool {
         Host::Qwen => qwen::is_stop(reply.as_ref(), exit_code),
         Host::Auggie => auggie::is_stop(reply.as_ref(), exit_code),
         Host::Vibe => vibe::is_stop(reply.as_ref(), exit_code),
+        Host::Kimi => kimi::is_stop(reply.as_ref(), exit_code),
+        Host::Crush => crush::is_stop(reply.as_ref(), exit_code),
+    }
+}
+
+/// Where a tool runs its command: its own folder (`dir`), taken from the session's (`base`)
+/// when relative, else the session's.
+fn working_dir(base: Option<PathBuf>, dir: Option<&str>) -> Option<PathBuf> {
+    match (base, dir) {
+        (Some(base), Some(dir)) => Some(base.join(dir)),
+        (None, Some(dir)) => Some(dir.into()),
+        (base, None) => base,
     }
 }
 
@@ -465,14 +506,19 @@ mod tests {
         for host in Host::ALL {
             let payload = probe(host, "git status", Path::new("/home/dev/app"));
             let call = decode(&payload, None).unwrap_or_else(|| panic!("{host:?}"));
-            assert_eq!(call.host, host);
+            let detected = match host {
+                Host::Qoder => Host::ClaudeCode,
+                _ => host,
+            };
+            assert_eq!(call.host, detected);
             assert_eq!(call.command, "git status", "{host:?}");
             assert_eq!(
                 call.cwd.as_deref(),
                 Some(Path::new("/home/dev/app")),
                 "{host:?}"
             );
-            assert_eq!(decode(&payload, Some(host)), Some(call), "{host:?}");
+            let named = decode(&payload, Some(host)).unwrap_or_else(|| panic!("{host:?}"));
+            assert_eq!(named, ToolCall { host, ..call }, "{host:?}");
         }
     }
 
@@ -501,13 +547,13 @@ mod tests {
             Host::Qwen,
             Host::Auggie,
             Host::Vibe,
+            Host::Crush,
         ] {
             assert_eq!(decode(claude, Some(host)), None, "{host:?}");
         }
-        assert_eq!(
-            decode(claude, Some(Host::Codex)).map(|c| c.host),
-            Some(Host::Codex)
-        );
+        for host in [Host::Codex, Host::Kimi, Host::Qoder] {
+            assert_eq!(decode(claude, Some(host)).map(|c| c.host), Some(host));
+        }
     }
 
     #[test]

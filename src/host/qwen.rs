@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, ToolCall, claude, text, text_at};
+use super::{Host, ToolCall, claude, text, text_at, working_dir};
 
 /// The shell tool's name in Qwen Code (and Gemini CLI).
 pub(super) const SHELL: &str = "run_shell_command";
@@ -26,11 +26,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
         .get("tool_input")
         .and_then(|input| text(input, "directory"));
     Some(ToolCall {
-        cwd: match (call.cwd.clone(), directory) {
-            (Some(cwd), Some(dir)) => Some(cwd.join(dir)),
-            (None, Some(dir)) => Some(dir.into()),
-            (cwd, None) => cwd,
-        },
+        cwd: working_dir(call.cwd.clone(), directory),
         ..call
     })
 }

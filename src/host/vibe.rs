@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, ToolCall, claude, text, text_at};
+use super::{Host, Reply, Rewrite, ToolCall, claude, text, text_at, working_dir};
 
 /// The tools whose `command` is a shell command, by the last part of their name.
 fn is_shell_tool(name: &str) -> bool {
@@ -25,13 +25,8 @@ fn is_shell_tool(name: &str) -> bool {
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Vibe, is_shell_tool)?;
     let input = payload.get("tool_input")?;
-    let cwd = match (call.cwd.clone(), text(input, "cwd")) {
-        (Some(cwd), Some(dir)) => Some(cwd.join(dir)),
-        (None, Some(dir)) => Some(dir.into()),
-        (cwd, None) => cwd,
-    };
     Some(ToolCall {
-        cwd,
+        cwd: working_dir(call.cwd.clone(), text(input, "cwd")),
         can_ask: false,
         rewrite: Rewrite::of(input),
         ..call

@@ -1,5 +1,6 @@
-//! Our hook as one `[[hooks]]` table of a TOML file, the shape of Mistral Vibe's `hooks.toml`:
-//! every hook a flat table of its own, told apart by its keys rather than by where it sits.
+//! Our hook as one `[[hooks]]` table of a TOML file, the shape of Mistral Vibe's `hooks.toml`
+//! and Kimi Code's `config.toml`: every hook a flat table of its own, told apart by its keys
+//! rather than by where it sits.
 //!
 //! As with Codex's `config.toml`, toml_edit keeps every byte of the user's tables, comments and
 //! spacing; install appends our table after a blank line and uninstall removes exactly it, so
@@ -14,6 +15,7 @@ use super::{Located, Outcome, Removal};
 #[derive(Debug, Clone, Copy)]
 pub enum Field {
     Str(&'static str),
+    Int(i64),
     Float(f64),
     /// The command line: the one value install rewrites in place when the binary moves.
     Command,
@@ -39,6 +41,7 @@ impl Tables {
         for (key, field) in self.fields {
             let value = match field {
                 Field::Str(s) => toml_edit::value(*s),
+                Field::Int(n) => toml_edit::value(*n),
                 Field::Float(x) => toml_edit::value(*x),
                 Field::Command => toml_edit::value(command_line),
             };

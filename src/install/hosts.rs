@@ -9,7 +9,10 @@
 //! docs.windsurf.com's Cascade hooks; docs.cline.bot's hooks page. Qwen Code, Auggie and Mistral
 //! Vibe from their published packages (`@qwen-code/qwen-code` 0.24.4, `@augmentcode/auggie`
 //! 0.36.0, `mistral-vibe` 3.0.3): the files their settings loaders read and the hook entries
-//! their schemas accept.
+//! their schemas accept. Kimi Code from its source (MoonshotAI/kimi-code, the CLI 0.38.0: the
+//! `hooks` config section and the bootstrap's `KIMI_CODE_HOME`), Crush from its source
+//! (charmbracelet/crush v0.90.0: `lookupConfigs` and `GlobalConfig`), Qoder CLI from its
+//! package (`@qoder-ai/qodercli` 1.1.52: its settings paths and hook schema).
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +33,7 @@ pub enum Kind {
     CodexToml(Group),
     /// Cline's executable `PreToolUse` file.
     ClineScript,
-    /// Mistral Vibe's `hooks.toml`, a `[[hooks]]` table per hook.
+    /// A `[[hooks]]` table per hook: Mistral Vibe's `hooks.toml`, Kimi Code's `config.toml`.
     HookTables(Tables),
 }
 
@@ -51,6 +54,7 @@ pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str
         Host::Windsurf => "pre_run_command",
         Host::Qwen | Host::Auggie => "PreToolUse",
         Host::Vibe => "pre_tool",
+        Host::Kimi | Host::Crush | Host::Qoder => "PreToolUse",
     };
     (event, matcher(host, file_tools))
 }
@@ -72,6 +76,10 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         // A regular expression that Auggie tests against the tool name unanchored.
         (Host::Auggie, _) => "^(launch-process|bash)$",
         (Host::Vibe, _) => VIBE_MATCH,
+        // Kimi Code and Crush test the matcher as a regular expression, unanchored.
+        (Host::Kimi, _) => "^Bash$",
+        (Host::Crush, _) => "^bash$",
+        (Host::Qoder, _) => "Bash",
         (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline, _) => return None,
     })
 }
@@ -96,6 +104,18 @@ const VIBE: Tables = Tables {
         ("match", Field::Str(VIBE_MATCH)),
         ("command", Field::Command),
         ("timeout", Field::Float(30.0)),
+    ],
+};
+
+/// Our hook in Kimi Code's `config.toml`. A `[[hooks]]` table with any key besides these four
+/// makes Kimi drop its whole `hooks` section, every hook in it, so there is no name; the timeout
+/// is whole seconds.
+const KIMI: Tables = Tables {
+    fields: &[
+        ("event", Field::Str("PreToolUse")),
+        ("matcher", Field::Str("^Bash$")),
+        ("command", Field::Command),
+        ("timeout", Field::Int(30)),
     ],
 };
 
@@ -128,7 +148,7 @@ fn claude_like(path: Vec<&'static str>, matcher: Option<&'static str>) -> Layout
 fn layout(host: Host, file_tools: bool) -> Layout {
     let matcher = matcher(host, file_tools);
     match host {
-        Host::ClaudeCode | Host::Codex | Host::Droid => {
+        Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => {
             claude_like(vec!["hooks", "PreToolUse"], matcher)
         }
         // `name` lets `/hooks disable agent-guard` find it; the timeout is in milliseconds.
@@ -225,8 +245,23 @@ fn layout(host: Host, file_tools: bool) -> Layout {
                 ])
             },
         },
+        // Crush's entries are flat: `name` is what its TUI shows, the timeout is in seconds.
+        Host::Crush => Layout {
+            preamble: Vec::new(),
+            path: vec!["hooks", "PreToolUse"],
+            group: None,
+            command_key: &["command"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("name", J::str("agent-guard")),
+                    ("matcher", J::str("^bash$")),
+                    ("command", J::str(c)),
+                    ("timeout", J::Int(30)),
+                ])
+            },
+        },
         Host::Cline => unreachable!("Cline's hook is a script, not JSON"),
-        Host::Vibe => unreachable!("Vibe's hooks are TOML"),
+        Host::Vibe | Host::Kimi => unreachable!("its hooks are TOML"),
     }
 }
 
@@ -245,8 +280,18 @@ pub fn project_marker(host: Host) -> &'static str {
         Host::Qwen => ".qwen",
         Host::Auggie => ".augment",
         Host::Vibe => ".vibe",
+        // Kimi Code keeps AGENTS.md and mcp.json there, but reads hooks only from the user's
+        // config.
+        Host::Kimi => ".kimi-code",
+        // Crush's data folder, which it makes in every project it runs in; its settings are
+        // `crush.json` or `.crush.json` at the top level.
+        Host::Crush => ".crush",
+        Host::Qoder => ".qoder",
     }
 }
+
+/// Crush's project settings files; where both set a key, `.crush.json` wins.
+const CRUSH_PROJECT_FILES: [&str; 2] = [".crush.json", "crush.json"];
 
 /// Whether `host` keeps settings in this project. For Copilot that needs `.github/hooks/`: a
 /// `.github/` folder alone is every GitHub repository.
@@ -256,11 +301,20 @@ pub fn in_project(host: Host, root: &Path) -> bool {
 
 /// Whether the project can take `host`'s project-scope settings: the folder it reads exists.
 /// Copilot reads `.github/hooks/`, which can be created in any repository with `.github/`.
+/// Crush's data folder alone says nothing about its settings: only a settings file it reads
+/// there does. Kimi Code has no project settings.
 pub fn project_scope_fits(host: Host, root: &Path) -> bool {
     match host {
         Host::Copilot => root.join(".github").is_dir(),
+        Host::Crush => CRUSH_PROJECT_FILES.iter().any(|f| root.join(f).is_file()),
+        Host::Kimi => false,
         _ => in_project(host, root),
     }
+}
+
+/// Whether `host` reads hooks from a project's settings at all.
+pub fn has_project_scope(host: Host) -> bool {
+    host != Host::Kimi
 }
 
 /// `host`'s folder in the home folder (or where its environment variable moved it).
@@ -285,6 +339,19 @@ pub fn user_dir(host: Host, loc: &Locations) -> PathBuf {
         Host::Qwen => loc.qwen_home.clone().unwrap_or_else(|| home.join(".qwen")),
         Host::Auggie => home.join(".augment"),
         Host::Vibe => loc.vibe_home.clone().unwrap_or_else(|| home.join(".vibe")),
+        Host::Kimi => loc
+            .kimi_home
+            .clone()
+            .unwrap_or_else(|| home.join(".kimi-code")),
+        // `~/.config/crush` on every OS, Windows included.
+        Host::Crush => loc
+            .crush_home
+            .clone()
+            .unwrap_or_else(|| home.join(".config").join("crush")),
+        Host::Qoder => loc
+            .qoder_home
+            .clone()
+            .unwrap_or_else(|| home.join(".qoder")),
     }
 }
 
@@ -292,9 +359,12 @@ pub fn user_dir(host: Host, loc: &Locations) -> PathBuf {
 fn settings_dir(host: Host, scope: Scope, loc: &Locations) -> Option<PathBuf> {
     Some(match scope {
         Scope::Project => {
-            let dir = loc.project.as_ref()?.join(project_marker(host));
+            let root = loc.project.as_ref()?;
+            let dir = root.join(project_marker(host));
             match host {
                 Host::Kiro | Host::Cline => dir.join("hooks"),
+                Host::Crush => root.clone(),
+                Host::Kimi => return None,
                 _ => dir,
             }
         }
@@ -323,9 +393,29 @@ pub fn targets(
         kind: Kind::Json(layout),
     };
     Ok(match host {
-        Host::ClaudeCode | Host::Gemini | Host::Qwen | Host::Auggie => {
+        Host::ClaudeCode | Host::Gemini | Host::Qwen | Host::Auggie | Host::Qoder => {
             vec![json("settings.json", layout(host, file_tools))]
         }
+        Host::Kimi => vec![Target {
+            path: dir.join("config.toml"),
+            kind: Kind::HookTables(KIMI),
+        }],
+        // A project's `.crush.json` when it has one and no `crush.json`, else `crush.json`;
+        // the user's settings are `crush.json` alone.
+        Host::Crush => match scope {
+            Scope::Project => {
+                let [hidden, plain] = CRUSH_PROJECT_FILES;
+                let order = match dir.join(hidden).is_file() && !dir.join(plain).is_file() {
+                    true => [hidden, plain],
+                    false => [plain, hidden],
+                };
+                order
+                    .into_iter()
+                    .map(|name| json(name, layout(host, file_tools)))
+                    .collect()
+            }
+            Scope::User => vec![json("crush.json", layout(host, file_tools))],
+        },
         Host::Vibe => vec![Target {
             path: dir.join("hooks.toml"),
             kind: Kind::HookTables(VIBE),
@@ -437,6 +527,11 @@ pub fn manual_steps(host: Host, scope: Scope) -> &'static [&'static str] {
         ],
         (Host::Vibe, Scope::User) => {
             &["Vibe reads hooks.toml when it starts: start a new session."]
+        }
+        (Host::Kimi, _) => &["Kimi Code reads its hooks when a session starts: start a new one."],
+        (Host::Crush, _) => &["Crush reads crush.json when it starts: restart it."],
+        (Host::Qoder, _) => {
+            &["Qoder CLI reads hooks when a session starts: start a new one (or open /hooks)."]
         }
     }
 }

@@ -10,10 +10,12 @@
 //!   working folder itself; none when that is the home folder, whose host folders are the
 //!   user's settings.
 //! - **Which scope.** A host's project settings when the project has that host's folder
-//!   (Copilot: `.github/`), else its user settings; `--project` and `--user` force one.
+//!   (Copilot: `.github/`; Crush: its `crush.json` or `.crush.json`), else its user settings;
+//!   `--project` and `--user` force one. Kimi Code reads hooks from its user settings alone.
 //! - **Which file.** Each host's own settings file for the scope, listed in `hosts`. Codex's
 //!   hooks go to `hooks.json` unless `config.toml` already keeps its hooks inline; Droid's go to
-//!   an existing `hooks.json`, else to the `hooks` key of `settings.json`.
+//!   an existing `hooks.json`, else to the `hooks` key of `settings.json`; Crush's to a project's
+//!   `.crush.json` when it has that and no `crush.json`, else to `crush.json`.
 //! - **Our entry** is the one whose command names `agent-guard` and ends in
 //!   ` hook --host NAME`, whatever its matcher. Install adds it when it is missing, rewrites
 //!   only the command when the binary moved and the matcher when another was asked for, and
@@ -67,6 +69,14 @@ pub struct Locations {
     pub qwen_home: Option<PathBuf>,
     /// Where `VIBE_HOME` moved Mistral Vibe's user folder.
     pub vibe_home: Option<PathBuf>,
+    /// Where `KIMI_CODE_HOME` moved Kimi Code's user folder.
+    pub kimi_home: Option<PathBuf>,
+    /// Crush's user settings folder when moved: `CRUSH_GLOBAL_CONFIG`, else
+    /// `XDG_CONFIG_HOME/crush`.
+    pub crush_home: Option<PathBuf>,
+    /// Qoder CLI's user folder when moved: `QODER_CONFIG_DIR`, else `.qoder` in
+    /// `QODER_CLI_HOME` (or `GEMINI_CLI_HOME`, which Qoder falls back to).
+    pub qoder_home: Option<PathBuf>,
 }
 
 impl Locations {
@@ -91,6 +101,14 @@ impl Locations {
             copilot_home: var("COPILOT_HOME"),
             qwen_home: var("QWEN_HOME"),
             vibe_home: var("VIBE_HOME"),
+            kimi_home: var("KIMI_CODE_HOME"),
+            crush_home: var("CRUSH_GLOBAL_CONFIG")
+                .or_else(|| var("XDG_CONFIG_HOME").map(|dir| dir.join("crush"))),
+            qoder_home: var("QODER_CONFIG_DIR").or_else(|| {
+                var("QODER_CLI_HOME")
+                    .or_else(|| var("GEMINI_CLI_HOME"))
+                    .map(|dir| dir.join(".qoder"))
+            }),
         })
     }
 }
@@ -143,6 +161,9 @@ pub fn opencode_in_use(loc: &Locations) -> bool {
 /// folder, else user.
 pub fn scope_for(host: Host, loc: &Locations, forced: Option<Scope>) -> Result<Scope, String> {
     match (forced, loc.project.as_deref()) {
+        (Some(Scope::Project), _) if !hosts::has_project_scope(host) => {
+            Err("its hooks are read from the user's settings only: use --user".into())
+        }
         (Some(Scope::Project), None) => Err(
             "not inside a project (the working folder is the home folder): run it from the project, or use --user"
                 .into(),
