@@ -854,14 +854,16 @@ fn git(mut cmd: SimpleCommand) -> Run {
         });
         cmd.argv.splice(1..1, words);
     }
-    let Some(at) = git_subcommand(&cmd.argv) else {
+    let read = crate::syntax::git::read(&cmd.argv[1..]);
+    let Some(sub_at) = read.sub else {
         return Run::Command(cmd);
     };
-    let sub = cmd.argv[at].clone();
-    if sub.text == "submodule" {
+    // Indices in argv, past `git` itself.
+    let at = sub_at + 1;
+    if cmd.argv[at].text == "submodule" {
         return submodule_foreach(cmd, at);
     }
-    let Some((def, value)) = line_alias(&cmd.argv[..at], &sub) else {
+    let Some((def, value)) = line_alias(&read, &cmd.argv[at]) else {
         return Run::Command(cmd);
     };
     let rest: Vec<String> = cmd.argv[at + 1..].iter().map(Word::shell_quoted).collect();
@@ -889,7 +891,7 @@ fn git(mut cmd: SimpleCommand) -> Run {
     let globals = cmd.argv[1..at]
         .iter()
         .enumerate()
-        .filter(|(i, _)| *i + 1 != def && *i + 2 != def)
+        .filter(|(i, _)| *i != def && *i != def + 1)
         .map(|(_, w)| w.shell_quoted());
     // Its environment goes with it (`GIT_DIR`, the override prefix), but for the
     // configuration already turned into `-c` options, so the alias is not defined twice.
@@ -913,41 +915,25 @@ fn git(mut cmd: SimpleCommand) -> Run {
     }
 }
 
-/// Where git's subcommand stands in `argv`, after its global options; `None` when no
-/// subcommand runs (`git --version`).
-fn git_subcommand(argv: &[Word]) -> Option<usize> {
-    let mut i = 1;
-    while let Some(word) = argv.get(i) {
-        match word.text.as_str() {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
-            | "--config-env" | "--list-cmds" => i += 2,
-            "--version" | "-v" | "--help" | "-h" | "--html-path" | "--man-path" | "--info-path"
-            | "--exec-path" => return None,
-            w if w.starts_with('-') => i += 1,
-            _ => return Some(i),
-        }
-    }
-    None
-}
-
 /// The last `-c alias.<name>=<value>` among git's global options for the subcommand `sub`:
-/// the index of the definition's word and the alias's value. Alias names ignore case.
-fn line_alias(globals: &[Word], sub: &Word) -> Option<(usize, Word)> {
+/// where the definition's `-c` stands among git's arguments, and the alias's value. Alias
+/// names ignore case.
+fn line_alias(read: &crate::syntax::git::GitArgs, sub: &Word) -> Option<(usize, Word)> {
     let name = sub.value()?.to_ascii_lowercase();
-    globals
-        .windows(2)
-        .enumerate()
+    read.globals
+        .iter()
         .rev()
-        .filter(|(_, pair)| pair[0].text == "-c")
-        .find_map(|(i, pair)| {
-            let (key, value) = pair[1].text.split_once('=')?;
+        .filter(|g| g.name == "-c")
+        .find_map(|g| {
+            let setting = g.value.as_ref()?;
+            let (key, value) = setting.text.split_once('=')?;
             let alias = key.to_ascii_lowercase().strip_prefix("alias.")? == name;
             alias.then(|| {
                 let value = Word {
                     text: value.to_string(),
-                    literal: pair[1].literal,
+                    literal: setting.literal,
                 };
-                (i + 1, value)
+                (g.at, value)
             })
         })
 }

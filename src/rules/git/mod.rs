@@ -18,6 +18,7 @@ mod stash;
 use super::opts::{self, Opt, Parsed};
 use super::{GitSubject, Hit, Subject};
 use crate::shell::Word;
+use crate::syntax::git::GitArgs;
 
 pub use branch::{BRANCH_FORCE_DELETE, BRANCH_MOVE, REF_DELETE, TAG_DELETE};
 pub use checkout::{DISCARD_WORKTREE, WORKTREE_FORCE_REMOVE};
@@ -35,6 +36,8 @@ pub(super) struct Invocation<'a> {
     pub(super) args: &'a [Word],
     /// The global options as written, so suggested commands keep `-C dir` and friends.
     pub(super) prefix: &'a [Word],
+    /// The same options as git reads them.
+    globals: GitArgs<'a>,
 }
 
 impl Invocation<'_> {
@@ -51,41 +54,19 @@ impl Invocation<'_> {
     /// alone means true) whose key, in lower case, `wanted` accepts. Section and variable
     /// names ignore case; a value only known at run time keeps its unexpanded text.
     pub(super) fn config(&self, wanted: impl Fn(&str) -> bool) -> Option<&str> {
-        self.prefix
-            .windows(2)
-            .rev()
-            .filter(|pair| pair[0].text == "-c")
-            .find_map(|pair| {
-                let text = pair[1].text.as_str();
-                let (key, value) = text.split_once('=').unwrap_or((text, "true"));
-                wanted(&key.to_ascii_lowercase()).then_some(value)
-            })
+        self.globals.settings().rev().find_map(|setting| {
+            let text = setting.text.as_str();
+            let (key, value) = text.split_once('=').unwrap_or((text, "true"));
+            wanted(&key.to_ascii_lowercase()).then_some(value)
+        })
     }
-}
-
-/// Where the subcommand is in `args`, after git's global options (`-C dir`, `-c key=value`,
-/// ...). `None` when no subcommand runs (`git --version`).
-pub(super) fn subcommand_at(args: &[Word]) -> Option<usize> {
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        match w {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
-            | "--config-env" | "--list-cmds" => i += 2,
-            "--version" | "-v" | "--help" | "-h" | "--html-path" | "--man-path" | "--info-path"
-            | "--exec-path" => return None,
-            _ if w.starts_with('-') => i += 1,
-            _ => break,
-        }
-    }
-    (i < args.len()).then_some(i)
 }
 
 /// Skips git's global options. `None` when no subcommand runs (`git --version`).
 fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
-    let i = subcommand_at(args)?;
-    let sub = args[i].value()?;
-    let rest = &args[i + 1..];
+    let globals = crate::syntax::git::read(args);
+    let sub = globals.subcommand()?.value()?;
+    let rest = globals.rest();
     // `git <sub> --help` / `-h` only prints usage; so does `git help <sub>`.
     let before_dashdash = rest.iter().take_while(|w| w.text != "--");
     if sub == "help"
@@ -98,7 +79,8 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
     Some(Invocation {
         sub,
         args: rest,
-        prefix: &args[..i],
+        prefix: globals.prefix(),
+        globals,
     })
 }
 
