@@ -6,6 +6,7 @@
 //! This file holds that shared reading; each command family has its own file with its rules'
 //! declarations and checks.
 
+mod alias;
 mod branch;
 mod checkout;
 mod clean;
@@ -20,6 +21,7 @@ use super::{GitSubject, Hit, Subject};
 use crate::shell::Word;
 use crate::syntax::git::GitArgs;
 
+pub use alias::{Aliases, alias_calls, alias_findings, configured_findings};
 pub use branch::{BRANCH_FORCE_DELETE, BRANCH_MOVE, REF_DELETE, TAG_DELETE};
 pub use checkout::{DISCARD_WORKTREE, WORKTREE_FORCE_REMOVE};
 pub use clean::CLEAN_FORCE;
@@ -147,163 +149,6 @@ pub(super) fn check(args: &[Word]) -> Vec<Hit> {
             hit
         })
         .collect()
-}
-
-/// A `git` call whose subcommand may be an alias.
-pub struct AliasCall {
-    pub globals: Vec<String>,
-    pub name: String,
-    pub rest: Vec<Word>,
-}
-
-/// git's own commands, which an alias cannot shadow, and common add-ons.
-const SUBCOMMANDS: &[&str] = &[
-    "add",
-    "am",
-    "annotate",
-    "apply",
-    "archive",
-    "bisect",
-    "blame",
-    "branch",
-    "bundle",
-    "cat-file",
-    "check-attr",
-    "check-ignore",
-    "check-ref-format",
-    "checkout",
-    "cherry",
-    "cherry-pick",
-    "citool",
-    "clean",
-    "clone",
-    "commit",
-    "commit-graph",
-    "commit-tree",
-    "config",
-    "count-objects",
-    "describe",
-    "diff",
-    "diff-files",
-    "diff-index",
-    "diff-tree",
-    "difftool",
-    "fetch",
-    "filter-branch",
-    "for-each-ref",
-    "format-patch",
-    "fsck",
-    "gc",
-    "grep",
-    "gui",
-    "hash-object",
-    "help",
-    "init",
-    "instaweb",
-    "log",
-    "ls-files",
-    "ls-remote",
-    "ls-tree",
-    "maintenance",
-    "merge",
-    "merge-base",
-    "mergetool",
-    "mv",
-    "notes",
-    "pull",
-    "push",
-    "range-diff",
-    "rebase",
-    "reflog",
-    "remote",
-    "repack",
-    "replace",
-    "request-pull",
-    "reset",
-    "restore",
-    "rev-list",
-    "rev-parse",
-    "revert",
-    "rm",
-    "shortlog",
-    "show",
-    "show-branch",
-    "show-ref",
-    "sparse-checkout",
-    "stash",
-    "status",
-    "submodule",
-    "switch",
-    "symbolic-ref",
-    "tag",
-    "update-index",
-    "update-ref",
-    "var",
-    "verify-commit",
-    "verify-tag",
-    "version",
-    "whatchanged",
-    "worktree",
-    "write-tree",
-    "lfs",
-    "flow",
-    "filter-repo",
-    "credential",
-    "prune",
-    "read-tree",
-    "send-email",
-    "svn",
-    "p4",
-    "scalar",
-];
-
-pub(super) fn alias_call(args: &[Word]) -> Option<AliasCall> {
-    let inv = invocation(args)?;
-    if SUBCOMMANDS.contains(&inv.sub) || !inv.prefix.iter().all(|w| w.literal) {
-        return None;
-    }
-    Some(AliasCall {
-        globals: inv.prefix.iter().map(|w| w.text.clone()).collect(),
-        name: inv.sub.to_string(),
-        rest: inv.args.to_vec(),
-    })
-}
-
-/// The setting a `git config` command writes, as `key=value`, when key and value are literal
-/// (`git config [--local|--global|--add] <key> <value>`, `git config set <key> <value>`): a
-/// later git command in the same line runs under it.
-pub(super) fn config_write(args: &[Word]) -> Option<String> {
-    let inv = invocation(args)?;
-    if inv.sub != "config" {
-        return None;
-    }
-    let mut words: Vec<&Word> = Vec::new();
-    let mut rest = inv.args.iter();
-    while let Some(word) = rest.next() {
-        match word.text.as_str() {
-            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => {
-                rest.next();
-            }
-            "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "--get-color"
-            | "--get-colorbool" | "-l" | "--list" | "--unset" | "--unset-all" | "-e" | "--edit"
-            | "--rename-section" | "--remove-section" => return None,
-            text if text.starts_with('-') => {}
-            _ => words.push(word),
-        }
-    }
-    let operands = match words.first().map(|w| w.text.as_str()) {
-        Some("set") => &words[1..],
-        Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => {
-            return None;
-        }
-        _ => &words[..],
-    };
-    match operands {
-        [key, value] if key.literal && value.literal && key.text.contains('.') => {
-            Some(format!("{}={}", key.text, value.text))
-        }
-        _ => None,
-    }
 }
 
 /// A subject in the repository the command runs in (`check` fills in the global options).
