@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 use context::{Assessment, Context};
 use policy::{Channel, Cleared, Judged, Verdict};
-use rules::{Finding, Tier};
+use rules::{Finding, Tier, add_unique};
 use settings::Settings;
 use shell::{Incomplete, SimpleCommand};
 
@@ -75,11 +75,7 @@ pub fn evaluate_dialect(
     }
     let line = confirmed.as_deref().unwrap_or(command);
     let found = rules_findings(line, &analysis, settings);
-    let aliases: Vec<&SimpleCommand> = analysis
-        .commands
-        .iter()
-        .filter(|cmd| rules::git_alias_call(cmd).is_some())
-        .collect();
+    let aliases = rules::git_alias_calls(&analysis);
     // Only a finding, or a possible git alias, costs a look at the repository.
     if !settings.context || found.is_empty() && aliases.is_empty() {
         let found = found
@@ -96,7 +92,10 @@ pub fn evaluate_dialect(
     }
     let ctx = Context::new(cwd, settings);
     let mut found = found;
-    add_unique(&mut found, alias_findings(aliases, &ctx, settings));
+    add_unique(
+        &mut found,
+        rules::git_alias_findings(aliases, &ctx, settings),
+    );
     let mut standing = Vec::new();
     let mut cleared = Vec::new();
     for mut finding in found {
@@ -195,7 +194,10 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
     for cmd in &analysis.commands {
         add_unique(&mut found, rules::check(cmd, settings));
     }
-    add_unique(&mut found, configured_findings(analysis, settings));
+    add_unique(
+        &mut found,
+        rules::git_configured_findings(analysis, settings),
+    );
     if found.is_empty() {
         if let Some(incomplete) = analysis.incomplete {
             let whole = 0..command.len();
@@ -225,111 +227,4 @@ fn commands_before<'a>(analysis: &'a shell::Analysis, finding: &Finding) -> Vec<
         Some(at) => analysis.before(at),
         None => analysis.commands.iter().collect(),
     }
-}
-
-/// Findings of git commands judged under the settings a `git config` that may run before them
-/// in the same line writes: `git config clean.requireForce false && git clean -d` cleans
-/// unforced, and `git config alias.w 'reset --hard'; git w` resets. Each is judged as the same
-/// command given those settings with `-c`, which the rules and the alias expansion read.
-fn configured_findings(analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
-    let mut found = Vec::new();
-    for (at, cmd) in analysis.commands.iter().enumerate() {
-        if cmd.program() != Some("git") || rules::git_config_write(cmd).is_some() {
-            continue;
-        }
-        let written: Vec<String> = analysis
-            .before(at)
-            .into_iter()
-            .filter_map(rules::git_config_write)
-            .map(|setting| format!("-c {}", shell::word::quote(&setting)))
-            .collect();
-        if written.is_empty() {
-            continue;
-        }
-        let rest: Vec<String> = cmd.args().iter().map(shell::Word::shell_quoted).collect();
-        let script = format!("git {} {}", written.join(" "), rest.join(" "));
-        for mut configured in shell::analyze(&script).commands {
-            configured.span = cmd.span.clone();
-            configured.dirs = cmd.dirs.clone();
-            configured.assigns = cmd.assigns.clone();
-            configured.via = cmd.via;
-            let mut hits = rules::check(&configured, settings);
-            for hit in &mut hits {
-                hit.command = cmd.display();
-            }
-            add_unique(&mut found, hits);
-        }
-    }
-    found
-}
-
-fn add_unique(found: &mut Vec<Finding>, new: Vec<Finding>) {
-    for finding in new {
-        let seen = found
-            .iter()
-            .any(|f| f.rule.id == finding.rule.id && f.command == finding.command);
-        if !seen {
-            found.push(finding);
-        }
-    }
-}
-
-/// How deep an alias may expand into another alias before the lookup stops.
-const ALIAS_DEPTH: usize = 3;
-
-/// Findings of `git <alias>` commands, judged as what the alias runs.
-fn alias_findings(calls: Vec<&SimpleCommand>, ctx: &Context, settings: &Settings) -> Vec<Finding> {
-    let mut found = Vec::new();
-    let mut pending: Vec<SimpleCommand> = calls.into_iter().cloned().collect();
-    for _ in 0..ALIAS_DEPTH {
-        let mut next = Vec::new();
-        for cmd in &pending {
-            let Some(alias) = rules::git_alias_call(cmd) else {
-                continue;
-            };
-            let Some(value) = ctx.git_alias(&cmd.dirs, &cmd.assigns, &alias.globals, &alias.name)
-            else {
-                continue;
-            };
-            let rest: Vec<String> = alias.rest.iter().map(shell::Word::shell_quoted).collect();
-            // Git runs a `!` alias from the top of the worktree, wherever it was called.
-            let mut dirs = cmd.dirs.clone();
-            if value.starts_with('!') {
-                dirs.push(
-                    match ctx.git_toplevel(&cmd.dirs, &cmd.assigns, &alias.globals) {
-                        Some(top) => shell::Word::literal(top.to_string_lossy()),
-                        None => shell::Word {
-                            text: "?".into(),
-                            literal: false,
-                        },
-                    },
-                );
-            }
-            let script = match value.strip_prefix('!') {
-                Some(shell_text) => format!("{shell_text} {}", rest.join(" ")),
-                None => {
-                    let globals: Vec<String> = alias
-                        .globals
-                        .iter()
-                        .map(|g| shell::word::quote(g))
-                        .collect();
-                    format!("git {} {value} {}", globals.join(" "), rest.join(" "))
-                }
-            };
-            for mut expanded in shell::analyze(&script).commands {
-                expanded.span = cmd.span.clone();
-                expanded.dirs = [dirs.clone(), expanded.dirs].concat();
-                expanded.assigns.extend(cmd.assigns.iter().cloned());
-                let mut hits = rules::check(&expanded, settings);
-                for hit in &mut hits {
-                    hit.command = cmd.display();
-                    hit.loses = format!("runs `{value}` (a git alias), which {}", hit.loses);
-                }
-                add_unique(&mut found, hits);
-                next.push(expanded);
-            }
-        }
-        pending = next;
-    }
-    found
 }

@@ -254,20 +254,12 @@ const WRITERS: &[&str] = &[
 
 /// `git <sub>` that only reads the repository.
 fn git_reads_only(args: &[Word]) -> bool {
-    let mut words = args.iter();
-    let sub = loop {
-        let Some(word) = words.next() else {
-            return true; // `git` alone prints its help
-        };
-        match word.text.as_str() {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => {
-                words.next();
-            }
-            w if w.starts_with('-') => {}
-            w => break w,
-        }
+    let read = crate::syntax::git::read(args);
+    let Some(sub) = read.subcommand() else {
+        return true; // `git` alone, `git --version`: it prints and exits
     };
-    let rest: Vec<&str> = words.map(|w| w.text.as_str()).collect();
+    let sub = sub.text.as_str();
+    let rest: Vec<&str> = read.rest().iter().map(|w| w.text.as_str()).collect();
     // `git log --output=<file>`, `git diff --output <file>` write that file.
     if rest.iter().any(|w| w.starts_with("--output")) {
         return false;

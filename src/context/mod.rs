@@ -38,7 +38,7 @@ mod workcopy;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::rules::{Finding, Subject, Tier};
+use crate::rules::{Finding, GitAliases, Subject, Tier};
 use crate::settings::Settings;
 use crate::shell::{SimpleCommand, Word};
 
@@ -135,39 +135,6 @@ impl Context {
         }
     }
 
-    /// What `git <name>` expands to, when `name` is an alias in the repository that a
-    /// command with `cd`s `dirs` and prefixes `env` uses.
-    pub fn git_alias(
-        &self,
-        dirs: &[Word],
-        env: &[(String, Word)],
-        globals: &[String],
-        name: &str,
-    ) -> Option<String> {
-        let dir = self.directory(dirs)?;
-        git::alias(self, &dir, &git_env(env)?, globals, name)
-    }
-
-    /// The top folder of the worktree a git command with `cd`s `dirs`, prefixes `env` and
-    /// global options `globals` works in: where git runs a `!` alias.
-    pub fn git_toplevel(
-        &self,
-        dirs: &[Word],
-        env: &[(String, Word)],
-        globals: &[String],
-    ) -> Option<PathBuf> {
-        let dir = self.directory(dirs)?;
-        let top = run::git(
-            self,
-            &dir,
-            Some(&git_env(env)?),
-            globals,
-            &["rev-parse", "--show-toplevel"],
-        )?;
-        let top = top.trim_end_matches('\n');
-        (!top.is_empty()).then(|| PathBuf::from(top))
-    }
-
     /// The directory a command runs in, following the `cd`s before it. `None` when any of
     /// them is not literal or does not lead to an existing directory: if a `cd` fails, the
     /// shell may well run the command somewhere else.
@@ -207,6 +174,28 @@ impl Context {
             .session
             .get_or_init(|| crate::claims::Session::from_env(None).id);
         crate::claims::claimed_by_other(dir, paths, session).map_err(|_| ())
+    }
+}
+
+/// Aliases are looked up in the repository the git command uses: where its `cd`s lead, with
+/// its environment and global options.
+impl GitAliases for Context {
+    fn alias(&self, cmd: &SimpleCommand, globals: &[String], name: &str) -> Option<String> {
+        let dir = self.directory(&cmd.dirs)?;
+        git::alias(self, &dir, &git_env(&cmd.assigns)?, globals, name)
+    }
+
+    fn toplevel(&self, cmd: &SimpleCommand, globals: &[String]) -> Option<PathBuf> {
+        let dir = self.directory(&cmd.dirs)?;
+        let top = run::git(
+            self,
+            &dir,
+            Some(&git_env(&cmd.assigns)?),
+            globals,
+            &["rev-parse", "--show-toplevel"],
+        )?;
+        let top = top.trim_end_matches('\n');
+        (!top.is_empty()).then(|| PathBuf::from(top))
     }
 }
 

@@ -291,20 +291,10 @@ pub fn by_id(id: &str) -> Option<&'static Rule> {
     all().find(|r| r.id == id)
 }
 
-pub use git::AliasCall;
-
-/// `git <name> ...` where `name` is no git command, so it may be an alias to look up.
-pub fn git_alias_call(cmd: &SimpleCommand) -> Option<AliasCall> {
-    (cmd.program()? == "git")
-        .then(|| git::alias_call(cmd.args()))
-        .flatten()
-}
-/// The setting `key=value` a literal `git config <key> <value>` writes, if `cmd` is one.
-pub fn git_config_write(cmd: &SimpleCommand) -> Option<String> {
-    (cmd.program()? == "git")
-        .then(|| git::config_write(cmd.args()))
-        .flatten()
-}
+pub use git::{
+    Aliases as GitAliases, alias_calls as git_alias_calls, alias_findings as git_alias_findings,
+    configured_findings as git_configured_findings,
+};
 pub use shell::unanalyzable;
 
 /// How a rule family reads argv: exactly as the program would, or — when the program's name
@@ -423,5 +413,18 @@ pub(crate) fn by_program(
         "find" => fs::find::check(args).into_iter().collect(),
         "rsync" => fs::rsync::check(args).into_iter().collect(),
         _ => Vec::new(),
+    }
+}
+
+/// Adds the findings of `new` that `found` does not hold yet (the same rule on the same
+/// command).
+pub fn add_unique(found: &mut Vec<Finding>, new: Vec<Finding>) {
+    for finding in new {
+        let seen = found
+            .iter()
+            .any(|f| f.rule.id == finding.rule.id && f.command == finding.command);
+        if !seen {
+            found.push(finding);
+        }
     }
 }

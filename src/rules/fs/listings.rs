@@ -412,21 +412,14 @@ fn fd(args: &[Word]) -> Option<Listing> {
 /// untracked (`--others`), ignored or modified ones. Formats that print more than names
 /// (`--stage`, `-t`, `--format`) say nothing a deleter can use.
 fn git_ls_files(args: &[Word]) -> Option<Listing> {
-    let mut i = 0;
-    while let Some(w) = args.get(i).map(|w| w.text.as_str()) {
-        match w {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
-            _ if w.starts_with('-') => i += 1,
-            _ => break,
-        }
-    }
-    if args.get(i)?.text != "ls-files" {
+    let read = crate::syntax::git::read(args);
+    if read.subcommand()?.text != "ls-files" {
         return None;
     }
     let mut untracked = false;
     let mut modified = false;
     let mut pathspecs: Vec<&str> = Vec::new();
-    let mut words = args[i + 1..].iter().map(|w| w.text.as_str());
+    let mut words = read.rest().iter().map(|w| w.text.as_str());
     while let Some(w) = words.next() {
         if w == "--" {
             pathspecs.extend(words.by_ref());

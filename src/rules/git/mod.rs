@@ -6,6 +6,7 @@
 //! This file holds that shared reading; each command family has its own file with its rules'
 //! declarations and checks.
 
+mod alias;
 mod branch;
 mod checkout;
 mod clean;
@@ -18,7 +19,9 @@ mod stash;
 use super::opts::{self, Opt, Parsed};
 use super::{GitSubject, Hit, Subject};
 use crate::shell::Word;
+use crate::syntax::git::GitArgs;
 
+pub use alias::{Aliases, alias_calls, alias_findings, configured_findings};
 pub use branch::{BRANCH_FORCE_DELETE, BRANCH_MOVE, REF_DELETE, TAG_DELETE};
 pub use checkout::{DISCARD_WORKTREE, WORKTREE_FORCE_REMOVE};
 pub use clean::CLEAN_FORCE;
@@ -35,6 +38,8 @@ pub(super) struct Invocation<'a> {
     pub(super) args: &'a [Word],
     /// The global options as written, so suggested commands keep `-C dir` and friends.
     pub(super) prefix: &'a [Word],
+    /// The same options as git reads them.
+    globals: GitArgs<'a>,
 }
 
 impl Invocation<'_> {
@@ -51,41 +56,19 @@ impl Invocation<'_> {
     /// alone means true) whose key, in lower case, `wanted` accepts. Section and variable
     /// names ignore case; a value only known at run time keeps its unexpanded text.
     pub(super) fn config(&self, wanted: impl Fn(&str) -> bool) -> Option<&str> {
-        self.prefix
-            .windows(2)
-            .rev()
-            .filter(|pair| pair[0].text == "-c")
-            .find_map(|pair| {
-                let text = pair[1].text.as_str();
-                let (key, value) = text.split_once('=').unwrap_or((text, "true"));
-                wanted(&key.to_ascii_lowercase()).then_some(value)
-            })
+        self.globals.settings().rev().find_map(|setting| {
+            let text = setting.text.as_str();
+            let (key, value) = text.split_once('=').unwrap_or((text, "true"));
+            wanted(&key.to_ascii_lowercase()).then_some(value)
+        })
     }
-}
-
-/// Where the subcommand is in `args`, after git's global options (`-C dir`, `-c key=value`,
-/// ...). `None` when no subcommand runs (`git --version`).
-pub(super) fn subcommand_at(args: &[Word]) -> Option<usize> {
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        match w {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
-            | "--config-env" | "--list-cmds" => i += 2,
-            "--version" | "-v" | "--help" | "-h" | "--html-path" | "--man-path" | "--info-path"
-            | "--exec-path" => return None,
-            _ if w.starts_with('-') => i += 1,
-            _ => break,
-        }
-    }
-    (i < args.len()).then_some(i)
 }
 
 /// Skips git's global options. `None` when no subcommand runs (`git --version`).
 fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
-    let i = subcommand_at(args)?;
-    let sub = args[i].value()?;
-    let rest = &args[i + 1..];
+    let globals = crate::syntax::git::read(args);
+    let sub = globals.subcommand()?.value()?;
+    let rest = globals.rest();
     // `git <sub> --help` / `-h` only prints usage; so does `git help <sub>`.
     let before_dashdash = rest.iter().take_while(|w| w.text != "--");
     if sub == "help"
@@ -98,7 +81,8 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
     Some(Invocation {
         sub,
         args: rest,
-        prefix: &args[..i],
+        prefix: globals.prefix(),
+        globals,
     })
 }
 
@@ -165,163 +149,6 @@ pub(super) fn check(args: &[Word]) -> Vec<Hit> {
             hit
         })
         .collect()
-}
-
-/// A `git` call whose subcommand may be an alias.
-pub struct AliasCall {
-    pub globals: Vec<String>,
-    pub name: String,
-    pub rest: Vec<Word>,
-}
-
-/// git's own commands, which an alias cannot shadow, and common add-ons.
-const SUBCOMMANDS: &[&str] = &[
-    "add",
-    "am",
-    "annotate",
-    "apply",
-    "archive",
-    "bisect",
-    "blame",
-    "branch",
-    "bundle",
-    "cat-file",
-    "check-attr",
-    "check-ignore",
-    "check-ref-format",
-    "checkout",
-    "cherry",
-    "cherry-pick",
-    "citool",
-    "clean",
-    "clone",
-    "commit",
-    "commit-graph",
-    "commit-tree",
-    "config",
-    "count-objects",
-    "describe",
-    "diff",
-    "diff-files",
-    "diff-index",
-    "diff-tree",
-    "difftool",
-    "fetch",
-    "filter-branch",
-    "for-each-ref",
-    "format-patch",
-    "fsck",
-    "gc",
-    "grep",
-    "gui",
-    "hash-object",
-    "help",
-    "init",
-    "instaweb",
-    "log",
-    "ls-files",
-    "ls-remote",
-    "ls-tree",
-    "maintenance",
-    "merge",
-    "merge-base",
-    "mergetool",
-    "mv",
-    "notes",
-    "pull",
-    "push",
-    "range-diff",
-    "rebase",
-    "reflog",
-    "remote",
-    "repack",
-    "replace",
-    "request-pull",
-    "reset",
-    "restore",
-    "rev-list",
-    "rev-parse",
-    "revert",
-    "rm",
-    "shortlog",
-    "show",
-    "show-branch",
-    "show-ref",
-    "sparse-checkout",
-    "stash",
-    "status",
-    "submodule",
-    "switch",
-    "symbolic-ref",
-    "tag",
-    "update-index",
-    "update-ref",
-    "var",
-    "verify-commit",
-    "verify-tag",
-    "version",
-    "whatchanged",
-    "worktree",
-    "write-tree",
-    "lfs",
-    "flow",
-    "filter-repo",
-    "credential",
-    "prune",
-    "read-tree",
-    "send-email",
-    "svn",
-    "p4",
-    "scalar",
-];
-
-pub(super) fn alias_call(args: &[Word]) -> Option<AliasCall> {
-    let inv = invocation(args)?;
-    if SUBCOMMANDS.contains(&inv.sub) || !inv.prefix.iter().all(|w| w.literal) {
-        return None;
-    }
-    Some(AliasCall {
-        globals: inv.prefix.iter().map(|w| w.text.clone()).collect(),
-        name: inv.sub.to_string(),
-        rest: inv.args.to_vec(),
-    })
-}
-
-/// The setting a `git config` command writes, as `key=value`, when key and value are literal
-/// (`git config [--local|--global|--add] <key> <value>`, `git config set <key> <value>`): a
-/// later git command in the same line runs under it.
-pub(super) fn config_write(args: &[Word]) -> Option<String> {
-    let inv = invocation(args)?;
-    if inv.sub != "config" {
-        return None;
-    }
-    let mut words: Vec<&Word> = Vec::new();
-    let mut rest = inv.args.iter();
-    while let Some(word) = rest.next() {
-        match word.text.as_str() {
-            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => {
-                rest.next();
-            }
-            "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "--get-color"
-            | "--get-colorbool" | "-l" | "--list" | "--unset" | "--unset-all" | "-e" | "--edit"
-            | "--rename-section" | "--remove-section" => return None,
-            text if text.starts_with('-') => {}
-            _ => words.push(word),
-        }
-    }
-    let operands = match words.first().map(|w| w.text.as_str()) {
-        Some("set") => &words[1..],
-        Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => {
-            return None;
-        }
-        _ => &words[..],
-    };
-    match operands {
-        [key, value] if key.literal && value.literal && key.text.contains('.') => {
-            Some(format!("{}={}", key.text, value.text))
-        }
-        _ => None,
-    }
 }
 
 /// A subject in the repository the command runs in (`check` fills in the global options).

@@ -137,11 +137,9 @@ const NAMES: &[&str] = &[
 
 /// `git [global options] <extra> ...`.
 pub(super) fn git(args: &[Word]) -> Vec<Hit> {
-    let Some(at) = crate::rules::git::subcommand_at(args) else {
-        return Vec::new();
-    };
-    match args[at].value() {
-        Some(name) if NAMES.contains(&name) => extra(name, &args[at + 1..], &args[..at]),
+    let read = crate::syntax::git::read(args);
+    match read.subcommand().and_then(Word::value) {
+        Some(name) if NAMES.contains(&name) => extra(name, read.rest(), read.prefix()),
         _ => Vec::new(),
     }
 }

@@ -1,0 +1,97 @@
+//! The commands `find -exec` and `fd -x` run for each file they find.
+
+use super::{SimpleCommand, Via, Word};
+
+/// The commands `find`'s `-exec`, `-execdir`, `-ok` and `-okdir` actions run.
+pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
+    let mut execs = Vec::new();
+    let mut words = find.args().iter();
+    while let Some(word) = words.next() {
+        if !matches!(word.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            continue;
+        }
+        let mut argv: Vec<Word> = Vec::new();
+        for w in words.by_ref() {
+            let ends =
+                w.text == ";" || (w.text == "+" && argv.last().is_some_and(|l| l.text == "{}"));
+            if ends {
+                break;
+            }
+            // `{}` stands for each file found: known only when find runs.
+            let literal = w.literal && !w.text.contains("{}");
+            argv.push(Word {
+                text: w.text.clone(),
+                literal,
+            });
+        }
+        if !argv.is_empty() {
+            execs.push(SimpleCommand {
+                argv,
+                assigns: Vec::new(),
+                via: Via::FindExec,
+                span: find.span.clone(),
+                uncertain: true,
+                dirs: find.dirs.clone(),
+                redirects: Vec::new(),
+                input: None,
+                fed_by: Vec::new(),
+                call: None,
+            });
+        }
+    }
+    execs
+}
+
+/// The commands `fd`'s `-x`/`--exec` and `-X`/`--exec-batch` run: each one's words up to a
+/// `;` or the end of the line, a placeholder (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`) standing for
+/// each file found, or the files appended when it names none. Each carries the search it
+/// runs for (fd's own words, without the commands) as what feeds it.
+pub(super) fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
+    const PLACEHOLDERS: [&str; 5] = ["{}", "{/}", "{//}", "{.}", "{/.}"];
+    let mut search = vec![fd.argv[0].clone()];
+    let mut commands: Vec<Vec<Word>> = Vec::new();
+    let mut words = fd.args().iter();
+    while let Some(word) = words.next() {
+        if !matches!(word.text.as_str(), "-x" | "--exec" | "-X" | "--exec-batch") {
+            search.push(word.clone());
+            continue;
+        }
+        let mut argv: Vec<Word> = Vec::new();
+        let mut placeholder = false;
+        for w in words.by_ref() {
+            if w.text == ";" {
+                break;
+            }
+            let stands_for_file = PLACEHOLDERS.iter().any(|p| w.text.contains(p));
+            placeholder |= stands_for_file;
+            argv.push(Word {
+                text: w.text.clone(),
+                literal: w.literal && !stands_for_file,
+            });
+        }
+        if !argv.is_empty() {
+            if !placeholder {
+                argv.push(Word {
+                    text: "{}".into(),
+                    literal: false,
+                });
+            }
+            commands.push(argv);
+        }
+    }
+    commands
+        .into_iter()
+        .map(|argv| SimpleCommand {
+            argv,
+            assigns: Vec::new(),
+            via: Via::FdExec,
+            span: fd.span.clone(),
+            uncertain: true,
+            dirs: fd.dirs.clone(),
+            redirects: Vec::new(),
+            input: None,
+            fed_by: vec![search.clone()],
+            call: None,
+        })
+        .collect()
+}

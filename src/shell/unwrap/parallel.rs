@@ -1,0 +1,231 @@
+//! GNU `parallel`: its command with each input put in, or each input a command line.
+
+use super::{Run, SimpleCommand, Via, Word};
+
+/// GNU parallel's options that take a value in the next word.
+const PARALLEL_VALUE: &[&str] = &[
+    "--jobs",
+    "--max-procs",
+    "--sshlogin",
+    "--sshloginfile",
+    "--slf",
+    "--arg-file",
+    "--delimiter",
+    "--colsep",
+    "--max-args",
+    "--max-lines",
+    "--max-chars",
+    "--joblog",
+    "--results",
+    "--res",
+    "--tmpdir",
+    "--workdir",
+    "--wd",
+    "--timeout",
+    "--delay",
+    "--retries",
+    "--tagstring",
+    "--tag-string",
+    "--halt",
+    "--halt-on-error",
+    "--memfree",
+    "--load",
+    "--basefile",
+    "--bf",
+    "--env",
+    "--transferfile",
+    "--tf",
+    "--return",
+    "--block",
+    "--block-size",
+    "--recstart",
+    "--recend",
+    "--header",
+    "--nice",
+    "--termseq",
+    "--limit",
+    "--arg-sep",
+    "--arg-file-sep",
+    "--eof",
+    "--replace",
+    "--extensionreplace",
+    "--basenamereplace",
+    "--dirnamereplace",
+    "--seqreplace",
+];
+
+/// `parallel [options] COMMAND [ARGS] [::: INPUTS | :::: FILES]...`. Each job is the command
+/// with an input put in for its placeholders (`{}`, `{.}`, `{1}`, ...), or appended when it
+/// has none; with no command, each input is itself a command line. Inputs come from `:::`,
+/// `::::` files or stdin, so they are unknown operands: placeholders stand as non-literal
+/// words and the command is uncertain. `--pipe` feeds input on stdin instead of as
+/// arguments; `--dry-run` only prints the jobs.
+pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
+    let argv = &cmd.argv;
+    let mut i = 1;
+    let mut replace: Option<String> = None;
+    let mut pipe = false;
+    while let Some(word) = argv.get(i) {
+        let w = word.text.as_str();
+        if w == "--" {
+            i += 1;
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            match name {
+                "dry-run" | "dryrun" | "help" | "version" | "number-of-cpus"
+                | "number-of-cores" => return Run::Nothing,
+                "pipe" | "pipepart" | "spreadstdin" => pipe = true,
+                _ => {}
+            }
+            let takes = PARALLEL_VALUE.contains(&format!("--{name}").as_str());
+            if name == "replace" {
+                replace = inline
+                    .map(str::to_string)
+                    .or_else(|| argv.get(i + 1).map(|v| v.text.clone()));
+            }
+            i += if takes && inline.is_none() { 2 } else { 1 };
+            continue;
+        }
+        if w.starts_with(":::") {
+            break;
+        }
+        if w.len() > 1 && w.starts_with('-') {
+            for (pos, c) in w[1..].char_indices() {
+                let rest = &w[1 + pos + c.len_utf8()..];
+                if "jPSadECINnLs".contains(c) {
+                    if c == 'I' {
+                        replace = Some(rest.to_string())
+                            .filter(|r| !r.is_empty())
+                            .or_else(|| argv.get(i + 1).map(|v| v.text.clone()));
+                    }
+                    if rest.is_empty() {
+                        i += 1;
+                    }
+                    break;
+                }
+                if c == 'i' {
+                    replace = Some(if rest.is_empty() { "{}" } else { rest }.to_string());
+                    break;
+                }
+                if "el".contains(c) {
+                    break; // optional value, only ever attached
+                }
+            }
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    let end = argv[i.min(argv.len())..]
+        .iter()
+        .position(|w| w.text.starts_with(":::"))
+        .map_or(argv.len(), |n| i + n);
+    cmd.via = Via::Parallel;
+    cmd.uncertain = true;
+    if i >= end {
+        // No command: every input is a command line.
+        let inputs = argv.get(end + 1..).unwrap_or_default();
+        if inputs.is_empty() {
+            return Run::ShellReadingStdin {
+                cmd,
+                via: Via::ShellStdin,
+            };
+        }
+        if argv[end].text.starts_with("::::") {
+            // Command lines read from files this line does not show.
+            return Run::Command(cmd);
+        }
+        let script: Vec<&str> = inputs
+            .iter()
+            .take_while(|w| !w.text.starts_with(":::"))
+            .map(|w| w.text.as_str())
+            .collect();
+        let literal = inputs.iter().all(|w| w.literal);
+        return Run::Script {
+            script: script.join("\n"),
+            cmd,
+            via: Via::Parallel,
+            literal,
+        };
+    }
+    let has_placeholder = argv[i..end]
+        .iter()
+        .any(|w| is_placeholder(&w.text, replace.as_deref()));
+    let mut words: Vec<Word> = argv[i..end]
+        .iter()
+        .map(|w| {
+            if is_placeholder(&w.text, replace.as_deref()) {
+                Word {
+                    text: w.text.clone(),
+                    literal: false,
+                }
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    // A command given as one string (`parallel 'rm -rf {}' ::: a`) is shell text.
+    if words.len() == 1 && words[0].text.contains(char::is_whitespace) {
+        let mut script = placeholders_unknown(&words[0].text, replace.as_deref());
+        if !has_placeholder && !pipe {
+            script.push_str(" \"$PARALLEL_INPUT\"");
+        }
+        return Run::Script {
+            script,
+            cmd,
+            via: Via::Parallel,
+            literal: false,
+        };
+    }
+    if !has_placeholder && !pipe {
+        words.push(Word {
+            text: "{}".into(),
+            literal: false,
+        });
+    }
+    cmd.argv = words;
+    Run::Command(cmd)
+}
+
+/// A word that parallel replaces by an input: `{}`, `{.}`, `{/}`, `{//}`, `{/.}`, `{#}`,
+/// `{%}`, `{1}`, `{2.}`, `{= perl =}`, or the string given to `-I`.
+fn is_placeholder(text: &str, replace: Option<&str>) -> bool {
+    if replace.is_some_and(|r| !r.is_empty() && text.contains(r)) {
+        return true;
+    }
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            return false;
+        };
+        let inner = &rest[open + 1..open + close];
+        let digits = inner.trim_start_matches(|c: char| c.is_ascii_digit());
+        if inner.starts_with('=') || matches!(digits, "" | "." | "/" | "//" | "/." | "#" | "%") {
+            return true;
+        }
+        rest = &rest[open + close + 1..];
+    }
+    false
+}
+
+/// Shell text with each placeholder put as an expansion, so that what it names reads as
+/// unknown until run time, as the inputs are.
+fn placeholders_unknown(text: &str, replace: Option<&str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (n, part) in text.split(' ').enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        if is_placeholder(part, replace) {
+            out.push_str("\"$PARALLEL_INPUT\"");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}

@@ -1,0 +1,258 @@
+//! Commands that run shell text or another command for their own ends: `watch`, `su -c`,
+//! `flock`, `runuser`, `script`, a `trap` action, and `at`/`batch` reading a job.
+
+use super::wrappers::{PLAIN, Wrapper, peel};
+use super::{Run, SimpleCommand, Start, Via, Word, joined};
+
+/// `watch [options] command...`: joined and run by `sh -c`, or exec'd as is with `-x`.
+pub(super) fn watch(argv: &[Word]) -> Start {
+    let mut i = 1;
+    let mut exec = false;
+    while let Some(word) = argv.get(i) {
+        let w = word.text.as_str();
+        if w == "--" {
+            i += 1;
+            break;
+        }
+        if w.starts_with("--") {
+            exec |= w == "--exec";
+            if matches!(w, "--help" | "--version") {
+                return Start::Nothing;
+            }
+            i += if matches!(w, "--interval") { 2 } else { 1 };
+            continue;
+        }
+        if w.len() > 1 && w.starts_with('-') {
+            exec |= w.contains('x');
+            if w.ends_with('n') {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    if i >= argv.len() {
+        return Start::Nothing;
+    }
+    if exec {
+        return Start::At(i);
+    }
+    // watch joins its words with spaces for `sh -c`; a word that held spaces was most
+    // likely one quoted argument (`watch sh -c 'git reset --hard'`). Both readings are
+    // parsed, one per line, so neither can hide a command.
+    let (mut script, literal) = joined(&argv[i..]);
+    let quoted: Vec<String> = argv[i..].iter().map(Word::shell_quoted).collect();
+    let quoted = quoted.join(" ");
+    if argv.len() - i > 1 && quoted != script {
+        script = format!("{script}\n{quoted}");
+    }
+    Start::Script { script, literal }
+}
+
+/// The script of `su -c SCRIPT` / `su --command=SCRIPT`, wherever it stands.
+pub(super) fn su_script(argv: &[Word]) -> Option<Word> {
+    let mut iter = argv.iter().skip(1);
+    while let Some(word) = iter.next() {
+        if matches!(word.text.as_str(), "-c" | "--command") {
+            return iter.next().cloned();
+        }
+        if let Some(script) = word.text.strip_prefix("--command=") {
+            return Some(Word {
+                text: script.to_string(),
+                literal: word.literal,
+            });
+        }
+    }
+    None
+}
+
+/// How a runner that takes `-c SCRIPT` reads its words.
+struct Runner {
+    /// Short options that take a value, besides `-c`.
+    short_value: &'static str,
+    long_value: &'static [&'static str],
+    /// Operands before the command: `flock FILE cmd`, BSD `script FILE cmd`, `runuser USER`.
+    operands: usize,
+    /// Whether words after those operands are a command to run (not a shell's arguments).
+    command_follows: bool,
+}
+
+/// Finds `-c SCRIPT` (also in a cluster: `-qc SCRIPT`, `-cSCRIPT`) or `--command SCRIPT`
+/// among the runner's own options, or else the command after its operands. Words of the
+/// command itself are never read as the runner's options (`flock l git -c x reset`).
+fn run_or_script(argv: &[Word], spec: &Runner) -> Start {
+    let mut seen = 0;
+    let mut i = 1;
+    while let Some(word) = argv.get(i) {
+        let w = word.text.as_str();
+        if w == "--" {
+            // What follows is operands, then the command.
+            i += 1 + spec.operands.saturating_sub(seen);
+            seen = spec.operands;
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            if long == "command" {
+                return argv
+                    .get(i + 1)
+                    .cloned()
+                    .map_or(Start::Nothing, Start::script);
+            }
+            if let Some(script) = long.strip_prefix("command=") {
+                return Start::script(Word {
+                    text: script.to_string(),
+                    literal: word.literal,
+                });
+            }
+            let name = long.split('=').next().unwrap_or(long);
+            let takes =
+                !long.contains('=') && spec.long_value.contains(&format!("--{name}").as_str());
+            i += if takes { 2 } else { 1 };
+            continue;
+        }
+        if w.len() > 1 && w.starts_with('-') {
+            for (pos, c) in w[1..].char_indices() {
+                let rest = &w[1 + pos + c.len_utf8()..];
+                if c == 'c' {
+                    return if rest.is_empty() {
+                        argv.get(i + 1)
+                            .cloned()
+                            .map_or(Start::Nothing, Start::script)
+                    } else {
+                        Start::script(Word {
+                            text: rest.to_string(),
+                            literal: word.literal,
+                        })
+                    };
+                }
+                if spec.short_value.contains(c) {
+                    if rest.is_empty() {
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+            i += 1;
+            continue;
+        }
+        if seen == spec.operands {
+            break;
+        }
+        seen += 1;
+        i += 1;
+    }
+    if spec.command_follows && seen == spec.operands && i < argv.len() {
+        Start::At(i)
+    } else {
+        Start::Nothing
+    }
+}
+
+/// `flock [options] FILE COMMAND...`, `flock [options] FILE -c SCRIPT`; `flock FD` alone
+/// runs nothing.
+pub(super) fn flock(argv: &[Word]) -> Start {
+    run_or_script(
+        argv,
+        &Runner {
+            short_value: "wE",
+            long_value: &["--timeout", "--wait", "--conflict-exit-code"],
+            operands: 1,
+            command_follows: true,
+        },
+    )
+}
+
+/// `runuser -u USER [--] COMMAND...`, or su's form `runuser [-l] USER -c SCRIPT`. `None`:
+/// a login shell, or arguments for one, which run nothing this line shows.
+pub(super) fn runuser(argv: &[Word]) -> Option<Start> {
+    let names_user = argv[1..]
+        .iter()
+        .take_while(|w| w.text != "--" && w.text.starts_with('-'))
+        .any(|w| w.text == "--user" || w.text.starts_with("--user=") || w.text.starts_with("-u"));
+    if !names_user {
+        // su's form: no command follows, only a script given to `-c`.
+        return su_script(argv).map(Start::script);
+    }
+    let spec = Wrapper {
+        short_value: "ugGws",
+        long_value: &[
+            "--user",
+            "--group",
+            "--supp-group",
+            "--whitelist-environment",
+            "--shell",
+        ],
+        short_no_command: "V",
+        ..PLAIN
+    };
+    match peel(&spec, argv) {
+        Start::Nothing => None,
+        start => Some(start),
+    }
+}
+
+/// `script [options] [-c SCRIPT] [file]` (util-linux), or the BSD form
+/// `script [options] FILE COMMAND...`; with neither it starts an interactive shell.
+pub(super) fn script_command(argv: &[Word]) -> Start {
+    run_or_script(
+        argv,
+        &Runner {
+            short_value: "EIOBTmot",
+            long_value: &[
+                "--echo",
+                "--log-in",
+                "--log-out",
+                "--log-io",
+                "--log-timing",
+                "--logging-format",
+                "--output-limit",
+            ],
+            operands: 1,
+            command_follows: true,
+        },
+    )
+}
+
+/// The action of `trap ACTION SIGNAL...`: shell text run when a signal (or `EXIT`) comes.
+/// `trap - SIG` resets, `trap '' SIG` ignores, `trap -l`/`-p` list.
+pub(super) fn trap_action(argv: &[Word]) -> Option<Word> {
+    let args = match argv.get(1).map(|w| w.text.as_str()) {
+        Some("--") => &argv[2..],
+        _ => argv.get(1..)?,
+    };
+    let [action, _signal, ..] = args else {
+        return None;
+    };
+    let listing = action.text.starts_with('-') && action.literal;
+    (!listing && !action.text.trim().is_empty()).then(|| action.clone())
+}
+
+/// `at TIME` and `batch` read a job on stdin and run it later with `sh`. With `-f FILE` the
+/// job is in a file this line does not show; `-l`, `-r`/`-d`, `-c` and `-V` list, remove
+/// or print jobs and schedule none.
+pub(super) fn at(cmd: SimpleCommand) -> Run {
+    let mut args = cmd.argv[1..].iter();
+    while let Some(word) = args.next() {
+        let Some(flags) = word.text.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
+            continue;
+        };
+        for (i, flag) in flags.char_indices() {
+            match flag {
+                'f' | 'l' | 'r' | 'd' | 'c' | 'V' => return Run::Command(cmd),
+                // `-q QUEUE`, `-t TIME`: the value is the rest of the word or the next one.
+                'q' | 't' => {
+                    if flags[i + 1..].is_empty() {
+                        args.next();
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    Run::ShellReadingStdin {
+        cmd,
+        via: Via::Scheduled,
+    }
+}
