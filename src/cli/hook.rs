@@ -174,7 +174,7 @@ fn log_error(input: &[u8], host: Option<Host>, started: Instant) {
 /// Appends to the audit log; a failure is reported on stderr and never changes the answer.
 fn write(record: &Record, settings: &Settings) {
     let Some(path) = audit::log_path() else {
-        eprintln!("agent-guard: no audit log: neither XDG_STATE_HOME nor HOME is set");
+        eprintln!("agent-guard: no audit log: {}", audit::why_no_log());
         return;
     };
     if let Err(e) = audit::append(&path, record, settings.audit_max_size) {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::error::Error;
+use super::paths::canonical;
 
 /// A repository's work tree and the store all its worktrees share.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,10 +59,12 @@ impl Repo {
                 dir.display()
             )));
         };
-        let common_dir = dir.join(common);
+        // Canonical like the paths asked about, so that one is found inside the other (on
+        // Windows git writes `C:/x` where `canonicalize` gives `C:\x`).
+        let (top, common_dir) = (PathBuf::from(top), dir.join(common));
         Ok(Some(Repo {
-            top: PathBuf::from(top),
-            common_dir: common_dir.canonicalize().unwrap_or(common_dir),
+            top: canonical(&top).unwrap_or(top),
+            common_dir: canonical(&common_dir).unwrap_or(common_dir),
         }))
     }
 
@@ -107,11 +110,16 @@ impl Repo {
         self.common_dir.join("agent-guard")
     }
 
-    /// `path` relative to the top of the work tree, `.` for the top itself.
+    /// `path` relative to the top of the work tree, `.` for the top itself, its names joined
+    /// by `/` as git writes them on every platform.
     fn relative(&self, path: &Path) -> String {
         match path.strip_prefix(&self.top) {
             Ok(rel) if rel.as_os_str().is_empty() => ".".into(),
-            Ok(rel) => rel.to_string_lossy().into_owned(),
+            Ok(rel) => rel
+                .iter()
+                .map(|name| name.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
             Err(_) => path.to_string_lossy().into_owned(),
         }
     }

@@ -20,17 +20,23 @@
 //!     target       one inspected target, its claim included
 //!       claims     which session works on which paths
 //!         fsops    git    text
-//!           error
+//!           error  paths
 //! ```
 //!
 //! [`fsops`] moves, copies and deletes trees, writes atomically, locks and resolves paths;
 //! [`git`] asks the repository the few questions the others need; [`text`] puts times,
-//! counts and sizes into words.
+//! counts and sizes into words; [`paths`] compares paths as the platform does (Windows:
+//! volumes, either separator, names without regard to case).
+//!
+//! On Windows, `rm`, the trash and `release` work as on Unix; `claim` says plainly that it
+//! does not, since agent-guard cannot tell there which process a claim should live as long
+//! as.
 
 pub mod claims;
 mod error;
 pub(crate) mod fsops;
 pub(crate) mod git;
+pub(crate) mod paths;
 mod remove;
 mod target;
 pub(crate) mod text;
