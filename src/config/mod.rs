@@ -10,7 +10,7 @@
 //! goes on guarding with its defaults for it.
 
 pub mod dirs;
-mod parse;
+pub mod parse;
 pub mod units;
 
 use std::collections::BTreeMap;

@@ -35,8 +35,10 @@ const ALLOW_KEYS: &[&str] = &["rule", "command", "reason", "expires"];
 const SNAPSHOTS_KEYS: &[&str] = &["max_age", "max_size"];
 const AUDIT_KEYS: &[&str] = &["max_size", "log_allowed"];
 
-/// Lays the file at `path` (its text) over `settings`.
-pub(super) fn apply(
+/// Lays the file at `path` (its text) over `settings`, noting in `origins` where each value
+/// came from and in `problems` what was wrong and ignored. It never fails: what cannot be read
+/// keeps its value.
+pub fn apply(
     text: &str,
     path: &Path,
     settings: &mut Settings,

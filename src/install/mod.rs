@@ -40,9 +40,9 @@
 
 mod doctor;
 mod hosts;
-mod json;
+pub mod json;
 mod script;
-mod toml;
+pub mod toml;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -412,17 +412,22 @@ impl fmt::Display for Problem {
 
 /// A problem at a place in a file's text, before the file is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Located {
-    line: usize,
-    column: usize,
-    message: String,
+pub struct Located {
+    /// From 1.
+    pub line: usize,
+    /// From 1.
+    pub column: usize,
+    pub message: String,
 }
 
 /// What uninstall makes of a file's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Removal {
+pub enum Removal {
+    /// The file holds no entry of ours.
     NotThere,
+    /// The file's new text.
     Text(String),
+    /// The file held only what install writes.
     DeleteFile,
 }
 
