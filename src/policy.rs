@@ -363,7 +363,7 @@ fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
     written.filter(|w| !w.is_empty()).unwrap_or(&f.command)
 }
 
-/// "agent-guard [rule]: `cmd` (where) loses...", then what to do instead and how to recover.
+/// "agent-guard \[rule\]: `cmd` (where) loses...", then what to do instead and how to recover.
 pub fn finding_text(f: &Finding) -> String {
     let mut line = format!("agent-guard [{}]: `{}`", f.rule.id, shorten(&f.command));
     if let Some(via) = f.via.describe() {

@@ -6,7 +6,7 @@
 //! what it holds, whether git tracks any of it or has uncommitted changes in it, whether it
 //! crosses into another filesystem, whether another session claims it. One refused target
 //! refuses the whole command, so nothing is ever half done. What passes goes to the
-//! [trash](trash), where `agent-guard restore` finds it, or, with `--permanent`, is
+//! [trash], where `agent-guard restore` finds it, or, with `--permanent`, is
 //! deleted for good.
 //!
 //! The checks run again on every call, so `--yes` judges the tree as it is when it runs, not
@@ -23,9 +23,9 @@
 //!           error  paths
 //! ```
 //!
-//! [`fsops`] moves, copies and deletes trees, writes atomically, locks and resolves paths;
-//! [`git`] asks the repository the few questions the others need; [`text`] puts times,
-//! counts and sizes into words; [`paths`] compares paths as the platform does (Windows:
+//! `fsops` moves, copies and deletes trees, writes atomically, locks and resolves paths;
+//! `git` asks the repository the few questions the others need; `text` puts times,
+//! counts and sizes into words; `paths` compares paths as the platform does (Windows:
 //! volumes, either separator, names without regard to case).
 //!
 //! On Windows, `rm`, the trash and `release` work as on Unix; `claim` says plainly that it
