@@ -7,6 +7,7 @@
 //! command overrides inline, passes; any other destructive finding is a deny, or an ask where
 //! the configuration says so and the host can ask. Observe mode then turns every stop into an
 //! allow that is only logged.
+#![deny(clippy::indexing_slicing)]
 
 use crate::rules::{Finding, Tier};
 use crate::settings::{Mode, OnDestructive, Settings};
@@ -329,7 +330,7 @@ fn reason(
     }
     out.push('\n');
     let protected = findings.iter().any(|f| f.tier == Tier::Protected);
-    let command = shorten(override_target(&findings[0], line));
+    let command = shorten(findings.first().map_or(line, |f| override_target(f, line)));
     let closing = if protected {
         "This is protected: no override applies. Only the user can run it, outside the agent."
             .to_string()

@@ -9,6 +9,7 @@
 //! could move or delete points to, which keeps them from garbage collection; its message
 //! records the command, the rules, the size and those refs. Old snapshots are pruned when a
 //! new one is taken.
+#![deny(clippy::indexing_slicing)]
 
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -125,7 +126,9 @@ pub fn before(
                 places.len() - 1
             }
         };
-        let place = &mut places[at];
+        let Some(place) = places.get_mut(at) else {
+            continue;
+        };
         if !place.rules.contains(&finding.rule.id) {
             place.rules.push(finding.rule.id);
         }

@@ -1,4 +1,5 @@
 //! `agent-guard hook`: the hot path. Read stdin, judge, answer, exit 0.
+#![deny(clippy::indexing_slicing)]
 
 use std::io::{Read, Write};
 use std::process::ExitCode;

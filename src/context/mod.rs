@@ -25,6 +25,7 @@
 //!   stash or rewrite what a clearing rests on voids it; an unknown command could do
 //!   anything. A clearing nothing earlier can touch (ignored build output no earlier
 //!   command writes into) still clears (the `earlier` module).
+#![deny(clippy::indexing_slicing)]
 
 mod earlier;
 mod git;
@@ -242,15 +243,17 @@ fn sample(items: &[String], noun: &str) -> String {
     if n <= 3 {
         return format!("{n} {plural} ({})", ordered.join(", "));
     }
-    let (named, rest) = ordered.split_at(2);
+    let [first, second, rest @ ..] = ordered.as_slice() else {
+        return format!("{n} {plural} ({})", ordered.join(", "));
+    };
     let mut more: Vec<&str> = rest.iter().take(2).copied().collect();
     if rest.len() > 2 {
         more.push("…");
     }
     format!(
         "{n} {plural}, among them {} and {} (and {} more: {})",
-        named[0],
-        named[1],
+        first,
+        second,
         rest.len(),
         more.join(", ")
     )

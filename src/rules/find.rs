@@ -1,4 +1,5 @@
 //! find: `-delete` and `-exec rm` with nothing narrowing what matches.
+#![deny(clippy::indexing_slicing)]
 
 use super::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
@@ -280,7 +281,11 @@ impl Expr<'_> {
         let mut terminator = "";
         while let Some(next) = self.args.get(self.at) {
             self.at += 1;
-            let after_braces = self.at >= 2 && self.args[self.at - 2].text == "{}";
+            let after_braces = self
+                .at
+                .checked_sub(2)
+                .and_then(|before| self.args.get(before))
+                .is_some_and(|w| w.text == "{}");
             if next.text == ";" || (next.text == "+" && after_braces) {
                 terminator = if next.text == ";" { ";" } else { "+" };
                 break;
@@ -348,7 +353,7 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
         }
     }
     let mut expr = Expr {
-        args: &args[i.min(args.len())..],
+        args: args.get(i..).unwrap_or_default(),
         at: 0,
         too_deep: false,
     };
@@ -362,9 +367,15 @@ pub(super) fn check(args: &[Word]) -> Option<Hit> {
     }
     if expr.too_deep {
         deletes |= expr.args.iter().any(|w| w.text == "-delete")
-            || expr.args.windows(2).any(|pair| {
-                pair[0].text.starts_with("-exec") || pair[0].text.starts_with("-ok")
-            } && pair[1].value().is_some_and(|p| p.rsplit('/').next() == Some("rm")));
+            || expr.args.windows(2).any(|pair| match pair {
+                [action, program] => {
+                    (action.text.starts_with("-exec") || action.text.starts_with("-ok"))
+                        && program
+                            .value()
+                            .is_some_and(|p| p.rsplit('/').next() == Some("rm"))
+                }
+                _ => false,
+            });
     }
     if !deletes {
         return None;

@@ -1,4 +1,5 @@
 //! rm: recursive deletes in the standard profile, every shell `rm` in the strict one.
+#![deny(clippy::indexing_slicing)]
 
 use super::opts::{self, Opt, flag, optional};
 use super::{Hit, Reading, Rule, Subject, Tier};

@@ -1,4 +1,5 @@
 //! rsync: the `--delete` family, which removes from the destination whatever the source lacks.
+#![deny(clippy::indexing_slicing)]
 
 use super::opts::{self, Opt, flag, optional, valued};
 use super::{Hit, Rule, Subject, Tier};

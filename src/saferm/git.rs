@@ -128,7 +128,7 @@ impl Repo {
         git(&self.top, args).map_err(|e| {
             Error::new(format!(
                 "git {} failed in {}: {}",
-                args[0],
+                args.first().unwrap_or(&""),
                 self.top.display(),
                 match e {
                     Run::Missing(e) => e.to_string(),

@@ -11,7 +11,7 @@
 //!
 //! The checks run again on every call, so `--yes` judges the tree as it is when it runs, not
 //! as the preview saw it.
-
+//!
 //! One folder whose modules depend one way: each uses only those on the lines below it.
 //!
 //! ```text
@@ -31,6 +31,7 @@
 //! On Windows, `rm`, the trash and `release` work as on Unix; `claim` says plainly that it
 //! does not, since agent-guard cannot tell there which process a claim should live as long
 //! as.
+#![deny(clippy::indexing_slicing)]
 
 pub mod claims;
 mod error;

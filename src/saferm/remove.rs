@@ -486,22 +486,27 @@ fn resolve(lexical: &Path, raw: &[u8]) -> io::Result<PathBuf> {
 /// Marks each target that another target of the same command holds (or repeats): it goes
 /// with that one and is not moved on its own.
 fn nest(targets: &mut [Target]) {
-    for i in 0..targets.len() {
-        if targets[i].refused.is_some() {
-            continue;
-        }
-        let path = &targets[i].path;
-        let within = targets
-            .iter()
-            .enumerate()
-            .find(|(j, other)| {
-                *j != i
-                    && other.refused.is_none()
-                    && within(path, &other.path)
-                    && (!paths::same(&other.path, path) || *j < i)
-            })
-            .map(|(_, other)| other.given.clone());
-        targets[i].within = within;
+    let holders: Vec<Option<PathBuf>> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, target)| {
+            if target.refused.is_some() {
+                return None;
+            }
+            targets
+                .iter()
+                .enumerate()
+                .find(|(j, other)| {
+                    *j != i
+                        && other.refused.is_none()
+                        && within(&target.path, &other.path)
+                        && (!paths::same(&other.path, &target.path) || *j < i)
+                })
+                .map(|(_, other)| other.given.clone())
+        })
+        .collect();
+    for (target, holder) in targets.iter_mut().zip(holders) {
+        target.within = holder;
     }
 }
 

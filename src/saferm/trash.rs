@@ -356,8 +356,9 @@ fn move_all(moves: &[(PathBuf, PathBuf)]) -> Result<Vec<String>, Failed> {
             Ok(note) => notes.extend(note),
             Err(error) => {
                 // Every undo is tried, even after one fails.
-                let stuck = moves[..done]
+                let stuck = moves
                     .iter()
+                    .take(done)
                     .rev()
                     .filter(|(from, to)| move_tree(to, from).is_err())
                     .count();

@@ -5,6 +5,7 @@
 //! `--git-dir`, ...), combined short flags, unambiguous long-option abbreviations, `--`.
 //! This file holds that shared reading; each command family has its own file with its rules'
 //! declarations and checks.
+#![deny(clippy::indexing_slicing)]
 
 mod branch;
 mod checkout;
@@ -51,15 +52,17 @@ impl Invocation<'_> {
     /// alone means true) whose key, in lower case, `wanted` accepts. Section and variable
     /// names ignore case; a value only known at run time keeps its unexpanded text.
     pub(super) fn config(&self, wanted: impl Fn(&str) -> bool) -> Option<&str> {
-        self.prefix
-            .windows(2)
-            .rev()
-            .filter(|pair| pair[0].text == "-c")
-            .find_map(|pair| {
-                let text = pair[1].text.as_str();
-                let (key, value) = text.split_once('=').unwrap_or((text, "true"));
-                wanted(&key.to_ascii_lowercase()).then_some(value)
-            })
+        self.prefix.windows(2).rev().find_map(|pair| {
+            let [option, setting] = pair else {
+                return None;
+            };
+            if option.text != "-c" {
+                return None;
+            }
+            let text = setting.text.as_str();
+            let (key, value) = text.split_once('=').unwrap_or((text, "true"));
+            wanted(&key.to_ascii_lowercase()).then_some(value)
+        })
     }
 }
 
@@ -77,8 +80,9 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
             _ => break,
         }
     }
-    let sub = args.get(i)?.value()?;
-    let rest = &args[i + 1..];
+    let (prefix, from_sub) = args.split_at_checked(i)?;
+    let (sub, rest) = from_sub.split_first()?;
+    let sub = sub.value()?;
     // `git <sub> --help` / `-h` only prints usage; so does `git help <sub>`.
     let before_dashdash = rest.iter().take_while(|w| w.text != "--");
     if sub == "help"
@@ -91,7 +95,7 @@ fn invocation(args: &[Word]) -> Option<Invocation<'_>> {
     Some(Invocation {
         sub,
         args: rest,
-        prefix: &args[..i],
+        prefix,
     })
 }
 
@@ -289,11 +293,11 @@ pub(super) fn config_write(args: &[Word]) -> Option<String> {
         }
     }
     let operands = match words.first().map(|w| w.text.as_str()) {
-        Some("set") => &words[1..],
+        Some("set") => words.get(1..).unwrap_or_default(),
         Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => {
             return None;
         }
-        _ => &words[..],
+        _ => words.as_slice(),
     };
     match operands {
         [key, value] if key.literal && value.literal && key.text.contains('.') => {
@@ -349,14 +353,14 @@ pub(super) fn drop_force(
     p.opts
         .iter()
         .filter(|o| names.contains(&o.name))
-        .map(|o| {
-            let word = &inv.args[o.word].text;
+        .filter_map(|o| {
+            let word = &inv.args.get(o.word)?.text;
             let kept = if word.starts_with("--") {
                 String::new()
             } else {
                 word.replace('f', "")
             };
-            (o.word, (kept.len() > 1).then_some(kept))
+            Some((o.word, (kept.len() > 1).then_some(kept)))
         })
         .collect()
 }
@@ -364,14 +368,10 @@ pub(super) fn drop_force(
 /// `a`, `a and b`, `a, b and 3 more`: a short list of names for a reason.
 pub(crate) fn list<'a>(items: impl Iterator<Item = &'a str>) -> String {
     let items: Vec<String> = items.map(|s| format!("`{s}`")).collect();
-    match items.len() {
-        0 => "(the current one)".to_string(),
-        1 => items[0].clone(),
-        2..=3 => format!(
-            "{} and {}",
-            items[..items.len() - 1].join(", "),
-            items[items.len() - 1]
-        ),
-        n => format!("{} and {} more", items[..2].join(", "), n - 2),
+    match items.as_slice() {
+        [] => "(the current one)".to_string(),
+        [one] => one.clone(),
+        [first @ .., last] if items.len() <= 3 => format!("{} and {last}", first.join(", ")),
+        [first, second, more @ ..] => format!("{first}, {second} and {} more", more.len()),
     }
 }
