@@ -80,7 +80,11 @@ impl Context {
             .or_else(|| std::env::current_dir().ok());
         Context {
             start,
-            home: std::env::var_os("HOME").map(PathBuf::from),
+            // `~` in a command: `$HOME`, on Windows `%USERPROFILE%`.
+            home: crate::config::dirs::home(
+                crate::config::dirs::Os::CURRENT,
+                &crate::config::dirs::process_env,
+            ),
             deadline: Instant::now() + DEADLINE,
             regenerable: settings.regenerable.clone(),
             protected_branches: settings.protected_branches.clone(),
