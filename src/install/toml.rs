@@ -78,7 +78,7 @@ pub fn install(
             }
         }
         return Ok(match changed {
-            true => (doc.to_string(), Outcome::Updated),
+            true => (render(&doc, text), Outcome::Updated),
             false => (text.to_string(), Outcome::AlreadyThere),
         });
     }
@@ -94,7 +94,7 @@ pub fn install(
     entry.insert("matcher", toml_edit::value(group.matcher));
     entry.insert("hooks", Item::ArrayOfTables(handlers));
     groups.push(entry);
-    Ok((doc.to_string(), Outcome::Added))
+    Ok((render(&doc, text), Outcome::Added))
 }
 
 /// The file without our hooks; an event, and a `[hooks]` table, left empty go too.
@@ -139,7 +139,18 @@ pub fn uninstall(
             doc.remove("hooks");
         }
     }
-    Ok(Removal::Text(doc.to_string()))
+    Ok(Removal::Text(render(&doc, text)))
+}
+
+/// The document as text in the line endings of `original`: toml_edit writes `\n`, and a file
+/// written with `\r\n` throughout (as on Windows) keeps them.
+fn render(doc: &DocumentMut, original: &str) -> String {
+    let text = doc.to_string();
+    let crlf = original.contains("\r\n") && !original.replace("\r\n", "").contains('\n');
+    match crlf {
+        true => text.replace("\r\n", "\n").replace('\n', "\r\n"),
+        false => text,
+    }
 }
 
 fn parse(text: &str) -> Result<DocumentMut, Located> {
@@ -265,6 +276,20 @@ mod tests {
 
     fn ours(c: &str) -> bool {
         c.contains("agent-guard")
+    }
+
+    #[test]
+    fn a_file_with_windows_line_endings_keeps_them() {
+        let original = "model = \"o3\"\r\n# mine\r\n[[hooks.PreToolUse]]\r\nmatcher = \"Bash\"\r\n";
+        let (installed, _) = install(original, &CODEX, "/bin/agent-guard hook", &ours).unwrap();
+        assert!(
+            !installed.replace("\r\n", "").contains('\n'),
+            "{installed:?}"
+        );
+        assert_eq!(
+            uninstall(&installed, &CODEX, &ours).unwrap(),
+            Removal::Text(original.to_string())
+        );
     }
 
     #[test]
