@@ -1,11 +1,13 @@
 //! The audit log: one JSON line for every stop, ask, override, observed stop and internal
-//! error, in `$XDG_STATE_HOME/agent-guard/audit.jsonl` (`~/.local/state/...` without it).
+//! error, in `$XDG_STATE_HOME/agent-guard/audit.jsonl` (`~/.local/state/...` without it; on
+//! Windows `%LOCALAPPDATA%\agent-guard\audit.jsonl`).
 //!
 //! Several agents run hooks at once, so a record is written with one `write` call on a file
 //! opened for appending, under an exclusive lock (`File::lock`): lines never interleave and
 //! none is lost. Past the configured size the file is renamed to `audit.jsonl.1` (one older
 //! file is kept) by whoever holds the lock; a writer that waited on the renamed file notices
 //! and reopens. Commands that are simply allowed are not logged unless the configuration asks.
+#![deny(clippy::indexing_slicing)]
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -14,6 +16,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::dirs;
 use crate::policy::{Decision, Verdict};
 use crate::rules::Tier;
 use crate::units;
@@ -151,16 +154,16 @@ impl Record {
     }
 }
 
-/// `$XDG_STATE_HOME/agent-guard/audit.jsonl`, else `~/.local/state/agent-guard/audit.jsonl`.
+/// `audit.jsonl` in the guard's state folder: `$XDG_STATE_HOME/agent-guard`, else
+/// `~/.local/state/agent-guard`; on Windows `%LOCALAPPDATA%\agent-guard` ([`dirs`]).
 pub fn log_path() -> Option<PathBuf> {
-    let state = std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
-            Some(PathBuf::from(home).join(".local").join("state"))
-        })?;
-    Some(state.join("agent-guard").join("audit.jsonl"))
+    let state = dirs::own(dirs::Os::CURRENT, dirs::Dir::State, &dirs::process_env)?;
+    Some(state.join("audit.jsonl"))
+}
+
+/// Why [`log_path`] found no place for the log, for a message.
+pub fn why_no_log() -> String {
+    dirs::unset(dirs::Os::CURRENT, dirs::Dir::State)
 }
 
 /// The file a full log is rotated to.

@@ -4,6 +4,10 @@
 //! stdin → [`host`] decode → [`shell`] analysis → [`rules`] → [`context`] → [`policy`] →
 //! [`host`] encode.
 
+#![forbid(unsafe_code)]
+// What the hook runs must not panic: an error is handled, or a site that cannot fail says why.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 pub mod audit;
 pub mod cli;
 pub mod config;

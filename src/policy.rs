@@ -7,6 +7,7 @@
 //! command overrides inline, passes; any other destructive finding is a deny, or an ask where
 //! the configuration says so and the host can ask. Observe mode then turns every stop into an
 //! allow that is only logged.
+#![deny(clippy::indexing_slicing)]
 
 use crate::rules::{Finding, Tier};
 use crate::settings::{Mode, OnDestructive, Settings};
@@ -329,7 +330,7 @@ fn reason(
     }
     out.push('\n');
     let protected = findings.iter().any(|f| f.tier == Tier::Protected);
-    let command = shorten(override_target(&findings[0], line));
+    let command = shorten(findings.first().map_or(line, |f| override_target(f, line)));
     let closing = if protected {
         "This is protected: no override applies. Only the user can run it, outside the agent."
             .to_string()
@@ -363,7 +364,7 @@ fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
     written.filter(|w| !w.is_empty()).unwrap_or(&f.command)
 }
 
-/// "agent-guard [rule]: `cmd` (where) loses...", then what to do instead and how to recover.
+/// "agent-guard \[rule\]: `cmd` (where) loses...", then what to do instead and how to recover.
 pub fn finding_text(f: &Finding) -> String {
     let mut line = format!("agent-guard [{}]: `{}`", f.rule.id, shorten(&f.command));
     if let Some(via) = f.via.describe() {

@@ -195,19 +195,21 @@ pub fn parse_size(text: &str) -> Option<u64> {
 
 /// `12 KB`, `3.4 MB`: a size for people.
 pub fn format_size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["bytes", "KB", "MB", "GB"];
     let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
+    let mut unit = "bytes";
+    for larger in ["KB", "MB", "GB"] {
+        if value < 1024.0 {
+            break;
+        }
         value /= 1024.0;
-        unit += 1;
+        unit = larger;
     }
-    if unit == 0 {
+    if unit == "bytes" {
         format!("{bytes} bytes")
     } else if value >= 10.0 || value.fract() == 0.0 {
-        format!("{value:.0} {}", UNITS[unit])
+        format!("{value:.0} {unit}")
     } else {
-        format!("{value:.1} {}", UNITS[unit])
+        format!("{value:.1} {unit}")
     }
 }
 

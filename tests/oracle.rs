@@ -9,6 +9,9 @@
 //!
 //! which prints the lines, the allowed-with-loss and the stopped-with-no-loss figures;
 //! `ORACLE_REPLAY=<file>` runs the lines of a file instead.
+//!
+//! Unix only: the lines run in a real POSIX shell with Unix tools.
+#![cfg(unix)]
 
 mod oracle_world;
 

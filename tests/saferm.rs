@@ -1,6 +1,10 @@
 //! `agent-guard rm`, `trash` and `restore`, run as the real binary against real repositories
 //! built with the real `git` in scratch folders. HOME and XDG_DATA_HOME always point into the
 //! scratch folder, so no test touches the real home or the real user trash.
+//!
+//! Unix only: the scenarios rely on modes, device numbers and links made without privileges.
+//! The Windows path rules are unit tests of `saferm::paths` and `config::dirs`.
+#![cfg(unix)]
 
 mod common;
 mod scratch;

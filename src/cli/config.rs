@@ -174,7 +174,11 @@ fn to_text(loaded: &Loaded) -> String {
     }
     match crate::audit::log_path() {
         Some(path) => out.push_str(&format!("{:<20} {}\n", "audit log", path.display())),
-        None => out.push_str(&format!("{:<20} (none: HOME is not set)\n", "audit log")),
+        None => out.push_str(&format!(
+            "{:<20} (none: {})\n",
+            "audit log",
+            crate::audit::why_no_log()
+        )),
     }
     out
 }

@@ -1,4 +1,5 @@
 //! `agent-guard hook`: the hot path. Read stdin, judge, answer, exit 0.
+#![deny(clippy::indexing_slicing)]
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -226,7 +227,7 @@ fn origin(call: &ToolCall, repository: Option<std::path::PathBuf>) -> audit::Ori
 /// Appends to the audit log; a failure is reported on stderr and never changes the answer.
 fn write(record: &Record, settings: &Settings) {
     let Some(path) = audit::log_path() else {
-        eprintln!("agent-guard: no audit log: neither XDG_STATE_HOME nor HOME is set");
+        eprintln!("agent-guard: no audit log: {}", audit::why_no_log());
         return;
     };
     if let Err(e) = audit::append(&path, record, settings.audit_max_size) {

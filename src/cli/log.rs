@@ -26,7 +26,10 @@ pub(super) fn duration(text: &str) -> Result<Duration, String> {
 /// log that cannot be read.
 pub(super) fn records(since: Option<Duration>) -> Result<Vec<Record>, String> {
     let Some(path) = audit::log_path() else {
-        return Err("agent-guard: no audit log: neither XDG_STATE_HOME nor HOME is set".into());
+        return Err(format!(
+            "agent-guard: no audit log: {}",
+            audit::why_no_log()
+        ));
     };
     let (records, bad) = audit::read(&path)
         .map_err(|e| format!("agent-guard: cannot read {}: {e}", path.display()))?;

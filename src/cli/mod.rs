@@ -163,7 +163,8 @@ enum Command {
     /// Without --yes it only shows what would go, each target with its entry count and size.
     /// With --yes it checks again, then moves the targets into the trash: the repository's
     /// (`.git/agent-guard/trash`, shared by its worktrees) when the root is in one, else
-    /// `$XDG_DATA_HOME/agent-guard/trash` (default `~/.local/share/agent-guard/trash`).
+    /// `$XDG_DATA_HOME/agent-guard/trash` (default `~/.local/share/agent-guard/trash`; on
+    /// Windows `%LOCALAPPDATA%\agent-guard\trash`).
     ///
     /// Exit status: 0 removed or previewed, 1 refused or failed, 2 usage error.
     Rm(rm::Args),
@@ -207,7 +208,8 @@ enum Command {
     ///
     /// One line a record (time, decision, rules, command, host, folder, snapshot), or with
     /// --json the records as stored. The log is $XDG_STATE_HOME/agent-guard/audit.jsonl
-    /// (default ~/.local/state/agent-guard/audit.jsonl).
+    /// (default ~/.local/state/agent-guard/audit.jsonl; on Windows
+    /// %LOCALAPPDATA%\agent-guard\audit.jsonl).
     Log(log::Args),
     /// Count the audit log's records by decision, rule and repository.
     Stats(stats::Args),

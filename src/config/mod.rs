@@ -1,14 +1,17 @@
 //! Configuration files: the team's `.agent-guard.toml` at the repository root (committed,
-//! shared) and the user's `~/.config/agent-guard/config.toml` (or the file
-//! `AGENT_GUARD_CONFIG` names instead). The project file wins over the user's, key by key, and
+//! shared) and the user's `~/.config/agent-guard/config.toml` (on Windows
+//! `%APPDATA%\agent-guard\config.toml`; see [`dirs`]), or the file `AGENT_GUARD_CONFIG` names
+//! instead. The project file wins over the user's, key by key, and
 //! the environment wins over both; `[[allow]]` entries of both files apply.
 //!
 //! Loading runs on every hook call, so it stays cheap: a few `stat`s to find the repository
 //! root, two small reads, no git process. A file that does not parse, an unknown key or a bad
 //! value is reported with its file, line and key, and only that part is ignored: the guard
 //! goes on guarding with its defaults for it.
+#![deny(clippy::indexing_slicing)]
 
-mod parse;
+pub mod dirs;
+pub mod parse;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -177,13 +180,10 @@ pub fn load_with(cwd: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) ->
     }
 }
 
-/// `$XDG_CONFIG_HOME/agent-guard/config.toml`, else `~/.config/agent-guard/config.toml`.
+/// `config.toml` in the guard's configuration folder ([`dirs::Dir::Config`]).
 fn user_file(lookup: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let base = match lookup("XDG_CONFIG_HOME").filter(|d| Path::new(d).is_absolute()) {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(lookup("HOME").filter(|h| !h.is_empty())?).join(".config"),
-    };
-    Some(base.join("agent-guard").join("config.toml"))
+    let lookup = |name: &str| lookup(name).map(std::ffi::OsString::from);
+    Some(dirs::own(dirs::Os::CURRENT, dirs::Dir::Config, &lookup)?.join("config.toml"))
 }
 
 /// The nearest folder at or above `dir` that holds `.git` (a folder, or a worktree's file).

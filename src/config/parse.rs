@@ -35,8 +35,10 @@ const ALLOW_KEYS: &[&str] = &["rule", "command", "reason", "expires"];
 const SNAPSHOTS_KEYS: &[&str] = &["max_age", "max_size"];
 const AUDIT_KEYS: &[&str] = &["max_size", "log_allowed"];
 
-/// Lays the file at `path` (its text) over `settings`.
-pub(super) fn apply(
+/// Lays the file at `path` (its text) over `settings`, noting in `origins` where each value
+/// came from and in `problems` what was wrong and ignored. It never fails: what cannot be read
+/// keeps its value.
+pub fn apply(
     text: &str,
     path: &Path,
     settings: &mut Settings,
@@ -599,20 +601,27 @@ fn unknown(what: &str, name: &str, known: &[&str]) -> String {
     }
 }
 
-/// Levenshtein distance, for suggestions.
+/// Levenshtein distance, for suggestions: one row of the table at a time, each cell from the
+/// one to its left (`left`), above (`above`) and above-left (`diagonal`).
 fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        let mut diagonal = i;
+        let mut left = i + 1;
+        for (cell, cb) in row.iter_mut().skip(1).zip(&b) {
+            let above = *cell;
+            left = (diagonal + usize::from(ca != *cb))
+                .min(above + 1)
+                .min(left + 1);
+            diagonal = above;
+            *cell = left;
+        }
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
         }
     }
-    row[b.len()]
+    row.last().copied().unwrap_or_default()
 }
 
 #[cfg(test)]

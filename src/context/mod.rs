@@ -25,6 +25,7 @@
 //!   stash or rewrite what a clearing rests on voids it; an unknown command could do
 //!   anything. A clearing nothing earlier can touch (ignored build output no earlier
 //!   command writes into) still clears (the `earlier` module).
+#![deny(clippy::indexing_slicing)]
 
 mod earlier;
 mod git;
@@ -80,7 +81,11 @@ impl Context {
             .or_else(|| std::env::current_dir().ok());
         Context {
             start,
-            home: std::env::var_os("HOME").map(PathBuf::from),
+            // `~` in a command: `$HOME`, on Windows `%USERPROFILE%`.
+            home: crate::config::dirs::home(
+                crate::config::dirs::Os::CURRENT,
+                &crate::config::dirs::process_env,
+            ),
             deadline: Instant::now() + DEADLINE,
             regenerable: settings.regenerable.clone(),
             protected_branches: settings.protected_branches.clone(),
@@ -253,15 +258,17 @@ fn sample(items: &[String], noun: &str) -> String {
     if n <= 3 {
         return format!("{n} {plural} ({})", ordered.join(", "));
     }
-    let (named, rest) = ordered.split_at(2);
+    let [first, second, rest @ ..] = ordered.as_slice() else {
+        return format!("{n} {plural} ({})", ordered.join(", "));
+    };
     let mut more: Vec<&str> = rest.iter().take(2).copied().collect();
     if rest.len() > 2 {
         more.push("…");
     }
     format!(
         "{n} {plural}, among them {} and {} (and {} more: {})",
-        named[0],
-        named[1],
+        first,
+        second,
         rest.len(),
         more.join(", ")
     )

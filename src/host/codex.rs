@@ -34,8 +34,10 @@ pub(super) fn rewrite(input: Value) -> Reply {
 
 pub(super) fn probe(command: &str, cwd: &Path) -> Value {
     let mut payload = claude::probe(command, cwd);
-    payload["turn_id"] = "agent-guard-doctor".into();
-    payload["model"] = "gpt-5-codex".into();
+    if let Some(fields) = payload.as_object_mut() {
+        fields.insert("turn_id".into(), "agent-guard-doctor".into());
+        fields.insert("model".into(), "gpt-5-codex".into());
+    }
     payload
 }
 

@@ -129,9 +129,15 @@ fn run(wired: &Wired, stdin: &[u8], cwd: &Path) -> Result<(Vec<u8>, i32), String
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start it: {e}"))?;
+    let (Some(mut input), Some(stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("cannot open its standard streams".into());
+    };
     // Separate threads for the pipes, so that a hook that writes before it reads cannot
     // deadlock against us.
-    let mut input = child.stdin.take().expect("stdin is piped");
     let payload = stdin.to_vec();
     std::thread::spawn(move || input.write_all(&payload));
     let collect = |mut pipe: Box<dyn Read + Send>| {
@@ -141,8 +147,8 @@ fn run(wired: &Wired, stdin: &[u8], cwd: &Path) -> Result<(Vec<u8>, i32), String
             bytes
         })
     };
-    let stdout = collect(Box::new(child.stdout.take().expect("stdout is piped")));
-    let stderr = collect(Box::new(child.stderr.take().expect("stderr is piped")));
+    let stdout = collect(Box::new(stdout));
+    let stderr = collect(Box::new(stderr));
     let started = Instant::now();
     let status = loop {
         match child.try_wait() {

@@ -32,8 +32,7 @@ impl Tables {
         self.fields
             .iter()
             .find(|(_, field)| matches!(field, Field::Command))
-            .map(|(key, _)| *key)
-            .expect("a hook table has a command")
+            .map_or("command", |(key, _)| *key)
     }
 
     fn table(&self, command_line: &str) -> Table {
@@ -87,11 +86,13 @@ pub fn install(
     let found = ours_in(&doc, text, tables, ours)?;
     let key = tables.command_key();
     if !found.is_empty() {
-        let list = hooks_mut(&mut doc);
+        let list = hooks_mut(&mut doc)?;
         let mut changed = false;
         for (index, command) in found {
             if command != command_line {
-                let table = list.get_mut(index).expect("found above");
+                let Some(table) = list.get_mut(index) else {
+                    continue;
+                };
                 let mut value = toml_edit::Value::from(command_line);
                 if let Some(Item::Value(old)) = table.get(key) {
                     *value.decor_mut() = old.decor().clone();
@@ -110,7 +111,7 @@ pub fn install(
     if !text.trim().is_empty() {
         table.decor_mut().set_prefix("\n");
     }
-    hooks_mut(&mut doc).push(table);
+    hooks_mut(&mut doc)?.push(table);
     Ok((doc.to_string(), Outcome::Added))
 }
 
@@ -129,7 +130,7 @@ pub fn uninstall(
     if text == tables.new_file(command) {
         return Ok(Removal::DeleteFile);
     }
-    let list = hooks_mut(&mut doc);
+    let list = hooks_mut(&mut doc)?;
     // Back to front, so that the indices still to visit stay valid.
     for (index, _) in found.into_iter().rev() {
         list.remove(index);
@@ -173,14 +174,17 @@ fn ours_in(
         .collect())
 }
 
-/// `[[hooks]]`, created when missing. Only called once [`ours_in`] has accepted the document.
-fn hooks_mut(doc: &mut DocumentMut) -> &mut ArrayOfTables {
-    if doc.get("hooks").is_none() {
-        doc.insert("hooks", Item::ArrayOfTables(ArrayOfTables::new()));
-    }
-    doc["hooks"]
+/// `[[hooks]]`, created when missing. Called once [`ours_in`] has accepted the document, so
+/// `hooks` is an array of tables when it exists.
+fn hooks_mut(doc: &mut DocumentMut) -> Result<&mut ArrayOfTables, Located> {
+    doc.entry("hooks")
+        .or_insert(Item::ArrayOfTables(ArrayOfTables::new()))
         .as_array_of_tables_mut()
-        .expect("checked by ours_in")
+        .ok_or_else(|| Located {
+            line: 1,
+            column: 1,
+            message: "`hooks` is not a list of `[[hooks]]` tables".into(),
+        })
 }
 
 #[cfg(test)]

@@ -597,7 +597,7 @@ struct Style {
 }
 
 fn quote(s: &str) -> String {
-    serde_json::to_string(s).expect("a string always serializes")
+    serde_json::Value::String(s.to_string()).to_string()
 }
 
 fn member_key(key: &str, style: &Style) -> String {

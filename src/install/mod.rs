@@ -43,13 +43,14 @@
 mod doctor;
 mod hook_tables;
 mod hosts;
-mod json;
+pub mod json;
 mod script;
-mod toml;
+pub mod toml;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::config::dirs::{self, Os};
 use crate::host::Host;
 
 pub use doctor::{DESTRUCTIVE, Health, SAFE, Wired, examine, wired};
@@ -82,9 +83,15 @@ pub struct Locations {
 impl Locations {
     /// The project around `cwd` and the home folder, from the environment.
     pub fn discover(cwd: &Path) -> Result<Locations, String> {
-        let home = std::env::home_dir()
+        let home = dirs::home(Os::CURRENT, &dirs::process_env)
+            .or_else(std::env::home_dir)
             .filter(|h| !h.as_os_str().is_empty())
-            .ok_or("cannot tell the home folder: set HOME")?;
+            .ok_or_else(|| {
+                format!(
+                    "cannot tell the home folder: {}",
+                    dirs::home_unset(Os::CURRENT)
+                )
+            })?;
         let root = cwd
             .ancestors()
             .find(|dir| dir.join(".git").exists())
@@ -178,9 +185,31 @@ pub fn scope_for(host: Host, loc: &Locations, forced: Option<Scope>) -> Result<S
 pub fn hook_command(binary: &Path, host: Host) -> String {
     format!(
         "{} hook --host {}",
-        shell_quote(&binary.to_string_lossy()),
+        program(Os::CURRENT, &binary.to_string_lossy()),
         host.name()
     )
+}
+
+/// The binary's path as the host's shell reads it. On Unix, [`shell_quote`]. On Windows the
+/// hosts run hooks through Git Bash (Claude Code), `cmd.exe` (Codex) or PowerShell, so the
+/// path is written with `/`, which all three take and bash does not read as an escape, and
+/// left bare when it can be (`C:/Users/me/.cargo/bin/agent-guard.exe`); else it goes in double
+/// quotes, which bash and `cmd.exe` read alike. A path with `$`, `` ` ``, `%`, `!` or `"`, which
+/// one of them would expand even there, is quoted for bash alone.
+fn program(os: Os, path: &str) -> String {
+    match os {
+        Os::Unix => shell_quote(path),
+        Os::Windows => {
+            let path = path.replace('\\', "/");
+            if path.contains(['$', '`', '%', '!', '"']) {
+                shell_quote(&path)
+            } else if shell_quote(&path) == path {
+                path
+            } else {
+                format!("\"{path}\"")
+            }
+        }
+    }
 }
 
 /// Quotes a path for the shell the host runs the command with. Stricter than the analyser's
@@ -411,17 +440,22 @@ impl fmt::Display for Problem {
 
 /// A problem at a place in a file's text, before the file is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Located {
-    line: usize,
-    column: usize,
-    message: String,
+pub struct Located {
+    /// From 1.
+    pub line: usize,
+    /// From 1.
+    pub column: usize,
+    pub message: String,
 }
 
 /// What uninstall makes of a file's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Removal {
+pub enum Removal {
+    /// The file holds no entry of ours.
     NotThere,
+    /// The file's new text.
     Text(String),
+    /// The file held only what install writes.
     DeleteFile,
 }
 
@@ -539,11 +573,39 @@ mod tests {
     fn our_command_is_told_by_name_and_host() {
         let bin = Path::new("/opt/my tools/agent-guard");
         let command = hook_command(bin, Host::Codex);
-        assert_eq!(command, "'/opt/my tools/agent-guard' hook --host codex");
+        if Os::CURRENT == Os::Unix {
+            assert_eq!(command, "'/opt/my tools/agent-guard' hook --host codex");
+        }
         assert!(is_ours(&command, Host::Codex));
         assert!(!is_ours(&command, Host::ClaudeCode));
         assert!(!is_ours("/opt/agent-guard hook --host codexx", Host::Codex));
         assert!(!is_ours("/opt/other hook --host codex", Host::Codex));
         assert_eq!(shell_quote("/a/{b,c}"), "'/a/{b,c}'");
+    }
+
+    #[test]
+    fn a_windows_binary_is_written_with_slashes_for_bash_cmd_and_powershell() {
+        let win = |p: &str| program(Os::Windows, p);
+        assert_eq!(
+            win(r"C:\Users\me\.cargo\bin\agent-guard.exe"),
+            "C:/Users/me/.cargo/bin/agent-guard.exe"
+        );
+        assert_eq!(
+            win(r"C:\Program Files\agent-guard\agent-guard.exe"),
+            "\"C:/Program Files/agent-guard/agent-guard.exe\""
+        );
+        assert_eq!(
+            win(r"\\server\tools\agent-guard.exe"),
+            "//server/tools/agent-guard.exe"
+        );
+        assert_eq!(
+            win(r"C:\Users\a$b\agent-guard.exe"),
+            "'C:/Users/a$b/agent-guard.exe'"
+        );
+        let command = format!(
+            "{} hook --host claude",
+            win(r"D:\bin (x86)\agent-guard.exe")
+        );
+        assert!(is_ours(&command, Host::ClaudeCode));
     }
 }

@@ -59,11 +59,15 @@ pub fn install(
             .collect(),
         None => Vec::new(),
     };
-    let groups = event_tables_mut(&mut doc, group);
+    let Some(groups) = event_tables_mut(&mut doc, group) else {
+        return Err(unwritable(text, group));
+    };
     if !found.is_empty() {
         let mut changed = false;
         for (g, h) in found {
-            let handler = handler_mut(groups, g, h);
+            let Some(handler) = handler_mut(groups, g, h) else {
+                continue;
+            };
             if command(handler).as_deref() != Some(command_line) {
                 let mut value = Value::from(command_line);
                 if let Some(Item::Value(old)) = handler.get("command") {
@@ -74,7 +78,7 @@ pub fn install(
             }
         }
         return Ok(match changed {
-            true => (doc.to_string(), Outcome::Updated),
+            true => (render(&doc, text), Outcome::Updated),
             false => (text.to_string(), Outcome::AlreadyThere),
         });
     }
@@ -90,7 +94,7 @@ pub fn install(
     entry.insert("matcher", toml_edit::value(group.matcher));
     entry.insert("hooks", Item::ArrayOfTables(handlers));
     groups.push(entry);
-    Ok((doc.to_string(), Outcome::Added))
+    Ok((render(&doc, text), Outcome::Added))
 }
 
 /// The file without our hooks; an event, and a `[hooks]` table, left empty go too.
@@ -110,27 +114,43 @@ pub fn uninstall(
     if found.is_empty() {
         return Ok(Removal::NotThere);
     }
-    let groups = event_tables_mut(&mut doc, group);
+    let Some(groups) = event_tables_mut(&mut doc, group) else {
+        return Err(unwritable(text, group));
+    };
     // Back to front, so that the indices still to visit stay valid.
     for (g, h) in found.into_iter().rev() {
-        let entry = groups.get_mut(g).expect("found above");
-        let inner = entry
-            .get_mut("hooks")
+        let Some(inner) = groups
+            .get_mut(g)
+            .and_then(|entry| entry.get_mut("hooks"))
             .and_then(Item::as_array_of_tables_mut)
-            .expect("found above");
+        else {
+            continue;
+        };
         inner.remove(h);
         if inner.is_empty() {
             groups.remove(g);
         }
     }
-    if groups.is_empty() {
-        let hooks = doc["hooks"].as_table_mut().expect("found above");
+    if groups.is_empty()
+        && let Some(hooks) = doc.get_mut("hooks").and_then(Item::as_table_mut)
+    {
         hooks.remove(group.event);
         if hooks.is_empty() {
             doc.remove("hooks");
         }
     }
-    Ok(Removal::Text(doc.to_string()))
+    Ok(Removal::Text(render(&doc, text)))
+}
+
+/// The document as text in the line endings of `original`: toml_edit writes `\n`, and a file
+/// written with `\r\n` throughout (as on Windows) keeps them.
+fn render(doc: &DocumentMut, original: &str) -> String {
+    let text = doc.to_string();
+    let crlf = original.contains("\r\n") && !original.replace("\r\n", "").contains('\n');
+    match crlf {
+        true => text.replace("\r\n", "\n").replace('\n', "\r\n"),
+        false => text,
+    }
 }
 
 pub(super) fn parse(text: &str) -> Result<DocumentMut, Located> {
@@ -189,24 +209,31 @@ pub(super) fn located_at(text: &str, at: usize, message: String) -> Located {
     }
 }
 
-/// `[[hooks.<Event>]]`, created (under an implicit `[hooks]`) when missing. Only called once
-/// [`event_tables`] has accepted the document.
-fn event_tables_mut<'d>(doc: &'d mut DocumentMut, group: &Group) -> &'d mut ArrayOfTables {
-    if doc.get("hooks").is_none() {
-        let mut hooks = Table::new();
-        hooks.set_implicit(true);
-        doc.insert("hooks", Item::Table(hooks));
-    }
-    let hooks = doc["hooks"]
-        .as_table_mut()
-        .expect("checked by event_tables");
-    if hooks.get(group.event).is_none() {
-        hooks.insert(group.event, Item::ArrayOfTables(ArrayOfTables::new()));
-    }
-    hooks
-        .get_mut(group.event)
-        .and_then(Item::as_array_of_tables_mut)
-        .expect("checked by event_tables")
+/// `[[hooks.<Event>]]`, created (under an implicit `[hooks]`) when missing; `None` when either
+/// holds something else, which [`event_tables`] reports first.
+fn event_tables_mut<'d>(doc: &'d mut DocumentMut, group: &Group) -> Option<&'d mut ArrayOfTables> {
+    doc.entry("hooks")
+        .or_insert_with(|| {
+            let mut hooks = Table::new();
+            hooks.set_implicit(true);
+            Item::Table(hooks)
+        })
+        .as_table_mut()?
+        .entry(group.event)
+        .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()))
+        .as_array_of_tables_mut()
+}
+
+/// The error for a document [`event_tables`] accepted but [`event_tables_mut`] cannot edit.
+fn unwritable(text: &str, group: &Group) -> Located {
+    located_at(
+        text,
+        0,
+        format!(
+            "cannot write [[hooks.{}]] tables into this file",
+            group.event
+        ),
+    )
 }
 
 /// Every handler table with its group index and its index in the group.
@@ -222,13 +249,12 @@ fn handlers(groups: &ArrayOfTables) -> impl Iterator<Item = (usize, usize, &Tabl
     })
 }
 
-fn handler_mut(groups: &mut ArrayOfTables, g: usize, h: usize) -> &mut Table {
+fn handler_mut(groups: &mut ArrayOfTables, g: usize, h: usize) -> Option<&mut Table> {
     groups
         .get_mut(g)
         .and_then(|entry| entry.get_mut("hooks"))
         .and_then(Item::as_array_of_tables_mut)
         .and_then(|inner| inner.get_mut(h))
-        .expect("found above")
 }
 
 fn command(handler: &Table) -> Option<String> {
@@ -250,6 +276,20 @@ mod tests {
 
     fn ours(c: &str) -> bool {
         c.contains("agent-guard")
+    }
+
+    #[test]
+    fn a_file_with_windows_line_endings_keeps_them() {
+        let original = "model = \"o3\"\r\n# mine\r\n[[hooks.PreToolUse]]\r\nmatcher = \"Bash\"\r\n";
+        let (installed, _) = install(original, &CODEX, "/bin/agent-guard hook", &ours).unwrap();
+        assert!(
+            !installed.replace("\r\n", "").contains('\n'),
+            "{installed:?}"
+        );
+        assert_eq!(
+            uninstall(&installed, &CODEX, &ours).unwrap(),
+            Removal::Text(original.to_string())
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! when no other option starts with `ha`, `-e pattern` consumes `pattern`, and everything
 //! after `--` is an operand. Unknown options are kept as unknown rather than treated as an
 //! error, so an option table that lags behind the program never hides a destructive flag.
+#![deny(clippy::indexing_slicing)]
 
 use crate::shell::Word;
 
@@ -101,8 +102,8 @@ impl<'a> Parsed<'a> {
 pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
     let mut out = Parsed::default();
     let mut i = 0;
-    while i < args.len() {
-        let text = args[i].text.as_str();
+    while let Some(word) = args.get(i) {
+        let text = word.text.as_str();
         if text == "--" {
             out.after_dashdash = Some(out.operands.len());
             out.operands.extend(args.iter().enumerate().skip(i + 1));
@@ -159,7 +160,7 @@ pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
                 });
             }
         } else {
-            out.operands.push((i, &args[i]));
+            out.operands.push((i, word));
         }
         i += 1;
     }

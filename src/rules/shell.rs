@@ -1,5 +1,6 @@
 //! Commands the guard cannot read: a program name built at run time, or input it could not
 //! analyze in full.
+#![deny(clippy::indexing_slicing)]
 
 use std::ops::Range;
 
@@ -102,7 +103,7 @@ pub(super) fn dynamic(cmd: &SimpleCommand, profile: Profile) -> Vec<Hit> {
                 Tier::Destructive,
                 format!(
                     "runs a program named only at run time (`{}`)",
-                    cmd.argv[0].text
+                    cmd.argv.first().map_or("", |w| w.text.as_str())
                 ),
             )
             .safer("write the program name literally so it can be checked"),

@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use super::error::Error;
 use super::fsops::{Lock, resolve_partly, write_atomic};
 use super::git::Repo;
+use super::paths::{same as same_path, within};
 use super::text::{ago, now, utc};
+use crate::config::dirs::Os;
 
 /// How long a claim lasts when its process keeps running: a working day. Claiming again
 /// renews it.
@@ -59,7 +61,7 @@ impl Claim {
     /// Whether removing `path` would touch the claimed path: it is the claimed path, inside
     /// it, or above it.
     pub fn overlaps(&self, path: &Path) -> bool {
-        path.starts_with(&self.path) || self.path.starts_with(path)
+        within(path, &self.path) || within(&self.path, path)
     }
 
     /// `session `s1` (pid 42) since 2026-10-07 14:22:33 UTC, 3m ago`.
@@ -117,12 +119,22 @@ impl Session {
 /// another live session holds one of them, or a path above or inside one, nothing is
 /// claimed and the error names that session. Claiming a path this session already holds
 /// renews the claim. A path need not exist yet; it must be inside a repository's work tree.
+///
+/// Refused on Windows: a claim lives as long as the agent's process, and agent-guard cannot
+/// find that process there (no `/proc`, no `ps`), so a claim would either end at once or
+/// outlive its agent.
 pub fn claim(
     cwd: &Path,
     paths: &[PathBuf],
     session: &Session,
     ttl: Duration,
 ) -> Result<Vec<Claim>, Error> {
+    if Os::CURRENT == Os::Windows {
+        return Err(Error::new(
+            "claims are not supported on Windows: agent-guard cannot tell there which process \
+             a claim should last as long as; `agent-guard rm` still refuses what git tracks",
+        ));
+    }
     let started = process_start(session.pid);
     if !process_alive(session.pid, started) {
         return Err(Error::new(format!(
@@ -153,7 +165,7 @@ pub fn claim(
         }
         let mut made = Vec::new();
         for (_, path) in wanted {
-            claims.retain(|c| !(c.session == session.id && c.path == *path));
+            claims.retain(|c| !(c.session == session.id && same_path(&c.path, path)));
             made.push(Claim {
                 path: path.clone(),
                 session: session.id.clone(),
@@ -203,7 +215,7 @@ pub fn release(cwd: &Path, paths: &[PathBuf], session: &str) -> Result<Released,
         for (given, path) in wanted {
             let (mine, rest): (Vec<Claim>, Vec<Claim>) = claims
                 .into_iter()
-                .partition(|c| c.session == session && c.path.starts_with(path));
+                .partition(|c| c.session == session && within(&c.path, path));
             if mine.is_empty() {
                 result.not_held.push(given.clone());
             }
@@ -377,9 +389,12 @@ const INTERMEDIARIES: &[&str] = &[
 ];
 
 /// The nearest ancestor of this process that is not a shell or wrapper, and its name.
-/// Without `/proc`, the parent process.
+/// Without `/proc`, the parent process; on Windows, which names no parent, this process.
 fn owner_process() -> (u32, Option<String>) {
+    #[cfg(unix)]
     let mut pid = std::os::unix::process::parent_id();
+    #[cfg(not(unix))]
+    let mut pid = std::process::id();
     let mut name = None;
     // A bounded walk: a process tree is shallow, and a loop in it must not hang the command.
     for _ in 0..32 {

@@ -6,11 +6,11 @@
 
 use std::fs::{self, File, Metadata, TryLockError};
 use std::io::{self, ErrorKind, Write};
-use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::error::Error;
+use super::paths::canonical;
 
 /// How long to wait for another agent-guard process to let go of a lock.
 const LOCK_WAIT: Duration = Duration::from_secs(10);
@@ -77,7 +77,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
         let meta = fs::symlink_metadata(&src)?;
         let kind = meta.file_type();
         if kind.is_symlink() {
-            symlink(fs::read_link(&src)?, &dst)?;
+            copy_link(&src, &dst, &meta)?;
         } else if kind.is_dir() {
             fs::create_dir(&dst)?;
             for entry in fs::read_dir(&src)? {
@@ -87,7 +87,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
             folders.push((dst, meta));
         } else if kind.is_file() {
             fs::copy(&src, &dst)?;
-            File::open(&dst)?.set_modified(meta.modified()?)?;
+            open_for_times(&dst)?.set_modified(meta.modified()?)?;
         } else {
             return Err(io::Error::new(
                 ErrorKind::Unsupported,
@@ -101,38 +101,118 @@ pub fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
     // Children before parents: setting a child's times does not touch its parent's.
     for (dst, meta) in folders.iter().rev() {
         fs::set_permissions(dst, meta.permissions())?;
-        File::open(dst)?.set_modified(meta.modified()?)?;
+        open_for_times(dst)?.set_modified(meta.modified()?)?;
     }
     Ok(())
 }
 
-/// Deletes a file, link or whole tree, without following links. Folders that deny their
-/// owner writing are made writable first: the tree is going, and a read-only folder would
-/// otherwise stop the delete halfway.
+/// Recreates the symbolic link `src` at `dst`, pointing where it points.
+#[cfg(unix)]
+fn copy_link(src: &Path, dst: &Path, _: &Metadata) -> io::Result<()> {
+    std::os::unix::fs::symlink(fs::read_link(src)?, dst)
+}
+
+/// Recreates the link `src` at `dst`: a folder link as one, a file link as one. Windows lets
+/// only an administrator, or a user in developer mode, make links; otherwise this fails, and
+/// the move is undone. A junction comes back as a folder link.
+#[cfg(windows)]
+fn copy_link(src: &Path, dst: &Path, meta: &Metadata) -> io::Result<()> {
+    use std::os::windows::fs::{FileTypeExt, symlink_dir, symlink_file};
+    let to = fs::read_link(src)?;
+    if meta.file_type().is_symlink_dir() {
+        symlink_dir(to, dst)
+    } else {
+        symlink_file(to, dst)
+    }
+}
+
+/// A file or folder opened to set its times.
+#[cfg(unix)]
+fn open_for_times(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// A file or folder opened to set its times: Windows needs the right to write attributes,
+/// which reading does not give, and opens a folder only with backup semantics.
+#[cfg(windows)]
+fn open_for_times(path: &Path) -> io::Result<File> {
+    use std::os::windows::fs::OpenOptionsExt;
+    const FILE_WRITE_ATTRIBUTES: u32 = 0x0100;
+    const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
+    File::options()
+        .access_mode(FILE_WRITE_ATTRIBUTES)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(path)
+}
+
+/// Deletes a file, link or whole tree, without following links. What would stop the delete
+/// halfway is lifted first, the tree being about to go: a folder that denies its owner
+/// writing (Unix), a read-only file or folder (Windows).
 pub fn remove_tree(path: &Path) -> io::Result<()> {
     let meta = fs::symlink_metadata(path)?;
     if !meta.is_dir() {
-        return fs::remove_file(path);
+        let_owner_delete(path, &meta);
+        return remove_link_or_file(path, &meta);
     }
     let mut folders = vec![(path.to_path_buf(), meta)];
     while let Some((dir, meta)) = folders.pop() {
-        let mode = meta.permissions().mode();
-        if mode & 0o700 != 0o700 {
-            // A folder of someone else cannot be changed; remove_dir_all then names it.
-            let _ = fs::set_permissions(&dir, fs::Permissions::from_mode(mode | 0o700));
-        }
+        let_owner_delete(&dir, &meta);
         let Ok(entries) = fs::read_dir(&dir) else {
             continue;
         };
         for entry in entries.flatten() {
-            if let Ok(meta) = fs::symlink_metadata(entry.path())
-                && meta.is_dir()
-            {
+            let Ok(meta) = fs::symlink_metadata(entry.path()) else {
+                continue;
+            };
+            if meta.is_dir() {
                 folders.push((entry.path(), meta));
+            } else {
+                let_owner_delete(&entry.path(), &meta);
             }
         }
     }
     fs::remove_dir_all(path)
+}
+
+/// Lets the owner delete what is in the folder `path`: read, write and search for the owner.
+/// Files need nothing. Someone else's folder cannot be changed; `remove_dir_all` then names it.
+#[cfg(unix)]
+fn let_owner_delete(path: &Path, meta: &Metadata) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = meta.permissions().mode();
+    if meta.is_dir() && mode & 0o700 != 0o700 {
+        let _ = fs::set_permissions(path, fs::Permissions::from_mode(mode | 0o700));
+    }
+}
+
+/// Clears the read-only attribute, which stops Windows deleting a file. Links are left alone:
+/// the attribute would be set on what they point to.
+#[cfg(windows)]
+fn let_owner_delete(path: &Path, meta: &Metadata) {
+    let mut permissions = meta.permissions();
+    if permissions.readonly() && !meta.file_type().is_symlink() {
+        // On Windows this clears one attribute; the lint warns of Unix's mode bits.
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(false);
+        let _ = fs::set_permissions(path, permissions);
+    }
+}
+
+/// Deletes a file or a link.
+#[cfg(unix)]
+fn remove_link_or_file(path: &Path, _: &Metadata) -> io::Result<()> {
+    fs::remove_file(path)
+}
+
+/// Deletes a file or a link; a link to a folder (or a junction) is deleted as a folder.
+#[cfg(windows)]
+fn remove_link_or_file(path: &Path, meta: &Metadata) -> io::Result<()> {
+    use std::os::windows::fs::FileTypeExt;
+    if meta.file_type().is_symlink_dir() {
+        fs::remove_dir(path)
+    } else {
+        fs::remove_file(path)
+    }
 }
 
 /// Replaces `path` with `bytes` so that a reader sees the old content or the new, never a
@@ -192,7 +272,7 @@ impl Lock {
 /// yet is kept as written, less its `.` and `..`.
 pub(crate) fn resolve_partly(path: &Path) -> PathBuf {
     for base in path.ancestors() {
-        let Ok(mut real) = base.canonicalize() else {
+        let Ok(mut real) = canonical(base) else {
             continue;
         };
         for part in path
@@ -217,6 +297,7 @@ pub(crate) fn resolve_partly(path: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn a_path_that_does_not_exist_yet_resolves_as_far_as_it_exists() {
         let tmp = tempfile::tempdir().unwrap();
@@ -227,12 +308,15 @@ mod tests {
             real.join("newer/file")
         );
     }
-    use std::os::unix::fs::MetadataExt;
+    #[cfg(unix)]
+    use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
 
+    #[cfg(unix)]
     fn mode(path: &Path) -> u32 {
         fs::symlink_metadata(path).unwrap().mode() & 0o7777
     }
 
+    #[cfg(unix)]
     #[test]
     fn copy_keeps_content_links_permissions_and_times() {
         let tmp = tempfile::tempdir().unwrap();

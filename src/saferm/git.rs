@@ -9,6 +9,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use super::error::Error;
+use super::paths::canonical;
 
 /// A repository's work tree and the store all its worktrees share.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,10 +58,12 @@ impl Repo {
                 dir.display()
             )));
         };
-        let common_dir = dir.join(common);
+        // Canonical like the paths asked about, so that one is found inside the other (on
+        // Windows git writes `C:/x` where `canonicalize` gives `C:\x`).
+        let (top, common_dir) = (PathBuf::from(top), dir.join(common));
         Ok(Some(Repo {
-            top: PathBuf::from(top),
-            common_dir: common_dir.canonicalize().unwrap_or(common_dir),
+            top: canonical(&top).unwrap_or(top),
+            common_dir: canonical(&common_dir).unwrap_or(common_dir),
         }))
     }
 
@@ -106,11 +109,16 @@ impl Repo {
         self.common_dir.join("agent-guard")
     }
 
-    /// `path` relative to the top of the work tree, `.` for the top itself.
+    /// `path` relative to the top of the work tree, `.` for the top itself, its names joined
+    /// by `/` as git writes them on every platform.
     fn relative(&self, path: &Path) -> String {
         match path.strip_prefix(&self.top) {
             Ok(rel) if rel.as_os_str().is_empty() => ".".into(),
-            Ok(rel) => rel.to_string_lossy().into_owned(),
+            Ok(rel) => rel
+                .iter()
+                .map(|name| name.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
             Err(_) => path.to_string_lossy().into_owned(),
         }
     }
@@ -119,7 +127,7 @@ impl Repo {
         git(&self.top, args).map_err(|e| {
             Error::new(format!(
                 "git {} failed in {}: {}",
-                args[0],
+                args.first().unwrap_or(&""),
                 self.top.display(),
                 match e {
                     Run::Missing(e) => e.to_string(),

@@ -6,12 +6,12 @@
 //! what it holds, whether git tracks any of it or has uncommitted changes in it, whether it
 //! crosses into another filesystem, whether another session claims it. One refused target
 //! refuses the whole command, so nothing is ever half done. What passes goes to the
-//! [trash](trash), where `agent-guard restore` finds it, or, with `--permanent`, is
+//! [trash], where `agent-guard restore` finds it, or, with `--permanent`, is
 //! deleted for good.
 //!
 //! The checks run again on every call, so `--yes` judges the tree as it is when it runs, not
 //! as the preview saw it.
-
+//!
 //! One folder whose modules depend one way: each uses only those on the lines below it.
 //!
 //! ```text
@@ -20,17 +20,24 @@
 //!     target       one inspected target, its claim included
 //!       claims     which session works on which paths
 //!         fsops    git    text
-//!           error
+//!           error  paths
 //! ```
 //!
-//! [`fsops`] moves, copies and deletes trees, writes atomically, locks and resolves paths;
-//! [`git`] asks the repository the few questions the others need; [`text`] puts times,
-//! counts and sizes into words.
+//! `fsops` moves, copies and deletes trees, writes atomically, locks and resolves paths;
+//! `git` asks the repository the few questions the others need; `text` puts times,
+//! counts and sizes into words; `paths` compares paths as the platform does (Windows:
+//! volumes, either separator, names without regard to case).
+//!
+//! On Windows, `rm`, the trash and `release` work as on Unix; `claim` says plainly that it
+//! does not, since agent-guard cannot tell there which process a claim should live as long
+//! as.
+#![deny(clippy::indexing_slicing)]
 
 pub mod claims;
 mod error;
 pub(crate) mod fsops;
 pub(crate) mod git;
+pub(crate) mod paths;
 mod remove;
 mod target;
 pub(crate) mod text;

@@ -4,8 +4,6 @@
 use std::collections::HashMap;
 use std::fs::{self, Metadata};
 use std::io::{self, ErrorKind};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 use serde::Serialize;
@@ -14,31 +12,15 @@ use super::claims;
 use super::error::Error;
 use super::fsops::{self, resolve_partly};
 use super::git::Repo;
+use super::paths::{self, canonical, within};
 use super::target::{Kind, Target, lossy};
 use super::text;
 use super::trash::{Entry, Trash};
+use crate::config::dirs::{self, Os};
 use crate::shell::word::quote;
 
 /// Folders that hold a repository's history: never a local output.
 const STORES: &[&str] = &[".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul"];
-
-/// Top-level folders whose direct children are the system's or other users' (`/usr/lib`,
-/// `/home/alice`), on Linux and macOS.
-const SYSTEM_PARENTS: &[&str] = &[
-    "usr",
-    "var",
-    "etc",
-    "home",
-    "opt",
-    "nix",
-    "snap",
-    "Users",
-    "System",
-    "Library",
-    "Applications",
-    "Volumes",
-    "private",
-];
 
 /// One `rm` command: what to remove, within what, asked from where and by whom.
 #[derive(Debug, Clone, Copy)]
@@ -87,9 +69,7 @@ impl Plan {
 /// Resolves and inspects every target of `req`, changing nothing. An error means the root
 /// itself is unusable; a target that may not go carries its reason instead.
 pub fn inspect(req: &Request) -> Result<Plan, Error> {
-    let root = req
-        .root
-        .canonicalize()
+    let root = canonical(req.root)
         .map_err(|e| Error::new(format!("--root {}: {e}", req.root.display())))?;
     let root_meta = fs::metadata(&root).map_err(|e| Error::io("read", &root, &e))?;
     if !root_meta.is_dir() {
@@ -105,14 +85,11 @@ pub fn inspect(req: &Request) -> Result<Plan, Error> {
     };
     let mut trashes: Vec<PathBuf> = trash.iter().map(|t| resolve_partly(&t.dir)).collect();
     trashes.extend(Trash::user().map(|t| resolve_partly(&t.dir)));
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .filter(|h| h.is_absolute())
-        .and_then(|h| h.canonicalize().ok());
+    let home = dirs::home(Os::CURRENT, &dirs::process_env).and_then(|h| canonical(&h).ok());
     let mut scene = Scene {
-        root_dev: root_meta.dev(),
+        root_fs: filesystem(&root, &root_meta),
         root,
-        cwd: req.cwd.canonicalize().ok(),
+        cwd: canonical(req.cwd).ok(),
         home,
         trashes,
         session: req.session,
@@ -215,7 +192,7 @@ fn delete(targets: &[&Target]) -> Result<Vec<String>, Error> {
 /// What every target is checked against.
 struct Scene<'a> {
     root: PathBuf,
-    root_dev: u64,
+    root_fs: Filesystem,
     cwd: Option<PathBuf>,
     home: Option<PathBuf>,
     /// The trash folders in reach; never removed through `rm`.
@@ -244,7 +221,7 @@ impl Scene<'_> {
     }
 
     fn check(&mut self, t: &mut Target) -> Result<(), String> {
-        let raw = t.given.as_os_str().as_bytes();
+        let raw = t.given.as_os_str().as_encoded_bytes();
         if raw.is_empty() {
             return Err("is an empty path".into());
         }
@@ -256,7 +233,7 @@ impl Scene<'_> {
         let meta = fs::symlink_metadata(&t.path).map_err(unresolved)?;
         t.kind = Kind::of(&meta);
         self.protected(&t.path)?;
-        if !t.path.starts_with(&self.root) {
+        if !within(&t.path, &self.root) {
             let resolved = if t.path == lexical {
                 String::new()
             } else {
@@ -268,13 +245,13 @@ impl Scene<'_> {
             ));
         }
         if t.kind == Kind::Symlink {
-            let to = fs::canonicalize(&t.path)
+            let to = canonical(&t.path)
                 .or_else(|_| {
                     let parent = t.path.parent().unwrap_or(Path::new("/"));
                     fs::read_link(&t.path).map(|to| resolve_partly(&parent.join(to)))
                 })
                 .map_err(unresolved)?;
-            if !to.starts_with(&self.root) || to == self.root {
+            if !within(&to, &self.root) || paths::same(&to, &self.root) {
                 return Err(format!(
                     "is a symbolic link to {}, which is not inside the root {}",
                     to.display(),
@@ -282,7 +259,7 @@ impl Scene<'_> {
                 ));
             }
         }
-        if !same_filesystem(self.root_dev, meta.dev()) {
+        if !same_filesystem(&self.root_fs, &filesystem(&t.path, &meta)) {
             return Err(format!(
                 "is on another filesystem than the root {} (a mount point, or inside one); unmount it instead",
                 self.root.display()
@@ -296,30 +273,34 @@ impl Scene<'_> {
     /// the home folder, the root itself, the current directory, repository stores, trashes.
     fn protected(&self, path: &Path) -> Result<(), String> {
         if path.parent().is_none() {
-            return Err("is the filesystem root `/`".into());
+            return Err(format!("is {}", paths::root_noun()));
         }
-        if is_system(path) {
-            return Err(
-                "is a system folder (a top-level folder, or one directly under /usr, /var, /etc, /home, ...)"
-                    .into(),
-            );
+        if paths::is_system(path) {
+            return Err(format!(
+                "is a system folder (a top-level folder, or one directly under {}, ...)",
+                if Os::CURRENT == Os::Windows {
+                    r"C:\Windows, C:\Users, C:\Program Files"
+                } else {
+                    "/usr, /var, /etc, /home"
+                }
+            ));
         }
         if let Some(home) = &self.home {
-            if path == home {
+            if paths::same(path, home) {
                 return Err("is your home folder".into());
             }
-            if home.starts_with(path) {
+            if within(home, path) {
                 return Err(format!("holds your home folder {}", home.display()));
             }
         }
-        if path == self.root {
+        if paths::same(path, &self.root) {
             return Err("is the root itself; name what inside it should go".into());
         }
         if let Some(cwd) = &self.cwd {
-            if path == cwd {
+            if paths::same(path, cwd) {
                 return Err("is the current directory; change to another one first".into());
             }
-            if cwd.starts_with(path) {
+            if within(cwd, path) {
                 return Err(format!(
                     "holds the current directory {}; change to another one first",
                     cwd.display()
@@ -327,10 +308,11 @@ impl Scene<'_> {
             }
         }
         if let Some(store) = path.components().find_map(|c| match c {
-            Component::Normal(name) => name.to_str().filter(|n| STORES.contains(n)),
+            Component::Normal(name) => name.to_str().filter(|n| is_store(n)),
             _ => None,
         }) {
-            return Err(if path.file_name() == Some(store.as_ref()) {
+            let last = path.file_name().and_then(|n| n.to_str());
+            return Err(if last.is_some_and(|n| paths::same_name(n, store)) {
                 format!(
                     "is `{store}`, a repository's own store of its history; it is never removed"
                 )
@@ -341,12 +323,12 @@ impl Scene<'_> {
             });
         }
         for trash in &self.trashes {
-            if path.starts_with(trash) {
+            if within(path, trash) {
                 return Err(
                     "is in the agent-guard trash; `agent-guard trash --purge` empties it".into(),
                 );
             }
-            if trash.starts_with(path) {
+            if within(trash, path) {
                 return Err(format!("holds the agent-guard trash {}", trash.display()));
             }
         }
@@ -368,18 +350,14 @@ impl Scene<'_> {
             for entry in fs::read_dir(&dir).map_err(|e| unreadable(&dir, e))? {
                 let entry = entry.map_err(|e| unreadable(&dir, e))?;
                 let path = entry.path();
-                if entry
-                    .file_name()
-                    .to_str()
-                    .is_some_and(|n| STORES.contains(&n))
-                {
+                if entry.file_name().to_str().is_some_and(is_store) {
                     return Err(format!(
                         "holds a repository store, {}; its history would go with it",
                         self.shown(&path)
                     ));
                 }
                 let meta = fs::symlink_metadata(&path).map_err(|e| unreadable(&path, e))?;
-                if !same_filesystem(self.root_dev, meta.dev()) {
+                if !same_filesystem(&self.root_fs, &filesystem(&path, &meta)) {
                     return Err(format!(
                         "holds a mount point, {}; unmount it first",
                         self.shown(&path)
@@ -456,10 +434,35 @@ impl Scene<'_> {
     }
 }
 
-/// Whether an entry on device `dev` is on the root's filesystem (`st_dev` equal): a
-/// different device means a mount point was crossed.
-fn same_filesystem(root_dev: u64, dev: u64) -> bool {
-    root_dev == dev
+/// Which filesystem an entry is on: its device number (`st_dev`).
+#[cfg(unix)]
+type Filesystem = u64;
+
+/// Which filesystem an entry is on: on Windows, whose volume serial number std does not give
+/// yet, the volume its canonical path starts with (`c:`, `\\server\share`). A volume mounted
+/// in a folder there is a reparse point, which is inspected as a link and never entered.
+#[cfg(windows)]
+type Filesystem = String;
+
+#[cfg(unix)]
+fn filesystem(_: &Path, meta: &Metadata) -> Filesystem {
+    std::os::unix::fs::MetadataExt::dev(meta)
+}
+
+#[cfg(windows)]
+fn filesystem(path: &Path, _: &Metadata) -> Filesystem {
+    paths::windows::split(&path.to_string_lossy()).volume
+}
+
+/// Whether an entry is on the root's filesystem: a different one means a mount point was
+/// crossed.
+fn same_filesystem(root: &Filesystem, other: &Filesystem) -> bool {
+    root == other
+}
+
+/// Whether `name` is one of the [`STORES`].
+fn is_store(name: &str) -> bool {
+    STORES.iter().any(|store| paths::same_name(store, name))
 }
 
 fn unresolved(e: io::Error) -> String {
@@ -473,47 +476,37 @@ fn unresolved(e: io::Error) -> String {
 /// the last name is kept as it is, so a link there is the link itself, as `rm` treats it;
 /// but a trailing `/`, `.` or `..` names what the path leads to, so all of it is resolved.
 fn resolve(lexical: &Path, raw: &[u8]) -> io::Result<PathBuf> {
-    let names_a_folder = raw.ends_with(b"/")
-        || raw.ends_with(b"/.")
-        || raw.ends_with(b"/..")
-        || raw == b"."
-        || raw == b"..";
+    let names_a_folder = paths::names_a_folder(Os::CURRENT, raw);
     match (names_a_folder, lexical.parent(), lexical.file_name()) {
-        (false, Some(parent), Some(name)) => Ok(parent.canonicalize()?.join(name)),
-        _ => lexical.canonicalize(),
-    }
-}
-
-/// A top-level folder (`/usr`, `/tmp`, `/home`), or one directly under a system folder
-/// (`/usr/lib`, `/home/alice`, `/private/var`).
-fn is_system(path: &Path) -> bool {
-    let parts: Vec<Component> = path.components().skip(1).collect();
-    match parts.as_slice() {
-        [_] => true,
-        [Component::Normal(top), _] => top.to_str().is_some_and(|t| SYSTEM_PARENTS.contains(&t)),
-        _ => false,
+        (false, Some(parent), Some(name)) => Ok(canonical(parent)?.join(name)),
+        _ => canonical(lexical),
     }
 }
 
 /// Marks each target that another target of the same command holds (or repeats): it goes
 /// with that one and is not moved on its own.
 fn nest(targets: &mut [Target]) {
-    for i in 0..targets.len() {
-        if targets[i].refused.is_some() {
-            continue;
-        }
-        let path = &targets[i].path;
-        let within = targets
-            .iter()
-            .enumerate()
-            .find(|(j, other)| {
-                *j != i
-                    && other.refused.is_none()
-                    && path.starts_with(&other.path)
-                    && (other.path != *path || *j < i)
-            })
-            .map(|(_, other)| other.given.clone());
-        targets[i].within = within;
+    let holders: Vec<Option<PathBuf>> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, target)| {
+            if target.refused.is_some() {
+                return None;
+            }
+            targets
+                .iter()
+                .enumerate()
+                .find(|(j, other)| {
+                    *j != i
+                        && other.refused.is_none()
+                        && within(&target.path, &other.path)
+                        && (!paths::same(&other.path, &target.path) || *j < i)
+                })
+                .map(|(_, other)| other.given.clone())
+        })
+        .collect();
+    for (target, holder) in targets.iter_mut().zip(holders) {
+        target.within = holder;
     }
 }
 
@@ -521,30 +514,14 @@ fn nest(targets: &mut [Target]) {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn a_different_device_is_a_mount_crossing() {
-        assert!(same_filesystem(64_768, 64_768));
-        assert!(!same_filesystem(64_768, 27));
+        assert!(same_filesystem(&64_768, &64_768));
+        assert!(!same_filesystem(&64_768, &27));
     }
 
-    #[test]
-    fn system_folders_are_top_level_or_directly_under_one() {
-        for path in [
-            "/usr",
-            "/tmp",
-            "/etc",
-            "/usr/lib",
-            "/home/alice",
-            "/private/var",
-            "/Users/bob",
-        ] {
-            assert!(is_system(Path::new(path)), "{path}");
-        }
-        for path in ["/tmp/x", "/home/alice/src", "/usr/lib/x/y", "/srv/app/src"] {
-            assert!(!is_system(Path::new(path)), "{path}");
-        }
-    }
-
+    #[cfg(unix)]
     #[test]
     fn a_trailing_slash_follows_the_last_link() {
         let tmp = tempfile::tempdir().unwrap();

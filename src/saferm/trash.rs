@@ -4,7 +4,8 @@
 //! A repository has its own trash in its git common dir (`.git/agent-guard/trash`): every
 //! worktree shares it, it never shows in `git status`, and it usually sits on the same
 //! filesystem as the work, so a removal is a rename. Outside any repository the user's trash
-//! is used: `$XDG_DATA_HOME/agent-guard/trash`, by default `~/.local/share/agent-guard/trash`.
+//! is used: `$XDG_DATA_HOME/agent-guard/trash`, by default `~/.local/share/agent-guard/trash`,
+//! on Windows `%LOCALAPPDATA%\agent-guard\trash`.
 //!
 //! Each removal is one entry: a folder named by its id that holds `entry.json` (when, from
 //! which root, the original paths) and the removed files themselves, untouched.
@@ -22,6 +23,7 @@ use super::fsops::{move_tree, remove_tree, write_atomic};
 use super::git::Repo;
 use super::target::{Kind, Target};
 use super::text::{now, stamp};
+use crate::config::dirs::{self, Dir, Os};
 
 /// The name of the record in each entry's folder.
 const RECORD: &str = "entry.json";
@@ -95,22 +97,17 @@ impl Trash {
         }
     }
 
-    /// `$XDG_DATA_HOME/agent-guard/trash`, else `$HOME/.local/share/agent-guard/trash`.
+    /// `trash` in the guard's data folder ([`dirs::Dir::Data`]): `$XDG_DATA_HOME/agent-guard`,
+    /// else `$HOME/.local/share/agent-guard`; on Windows `%LOCALAPPDATA%\agent-guard`.
     pub fn user() -> Result<Trash, Error> {
-        let absolute = |var: &str| {
-            std::env::var_os(var)
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-        };
-        let data = absolute("XDG_DATA_HOME")
-            .or_else(|| absolute("HOME").map(|home| home.join(".local/share")))
-            .ok_or_else(|| {
-                Error::new(
-                    "there is no user trash: neither XDG_DATA_HOME nor HOME is set to an absolute path",
-                )
-            })?;
+        let data = dirs::own(Os::CURRENT, Dir::Data, &dirs::process_env).ok_or_else(|| {
+            Error::new(format!(
+                "there is no user trash: {}",
+                dirs::unset(Os::CURRENT, Dir::Data)
+            ))
+        })?;
         Ok(Trash {
-            dir: data.join("agent-guard").join("trash"),
+            dir: data.join("trash"),
         })
     }
 
@@ -359,8 +356,9 @@ fn move_all(moves: &[(PathBuf, PathBuf)]) -> Result<Vec<String>, Failed> {
             Ok(note) => notes.extend(note),
             Err(error) => {
                 // Every undo is tried, even after one fails.
-                let stuck = moves[..done]
+                let stuck = moves
                     .iter()
+                    .take(done)
                     .rev()
                     .filter(|(from, to)| move_tree(to, from).is_err())
                     .count();

@@ -342,7 +342,11 @@ impl Expr<'_> {
         let mut terminator = "";
         while let Some(next) = self.args.get(self.at) {
             self.at += 1;
-            let after_braces = self.at >= 2 && self.args[self.at - 2].text == "{}";
+            let after_braces = self
+                .at
+                .checked_sub(2)
+                .and_then(|before| self.args.get(before))
+                .is_some_and(|w| w.text == "{}");
             if next.text == ";" || (next.text == "+" && after_braces) {
                 terminator = if next.text == ";" { ";" } else { "+" };
                 break;
@@ -444,7 +448,7 @@ fn split(args: &[Word]) -> Split<'_> {
     }
     Split {
         starts,
-        expression: &args[i.min(args.len())..],
+        expression: args.get(i..).unwrap_or_default(),
     }
 }
 
@@ -487,11 +491,14 @@ fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
         let acting = match mode {
             Mode::Delete => {
                 expr.args.iter().any(|w| w.text == "-delete")
-                    || expr.args.windows(2).any(|pair| {
-                        (pair[0].text.starts_with("-exec") || pair[0].text.starts_with("-ok"))
-                            && pair[1].value().is_some_and(|p| {
-                                sets::is_deleter(p.rsplit('/').next().unwrap_or(p))
-                            })
+                    || expr.args.windows(2).any(|pair| match pair {
+                        [action, program] => {
+                            (action.text.starts_with("-exec") || action.text.starts_with("-ok"))
+                                && program.value().is_some_and(|p| {
+                                    sets::is_deleter(p.rsplit('/').next().unwrap_or(p))
+                                })
+                        }
+                        _ => false,
                     })
             }
             Mode::List => true,

@@ -140,7 +140,10 @@ fn grep(listing: &mut Listing, args: &[Word]) -> Option<()> {
     };
     if by > listing.picked {
         listing.picked = by;
-        listing.how = format!("by `grep {}`", crate::shell::word::quote(patterns[0]));
+        listing.how = format!(
+            "by `grep {}`",
+            crate::shell::word::quote(patterns.first().copied().unwrap_or_default())
+        );
     }
     Some(())
 }
@@ -168,7 +171,7 @@ fn ls(args: &[Word]) -> Option<Listing> {
         i += 1;
         let w = word.text.as_str();
         if w == "--" {
-            operands.extend(&args[i..]);
+            operands.extend(args.get(i..).unwrap_or_default());
             break;
         }
         if let Some(long) = w.strip_prefix("--") {
@@ -304,7 +307,7 @@ fn fd(args: &[Word]) -> Option<Listing> {
         i += 1;
         let w = word.text.as_str();
         if w == "--" {
-            operands.extend(&args[i..]);
+            operands.extend(args.get(i..).unwrap_or_default());
             break;
         }
         if let Some(long) = w.strip_prefix("--") {

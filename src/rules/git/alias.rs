@@ -281,7 +281,7 @@ fn config_write(args: &[Word]) -> Option<String> {
         }
     }
     let operands = match words.first().map(|w| w.text.as_str()) {
-        Some("set") => &words[1..],
+        Some("set") => words.get(1..).unwrap_or_default(),
         Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => {
             return None;
         }

@@ -393,7 +393,7 @@ fn instructions(text: &str, nul: bool) -> (Vec<String>, Vec<String>) {
 fn listed_deletions(fed_by: &[Vec<Word>]) -> Option<Vec<String>> {
     let first = fed_by.first()?;
     let at = first.iter().position(|w| w.text == "for-each-ref")?;
-    let words = &first[at + 1..];
+    let words = first.get(at + 1..)?;
     let format = words.iter().enumerate().find_map(|(i, w)| {
         w.text.strip_prefix("--format=").or_else(|| {
             (w.text == "--format")
@@ -495,16 +495,14 @@ pub(super) fn switch_reset(inv: &Invocation) -> Option<Hit> {
     };
     let p = parse(inv, table);
     let given = p.opts.iter().rev().find(|o| o.name == force_create)?;
-    let name_word = match given.value {
+    let value = given.value?;
+    let name_word = match inv.args.get(given.word + 1) {
         // The value came from the next word, or was attached to the option.
-        Some(v) if inv.args.get(given.word + 1).is_some_and(|w| w.text == v) => {
-            inv.args[given.word + 1].clone()
-        }
-        Some(v) => Word {
-            text: v.to_string(),
-            literal: inv.args[given.word].literal,
+        Some(next) if next.text == value => next.clone(),
+        _ => Word {
+            text: value.to_string(),
+            literal: inv.args.get(given.word).is_some_and(|w| w.literal),
         },
-        None => return None,
     };
     let start = p.operands.first().map(|(_, w)| *w);
     let start_text = start.map_or("HEAD", |w| w.text.as_str());

@@ -185,11 +185,11 @@ pub(super) fn checkout(inv: &Invocation) -> Option<Hit> {
     }
     let from_file = p.has("pathspec-from-file");
     let operands: Vec<&Word> = p.operands.iter().map(|(_, w)| *w).collect();
-    let paths: Vec<&Word> = match p.after_dashdash {
-        Some(at) => operands[at..].to_vec(),
-        None if operands.len() >= 2 => operands[1..].to_vec(),
-        None if operands.len() == 1 && looks_like_path(operands[0]) => operands.clone(),
-        None => Vec::new(),
+    let paths: Vec<&Word> = match (p.after_dashdash, operands.as_slice()) {
+        (Some(at), _) => operands.get(at..).unwrap_or_default().to_vec(),
+        (None, [_, rest @ ..]) if !rest.is_empty() => rest.to_vec(),
+        (None, [only]) if looks_like_path(only) => operands.clone(),
+        (None, _) => Vec::new(),
     };
     if paths.is_empty() && !from_file {
         // `git checkout name`: a branch to switch to, or a file to overwrite. Only the
@@ -259,7 +259,7 @@ pub(super) fn worktree(inv: &Invocation) -> Option<Hit> {
     if inv.args.first()?.text != "remove" {
         return None;
     }
-    let rest = &inv.args[1..];
+    let rest = inv.args.get(1..).unwrap_or_default();
     let p = opts::parse(rest, WORKTREE_REMOVE);
     if !p.has("force") {
         return None;

@@ -68,7 +68,9 @@ pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
     let mut replace: Vec<(usize, Option<String>)> = Vec::new();
     let mut dry_run_added = false;
     for o in p.opts.iter().filter(|o| o.name == "force") {
-        let word = &inv.args[o.word].text;
+        let Some(word) = inv.args.get(o.word).map(|w| &w.text) else {
+            continue;
+        };
         let with = if word.starts_with("--") {
             "--dry-run".to_string()
         } else {
@@ -84,7 +86,9 @@ pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
     // A quiet dry run prints nothing, which would read as "nothing to delete": the suggested
     // preview drops `-q` wherever it was given.
     for o in p.opts.iter().filter(|o| o.name == "quiet") {
-        let word = &inv.args[o.word].text;
+        let Some(word) = inv.args.get(o.word).map(|w| &w.text) else {
+            continue;
+        };
         let current = match replace.iter().position(|(at, _)| *at == o.word) {
             Some(i) => replace.remove(i).1,
             None => Some(word.clone()),

@@ -253,7 +253,7 @@ pub(in crate::rules) fn filter_repo() -> Hit {
 
 pub(super) fn reflog(inv: &Invocation) -> Option<Hit> {
     let action = inv.args.first()?.text.as_str();
-    let p = opts::parse(&inv.args[1..], REFLOG);
+    let p = opts::parse(inv.args.get(1..).unwrap_or_default(), REFLOG);
     if p.has("dry-run") {
         return None;
     }

@@ -5,6 +5,7 @@
 //! `--git-dir`, ...), combined short flags, unambiguous long-option abbreviations, `--`.
 //! This file holds that shared reading; each command family has its own file with its rules'
 //! declarations and checks.
+#![deny(clippy::indexing_slicing)]
 
 mod alias;
 mod branch;
@@ -197,14 +198,14 @@ pub(super) fn drop_force(
     p.opts
         .iter()
         .filter(|o| names.contains(&o.name))
-        .map(|o| {
-            let word = &inv.args[o.word].text;
+        .filter_map(|o| {
+            let word = &inv.args.get(o.word)?.text;
             let kept = if word.starts_with("--") {
                 String::new()
             } else {
                 word.replace('f', "")
             };
-            (o.word, (kept.len() > 1).then_some(kept))
+            Some((o.word, (kept.len() > 1).then_some(kept)))
         })
         .collect()
 }
@@ -212,14 +213,10 @@ pub(super) fn drop_force(
 /// `a`, `a and b`, `a, b and 3 more`: a short list of names for a reason.
 pub(crate) fn list<'a>(items: impl Iterator<Item = &'a str>) -> String {
     let items: Vec<String> = items.map(|s| format!("`{s}`")).collect();
-    match items.len() {
-        0 => "(the current one)".to_string(),
-        1 => items[0].clone(),
-        2..=3 => format!(
-            "{} and {}",
-            items[..items.len() - 1].join(", "),
-            items[items.len() - 1]
-        ),
-        n => format!("{} and {} more", items[..2].join(", "), n - 2),
+    match items.as_slice() {
+        [] => "(the current one)".to_string(),
+        [one] => one.clone(),
+        [first @ .., last] if items.len() <= 3 => format!("{} and {last}", first.join(", ")),
+        [first, second, more @ ..] => format!("{first}, {second} and {} more", more.len()),
     }
 }

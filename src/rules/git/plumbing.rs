@@ -249,8 +249,8 @@ pub(super) fn submodule(inv: &Invocation) -> Option<Hit> {
         .args
         .iter()
         .position(|w| !matches!(w.text.as_str(), "-q" | "--quiet" | "--cached"))?;
-    let action = inv.args[at].text.as_str();
-    let rest = &inv.args[at + 1..];
+    let (action, rest) = inv.args.get(at..)?.split_first()?;
+    let action = action.text.as_str();
     let table = match action {
         "deinit" => SUBMODULE_DEINIT,
         "update" => SUBMODULE_UPDATE,
@@ -287,7 +287,12 @@ pub(super) fn submodule(inv: &Invocation) -> Option<Hit> {
             },
         )
         .collect();
-    let mut line: Vec<String> = inv.args[..=at].iter().map(Word::shell_quoted).collect();
+    let mut line: Vec<String> = inv
+        .args
+        .iter()
+        .take(at + 1)
+        .map(Word::shell_quoted)
+        .collect();
     line.extend(unforced);
     Some(
         Hit::new(&SUBMODULE_DISCARD, Tier::Destructive, loses)

@@ -1,0 +1,19 @@
+//! PHP code (`php -r`, and a file piped to `php` with its `<?php ... ?>` tags):
+//! tree-sitter-php's parser and the reader that lowers `unlink`, `rmdir`, `system`, `exec`,
+//! backticks and writes into commands. Any panic here would break, or fail open, the hook's
+//! answer.
+#![no_main]
+
+use agent_guard::lang::{Effect, Lang, effects};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let code = String::from_utf8_lossy(data);
+    for lang in [Lang::Php, Lang::PhpTagged] {
+        for effect in effects(lang, &code) {
+            if let Effect::Code { lang, code } = effect {
+                let _ = effects(lang, &code.text);
+            }
+        }
+    }
+});

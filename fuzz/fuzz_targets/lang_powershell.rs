@@ -1,0 +1,17 @@
+//! PowerShell commands (Claude Code's PowerShell tool, `pwsh -Command`): tree-sitter-powershell's
+//! parser and the reader that lowers `Remove-Item`, .NET deletes and `cmd /c` into commands.
+//! Any panic here would break, or fail open, the hook's answer.
+#![no_main]
+
+use agent_guard::lang::{Effect, Lang, effects};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let code = String::from_utf8_lossy(data);
+    for effect in effects(Lang::PowerShell, &code) {
+        if let Effect::Code { lang, code } = effect {
+            // Code handed on to another reader (`Invoke-Expression`, `cmd /c`) is read too.
+            let _ = effects(lang, &code.text);
+        }
+    }
+});

@@ -1,0 +1,17 @@
+//! Ruby code (`ruby -e`): tree-sitter-ruby's parser and the reader that lowers
+//! `FileUtils.rm_rf`, `system`, backticks and writes into commands.
+//! Any panic here would break, or fail open, the hook's answer.
+#![no_main]
+
+use agent_guard::lang::{Effect, Lang, effects};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let code = String::from_utf8_lossy(data);
+    for effect in effects(Lang::Ruby, &code) {
+        if let Effect::Code { lang, code } = effect {
+            // Code handed on to another reader (`Invoke-Expression`, `cmd /c`) is read too.
+            let _ = effects(lang, &code.text);
+        }
+    }
+});
