@@ -2,6 +2,8 @@
 //! code handed to interpreters, and the rules after them. A leaf: it uses nothing of the
 //! crate, so the readers can stand on it without standing on each other.
 
+pub mod argv;
+
 use std::time::Duration;
 
 /// Commands past this size are not parsed: the verdict falls back to the strict one.
