@@ -4,7 +4,7 @@
 //! arrives here as `prisma migrate reset`.
 
 use super::Pack;
-use super::args::{has, operands};
+use super::args::{dry_run, has, operands};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -231,10 +231,8 @@ fn rails(args: &[Word]) -> Option<Hit> {
         "--where",
         "-P",
         "--prereqs",
-        "-n",
-        "--dry-run",
     ];
-    if has(args, &listing) {
+    if has(args, &listing) || dry_run(args, &["-n", "--dry-run"]) {
         return None;
     }
     let task = args.iter().find_map(|w| {
