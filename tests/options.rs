@@ -55,6 +55,10 @@ const ROWS: &[Row] = &[
         )
     },
     Row {
+        shorts: &["-d", "-vd", "-dv"],
+        ..row("fs.rm-recursive", "del-cli {} build", "--dry-run")
+    },
+    Row {
         shorts: &["-n", "-fn", "-nf", "-dfn", "-ndf"],
         ..row("git.clean-force", "git clean -fd {}", "--dry-run")
     },

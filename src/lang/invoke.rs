@@ -3,7 +3,7 @@
 //! `/c`), standard input (`python3 -`, a bare `node` fed a heredoc), or a script file.
 
 use super::Lang;
-use crate::syntax::Word;
+use crate::syntax::{Word, argv};
 
 /// Where an interpreter's code comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,64 +93,55 @@ fn joined(parts: Vec<Word>) -> Option<Word> {
     })
 }
 
-/// Interpreters with clustered short options (`python -vc CODE`, `ruby -we CODE`):
-/// `code` flags take the code, `value` flags a value, `module` flags run something else.
+/// Interpreters with clustered short options (`python -vc CODE`, `ruby -we CODE`), read by
+/// the shared argv model up to the script: `code` letters take the code, `value` letters a
+/// value, `module` letters run something else.
 fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        i += 1;
-        if w == "-" {
-            return Code::Stdin;
+    struct Letters<'s>(&'s str, &'s str);
+    impl argv::Options for Letters<'_> {
+        fn long(&self, _: &str) -> Option<argv::Takes> {
+            Some(argv::Takes::Nothing)
         }
-        if w == "--" {
-            break;
-        }
-        if w.starts_with("--") {
-            if matches!(w, "--help" | "--version") {
-                return Code::Elsewhere;
-            }
-            continue;
-        }
-        let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) else {
-            // The script file: the code is in it, and any later words are its arguments.
-            return joined(parts).map_or(Code::Elsewhere, Code::Text);
-        };
-        for (at, c) in cluster.char_indices() {
-            let rest = &cluster[at + c.len_utf8()..];
-            if code.contains(c) {
-                let text = if rest.is_empty() {
-                    i += 1;
-                    args.get(i - 1).cloned()
-                } else {
-                    Some(Word {
-                        text: rest.to_string(),
-                        literal: word.literal,
-                    })
-                };
-                parts.extend(text);
-                break;
-            }
-            if module.contains(c) {
-                return Code::Elsewhere;
-            }
-            if value.contains(c) {
-                if rest.is_empty() {
-                    i += 1;
-                }
-                break;
-            }
-        }
-        // Python's `-c` ends its options: what follows are the code's own arguments.
-        if code == "c" && !parts.is_empty() {
-            break;
+        fn short(&self, letter: char) -> Option<argv::Takes> {
+            Some(if self.0.contains(letter) || self.1.contains(letter) {
+                argv::Takes::Value
+            } else {
+                argv::Takes::Nothing
+            })
         }
     }
-    match joined(parts) {
-        Some(text) => Code::Text(text),
-        None if i >= args.len() => Code::Stdin,
-        None => Code::Elsewhere,
+    let read = argv::read_head(args, argv::Style::Getopt, &Letters(code, value));
+    let mut parts = Vec::new();
+    for opt in &read.opts {
+        let letter = opt.name.chars().next().unwrap_or_default();
+        match opt.spelling {
+            argv::Spelling::Long if matches!(opt.name, "help" | "version") => {
+                return Code::Elsewhere;
+            }
+            argv::Spelling::Long => {}
+            argv::Spelling::Short if code.contains(letter) => {
+                let Some(at) = opt.value_word else { continue };
+                let word = &args[at];
+                parts.push(Word {
+                    text: opt.value.unwrap_or_default().to_string(),
+                    literal: word.literal,
+                });
+                // Python's `-c` ends its options: what follows are the code's own arguments.
+                if code == "c" {
+                    break;
+                }
+            }
+            argv::Spelling::Short if module.contains(letter) => return Code::Elsewhere,
+            argv::Spelling::Short => {}
+        }
+    }
+    if let Some(text) = joined(parts) {
+        return Code::Text(text);
+    }
+    // No script: the code comes from standard input (`-` names it too).
+    match read.stopped_at.map(|at| args[at].text.as_str()) {
+        None | Some("-") => Code::Stdin,
+        Some(_) => Code::Elsewhere,
     }
 }
 

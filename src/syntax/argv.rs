@@ -132,6 +132,8 @@ pub struct Opt<'a> {
     pub value: Option<&'a str>,
     /// Index of the word it came from.
     pub word: usize,
+    /// Index of the word its value came from: `word` when attached, the next when separate.
+    pub value_word: Option<usize>,
     /// Whether the caller's [`Options`] knew it.
     pub known: bool,
 }
@@ -248,18 +250,19 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
                 None => (long, None),
             };
             let takes = options.long(name);
-            let value = match (takes, inline) {
+            let (value, value_word) = match (takes, inline) {
                 (Some(Takes::Value), None) => {
                     i += 1;
-                    args.get(i - 1).map(|w| w.text.as_str())
+                    separate(args, i - 1)
                 }
-                (_, inline) => inline,
+                (_, inline) => (inline, inline.map(|_| at)),
             };
             out.unknown |= takes.is_none();
             out.opts.push(Opt {
                 name,
                 spelling: Spelling::Long,
                 value,
+                value_word,
                 word: at,
                 known: takes.is_some(),
             });
@@ -275,19 +278,22 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
                 _ => rest.strip_prefix('=').or(Some(rest)),
             }
             .filter(|r| !r.is_empty());
-            let value = match takes {
+            let (value, value_word) = match takes {
                 Some(Takes::Value) if attached.is_none() => {
                     i += 1;
-                    args.get(i - 1).map(|w| w.text.as_str())
+                    separate(args, i - 1)
                 }
-                Some(Takes::Value | Takes::Attached) => attached,
-                _ if style != Style::Getopt && rest.starts_with('=') => attached,
-                _ => None,
+                Some(Takes::Value | Takes::Attached) => (attached, attached.map(|_| at)),
+                _ if style != Style::Getopt && rest.starts_with('=') => {
+                    (attached, attached.map(|_| at))
+                }
+                _ => (None, None),
             };
             out.opts.push(Opt {
                 name,
                 spelling: Spelling::Short,
                 value,
+                value_word,
                 word: at,
                 known: takes.is_some(),
             });
@@ -297,6 +303,14 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
         }
     }
     out
+}
+
+/// The word at `at` as an option's separate value, if there is one.
+fn separate(args: &[Word], at: usize) -> (Option<&str>, Option<usize>) {
+    match args.get(at) {
+        Some(word) => (Some(word.text.as_str()), Some(at)),
+        None => (None, None),
+    }
 }
 
 /// Whether `-body` is a cluster of letters: up to the first letter that takes a value, or an
@@ -359,6 +373,11 @@ mod tests {
         );
         assert_eq!(operands(&args, &argv), ["x", "-n"]);
         assert_eq!(argv.after_dashdash, Some(1));
+        let value_words: Vec<_> = argv.opts.iter().map(|o| o.value_word).collect();
+        assert_eq!(
+            value_words,
+            [None, None, Some(2), Some(4), Some(5), Some(7)]
+        );
     }
 
     #[test]
