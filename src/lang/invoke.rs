@@ -217,29 +217,55 @@ fn perl(args: &[Word]) -> Code {
 /// `php -r CODE` (and the per-line `-B`/`-R`/`-E` codes); bare `php` reads a PHP file on
 /// stdin, tags and all.
 fn php(args: &[Word]) -> (Lang, Code) {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        i += 1;
-        match w {
-            "-r" | "-B" | "-R" | "-E" | "--run" | "--process-begin" | "--process-code"
-            | "--process-end" => {
-                parts.extend(args.get(i).cloned());
-                i += 1;
-            }
-            "-d" | "-c" | "-z" | "--define" => i += 1,
-            "-f" | "--file" | "-S" | "-a" | "-v" | "-h" | "-i" | "-m" | "--version" | "--help" => {
-                return (Lang::Php, Code::Elsewhere);
-            }
-            "--" | "-" => break,
-            _ if w.starts_with('-') => {}
-            _ => return (Lang::Php, joined(parts).map_or(Code::Elsewhere, Code::Text)),
+    struct Php;
+    impl argv::Options for Php {
+        fn long(&self, name: &str) -> Option<argv::Takes> {
+            let valued = [
+                "run",
+                "process-begin",
+                "process-code",
+                "process-end",
+                "define",
+                "file",
+            ];
+            Some(if valued.contains(&name) {
+                argv::Takes::Value
+            } else {
+                argv::Takes::Nothing
+            })
+        }
+        fn short(&self, letter: char) -> Option<argv::Takes> {
+            Some(if "rBREdczf".contains(letter) {
+                argv::Takes::Value
+            } else {
+                argv::Takes::Nothing
+            })
         }
     }
-    match joined(parts) {
-        Some(text) => (Lang::Php, Code::Text(text)),
-        None => (Lang::PhpTagged, Code::Stdin),
+    let read = argv::read_head(args, argv::Style::Getopt, &Php);
+    let mut parts = Vec::new();
+    for opt in &read.opts {
+        match opt.name {
+            "r" | "B" | "R" | "E" | "run" | "process-begin" | "process-code" | "process-end" => {
+                parts.extend(opt.value_word.map(|at| Word {
+                    text: opt.value.unwrap_or_default().to_string(),
+                    literal: args[at].literal,
+                }));
+            }
+            "f" | "file" | "S" | "a" | "v" | "h" | "i" | "m" | "version" | "help" => {
+                return (Lang::Php, Code::Elsewhere);
+            }
+            _ => {}
+        }
+    }
+    // A script file; after `--` (or a lone `-`) the code is read from standard input.
+    let script = read
+        .stopped_at
+        .filter(|&at| args[at].text != "-" && (at == 0 || args[at - 1].text != "--"));
+    match (joined(parts), script) {
+        (Some(text), _) => (Lang::Php, Code::Text(text)),
+        (None, Some(_)) => (Lang::Php, Code::Elsewhere),
+        (None, None) => (Lang::PhpTagged, Code::Stdin),
     }
 }
 
@@ -476,6 +502,8 @@ mod tests {
         assert_eq!(text("perl -MFile::Path -lne X"), "X");
         assert_eq!(text("perl -E X"), "X");
         assert_eq!(text("php -r X"), "X");
+        assert_eq!(text("php -d memory_limit=1G -rX"), "X");
+        assert_eq!(text("php -B A -R X"), "A\nX");
         assert_eq!(
             text("pwsh -NoProfile -Command Remove-Item x"),
             "Remove-Item x"
@@ -492,6 +520,8 @@ mod tests {
         assert_eq!(code("python3"), Some((Lang::Python, Code::Stdin)));
         assert_eq!(code("node"), Some((Lang::JavaScript, Code::Stdin)));
         assert_eq!(code("php"), Some((Lang::PhpTagged, Code::Stdin)));
+        assert_eq!(code("php -- a"), Some((Lang::PhpTagged, Code::Stdin)));
+        assert_eq!(code("php x.php -r y"), Some((Lang::Php, Code::Elsewhere)));
         assert_eq!(
             code("python3 script.py -c x"),
             Some((Lang::Python, Code::Elsewhere))
