@@ -4,9 +4,9 @@
 //! A caller says how the program spells its options ([`Style`]) and which options take a
 //! value ([`Options`]); [`read`] gives the options in order, each with its value, and the
 //! operands. Options and operands may interleave (getopt and pflag both permute) until `--`.
-//! An option the caller does not know is still read as an option, marked unknown, so a table
-//! that lags behind a program can at worst turn an option's value into an operand, never hide
-//! an option.
+//! An option the caller does not know is still read as a flag (and [`Argv::unknown`] set),
+//! so a table that lags behind a program can at worst turn an option's value into an operand,
+//! never hide an option.
 //!
 //! Whether an option is *on* has one meaning too ([`Opt::on`], [`Argv::setting`]): the last
 //! of its spellings wins, `--no-name` turns it off, and so does a value that says no
@@ -134,8 +134,6 @@ pub struct Opt<'a> {
     pub word: usize,
     /// Index of the word its value came from: `word` when attached, the next when separate.
     pub value_word: Option<usize>,
-    /// Whether the caller's [`Options`] knew it.
-    pub known: bool,
 }
 
 impl Opt<'_> {
@@ -264,7 +262,6 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
                 value,
                 value_word,
                 word: at,
-                known: takes.is_some(),
             });
             continue;
         }
@@ -295,7 +292,6 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
                 value,
                 value_word,
                 word: at,
-                known: takes.is_some(),
             });
             if value.is_some() || matches!(takes, Some(Takes::Value | Takes::Attached)) {
                 break;
