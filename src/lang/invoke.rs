@@ -3,7 +3,7 @@
 //! `/c`), standard input (`python3 -`, a bare `node` fed a heredoc), or a script file.
 
 use super::Lang;
-use crate::syntax::Word;
+use crate::syntax::{Word, argv};
 
 /// Where an interpreter's code comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,64 +93,55 @@ fn joined(parts: Vec<Word>) -> Option<Word> {
     })
 }
 
-/// Interpreters with clustered short options (`python -vc CODE`, `ruby -we CODE`):
-/// `code` flags take the code, `value` flags a value, `module` flags run something else.
+/// Interpreters with clustered short options (`python -vc CODE`, `ruby -we CODE`), read by
+/// the shared argv model up to the script: `code` letters take the code, `value` letters a
+/// value, `module` letters run something else.
 fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        i += 1;
-        if w == "-" {
-            return Code::Stdin;
+    struct Letters<'s>(&'s str, &'s str);
+    impl argv::Options for Letters<'_> {
+        fn long(&self, _: &str) -> Option<argv::Takes> {
+            Some(argv::Takes::Nothing)
         }
-        if w == "--" {
-            break;
-        }
-        if w.starts_with("--") {
-            if matches!(w, "--help" | "--version") {
-                return Code::Elsewhere;
-            }
-            continue;
-        }
-        let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) else {
-            // The script file: the code is in it, and any later words are its arguments.
-            return joined(parts).map_or(Code::Elsewhere, Code::Text);
-        };
-        for (at, c) in cluster.char_indices() {
-            let rest = &cluster[at + c.len_utf8()..];
-            if code.contains(c) {
-                let text = if rest.is_empty() {
-                    i += 1;
-                    args.get(i - 1).cloned()
-                } else {
-                    Some(Word {
-                        text: rest.to_string(),
-                        literal: word.literal,
-                    })
-                };
-                parts.extend(text);
-                break;
-            }
-            if module.contains(c) {
-                return Code::Elsewhere;
-            }
-            if value.contains(c) {
-                if rest.is_empty() {
-                    i += 1;
-                }
-                break;
-            }
-        }
-        // Python's `-c` ends its options: what follows are the code's own arguments.
-        if code == "c" && !parts.is_empty() {
-            break;
+        fn short(&self, letter: char) -> Option<argv::Takes> {
+            Some(if self.0.contains(letter) || self.1.contains(letter) {
+                argv::Takes::Value
+            } else {
+                argv::Takes::Nothing
+            })
         }
     }
-    match joined(parts) {
-        Some(text) => Code::Text(text),
-        None if i >= args.len() => Code::Stdin,
-        None => Code::Elsewhere,
+    let read = argv::read_head(args, argv::Style::Getopt, &Letters(code, value));
+    let mut parts = Vec::new();
+    for opt in &read.opts {
+        let letter = opt.name.chars().next().unwrap_or_default();
+        match opt.spelling {
+            argv::Spelling::Long if matches!(opt.name, "help" | "version") => {
+                return Code::Elsewhere;
+            }
+            argv::Spelling::Long => {}
+            argv::Spelling::Short if code.contains(letter) => {
+                let Some(at) = opt.value_word else { continue };
+                let word = &args[at];
+                parts.push(Word {
+                    text: opt.value.unwrap_or_default().to_string(),
+                    literal: word.literal,
+                });
+                // Python's `-c` ends its options: what follows are the code's own arguments.
+                if code == "c" {
+                    break;
+                }
+            }
+            argv::Spelling::Short if module.contains(letter) => return Code::Elsewhere,
+            argv::Spelling::Short => {}
+        }
+    }
+    if let Some(text) = joined(parts) {
+        return Code::Text(text);
+    }
+    // No script: the code comes from standard input (`-` names it too).
+    match read.stopped_at.map(|at| args[at].text.as_str()) {
+        None | Some("-") => Code::Stdin,
+        Some(_) => Code::Elsewhere,
     }
 }
 
@@ -226,29 +217,55 @@ fn perl(args: &[Word]) -> Code {
 /// `php -r CODE` (and the per-line `-B`/`-R`/`-E` codes); bare `php` reads a PHP file on
 /// stdin, tags and all.
 fn php(args: &[Word]) -> (Lang, Code) {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        i += 1;
-        match w {
-            "-r" | "-B" | "-R" | "-E" | "--run" | "--process-begin" | "--process-code"
-            | "--process-end" => {
-                parts.extend(args.get(i).cloned());
-                i += 1;
-            }
-            "-d" | "-c" | "-z" | "--define" => i += 1,
-            "-f" | "--file" | "-S" | "-a" | "-v" | "-h" | "-i" | "-m" | "--version" | "--help" => {
-                return (Lang::Php, Code::Elsewhere);
-            }
-            "--" | "-" => break,
-            _ if w.starts_with('-') => {}
-            _ => return (Lang::Php, joined(parts).map_or(Code::Elsewhere, Code::Text)),
+    struct Php;
+    impl argv::Options for Php {
+        fn long(&self, name: &str) -> Option<argv::Takes> {
+            let valued = [
+                "run",
+                "process-begin",
+                "process-code",
+                "process-end",
+                "define",
+                "file",
+            ];
+            Some(if valued.contains(&name) {
+                argv::Takes::Value
+            } else {
+                argv::Takes::Nothing
+            })
+        }
+        fn short(&self, letter: char) -> Option<argv::Takes> {
+            Some(if "rBREdczf".contains(letter) {
+                argv::Takes::Value
+            } else {
+                argv::Takes::Nothing
+            })
         }
     }
-    match joined(parts) {
-        Some(text) => (Lang::Php, Code::Text(text)),
-        None => (Lang::PhpTagged, Code::Stdin),
+    let read = argv::read_head(args, argv::Style::Getopt, &Php);
+    let mut parts = Vec::new();
+    for opt in &read.opts {
+        match opt.name {
+            "r" | "B" | "R" | "E" | "run" | "process-begin" | "process-code" | "process-end" => {
+                parts.extend(opt.value_word.map(|at| Word {
+                    text: opt.value.unwrap_or_default().to_string(),
+                    literal: args[at].literal,
+                }));
+            }
+            "f" | "file" | "S" | "a" | "v" | "h" | "i" | "m" | "version" | "help" => {
+                return (Lang::Php, Code::Elsewhere);
+            }
+            _ => {}
+        }
+    }
+    // A script file; after `--` (or a lone `-`) the code is read from standard input.
+    let script = read
+        .stopped_at
+        .filter(|&at| args[at].text != "-" && (at == 0 || args[at - 1].text != "--"));
+    match (joined(parts), script) {
+        (Some(text), _) => (Lang::Php, Code::Text(text)),
+        (None, Some(_)) => (Lang::Php, Code::Elsewhere),
+        (None, None) => (Lang::PhpTagged, Code::Stdin),
     }
 }
 
@@ -485,6 +502,8 @@ mod tests {
         assert_eq!(text("perl -MFile::Path -lne X"), "X");
         assert_eq!(text("perl -E X"), "X");
         assert_eq!(text("php -r X"), "X");
+        assert_eq!(text("php -d memory_limit=1G -rX"), "X");
+        assert_eq!(text("php -B A -R X"), "A\nX");
         assert_eq!(
             text("pwsh -NoProfile -Command Remove-Item x"),
             "Remove-Item x"
@@ -501,6 +520,8 @@ mod tests {
         assert_eq!(code("python3"), Some((Lang::Python, Code::Stdin)));
         assert_eq!(code("node"), Some((Lang::JavaScript, Code::Stdin)));
         assert_eq!(code("php"), Some((Lang::PhpTagged, Code::Stdin)));
+        assert_eq!(code("php -- a"), Some((Lang::PhpTagged, Code::Stdin)));
+        assert_eq!(code("php x.php -r y"), Some((Lang::Php, Code::Elsewhere)));
         assert_eq!(
             code("python3 script.py -c x"),
             Some((Lang::Python, Code::Elsewhere))

@@ -4,9 +4,12 @@
 //! when no other option starts with `ha`, `-e pattern` consumes `pattern`, and everything
 //! after `--` is an operand. Unknown options are kept as unknown rather than treated as an
 //! error, so an option table that lags behind the program never hides a destructive flag.
+//! The words are read by the shared model ([`argv`]); this adds tables with canonical names
+//! and git's abbreviations, and `--no-name` switching `name` off.
 #![deny(clippy::indexing_slicing)]
 
 use crate::shell::Word;
+use crate::syntax::argv;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Value {
@@ -51,12 +54,15 @@ pub const fn optional(long: &'static str) -> Opt {
 }
 
 /// An option as given, resolved to its canonical long name.
+/// An option as given, resolved to its canonical long name.
 #[derive(Debug)]
 pub struct Given<'a> {
     pub name: &'static str,
     pub value: Option<&'a str>,
     /// Index of the argv word it came from.
     pub word: usize,
+    /// Given switched off: `--no-name`, or a flag's value that says no (`--dry-run=false`).
+    pub off: bool,
 }
 
 #[derive(Debug, Default)]
@@ -71,8 +77,13 @@ pub struct Parsed<'a> {
 }
 
 impl<'a> Parsed<'a> {
+    /// Whether `name` is on: given, and not switched off by a later `--no-name`.
     pub fn has(&self, name: &str) -> bool {
-        self.opts.iter().any(|o| o.name == name)
+        self.opts
+            .iter()
+            .rev()
+            .find(|o| o.name == name)
+            .is_some_and(|o| !o.off)
     }
 
     /// Which of several mutually overriding options was given last.
@@ -80,7 +91,7 @@ impl<'a> Parsed<'a> {
         self.opts
             .iter()
             .rev()
-            .find(|o| names.contains(&o.name))
+            .find(|o| names.contains(&o.name) && !o.off)
             .map(|o| o.name)
     }
 
@@ -97,74 +108,69 @@ impl<'a> Parsed<'a> {
     }
 }
 
-/// Parses `args` against `table`. Options and operands may be interleaved (GNU and git
-/// both permute), until `--`.
-pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
-    let mut out = Parsed::default();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let text = word.text.as_str();
-        if text == "--" {
-            out.after_dashdash = Some(out.operands.len());
-            out.operands.extend(args.iter().enumerate().skip(i + 1));
-            break;
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
-            };
-            match resolve_long(name, table) {
-                Some(opt) => {
-                    let value = match (opt.value, inline) {
-                        (Value::Required, None) => {
-                            i += 1;
-                            args.get(i).map(|w| w.text.as_str())
-                        }
-                        (_, v) => v,
-                    };
-                    out.opts.push(Given {
-                        name: opt.long,
-                        value,
-                        word: i,
-                    });
-                }
-                None => out.unknown = true,
-            }
-        } else if text.len() > 1 && text.starts_with('-') {
-            let start = i;
-            for (pos, c) in text[1..].char_indices() {
-                let Some(opt) = table.iter().find(|o| o.short == Some(c)) else {
-                    out.unknown = true;
-                    continue;
-                };
-                if opt.value == Value::Required {
-                    let rest = &text[1 + pos + c.len_utf8()..];
-                    let value = if rest.is_empty() {
-                        i += 1;
-                        args.get(i).map(|w| w.text.as_str())
-                    } else {
-                        Some(rest)
-                    };
-                    out.opts.push(Given {
-                        name: opt.long,
-                        value,
-                        word: start,
-                    });
-                    break;
-                }
-                out.opts.push(Given {
-                    name: opt.long,
-                    value: None,
-                    word: start,
-                });
-            }
-        } else {
-            out.operands.push((i, word));
-        }
-        i += 1;
+/// An option table as the shared argv model sees it.
+struct Table<'t>(&'t [Opt]);
+
+impl argv::Options for Table<'_> {
+    fn long(&self, name: &str) -> Option<argv::Takes> {
+        resolve(name, self.0).map(|(opt, _)| takes(opt))
     }
-    out
+    fn short(&self, letter: char) -> Option<argv::Takes> {
+        self.0.iter().find(|o| o.short == Some(letter)).map(takes)
+    }
+}
+
+fn takes(opt: &Opt) -> argv::Takes {
+    match opt.value {
+        Value::No => argv::Takes::Nothing,
+        Value::Required => argv::Takes::Value,
+        Value::Optional => argv::Takes::Attached,
+    }
+}
+
+/// Parses `args` against `table`, the getopt way (see [`argv`]).
+pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
+    let read = argv::read(args, argv::Style::Getopt, &Table(table));
+    let opts = read
+        .opts
+        .iter()
+        .filter_map(|given| {
+            let (opt, negated) = match given.spelling {
+                argv::Spelling::Short => {
+                    let letter = given.name.chars().next()?;
+                    (table.iter().find(|o| o.short == Some(letter))?, false)
+                }
+                argv::Spelling::Long => resolve(given.name, table)?,
+            };
+            let says_no = opt.value == Value::No && given.value.is_some_and(argv::says_no);
+            Some(Given {
+                name: opt.long,
+                value: given.value,
+                word: given.word,
+                off: negated || says_no,
+            })
+        })
+        .collect();
+    Parsed {
+        opts,
+        operands: read
+            .operands
+            .iter()
+            .filter_map(|&i| Some((i, args.get(i)?)))
+            .collect(),
+        after_dashdash: read.after_dashdash,
+        unknown: read.unknown,
+    }
+}
+
+/// The option `name` spells, and whether it is its negation (`--no-verify` of `verify`, when
+/// the table has no `no-verify` of its own).
+fn resolve<'t>(name: &str, table: &'t [Opt]) -> Option<(&'t Opt, bool)> {
+    if let Some(opt) = resolve_long(name, table) {
+        return Some((opt, false));
+    }
+    let opt = resolve_long(name.strip_prefix("no-")?, table)?;
+    (opt.value != Value::Required).then_some((opt, true))
 }
 
 /// Exact name, or the option this is a prefix of. An ambiguous prefix (`--forc` in
@@ -217,5 +223,20 @@ mod tests {
         let names: Vec<_> = p.opts.iter().map(|o| o.name).collect();
         assert_eq!(names, ["force"]);
         assert!(p.unknown);
+    }
+
+    #[test]
+    fn negations_and_values_that_say_no_switch_off() {
+        for line in [
+            "-fn --no-dry-run",
+            "-f --dry-run=false",
+            "-f --dry-run --no-dry",
+        ] {
+            let args = words(line);
+            let p = parse(&args, TABLE);
+            assert!(p.has("force") && !p.has("dry-run"), "{line}");
+        }
+        let args = words("-f --no-force");
+        assert!(!parse(&args, TABLE).has("force"));
     }
 }

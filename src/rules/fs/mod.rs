@@ -10,6 +10,7 @@ use crate::rules::opts::{self, Opt, flag, optional};
 use crate::rules::{Hit, Reading, Rule, Subject, Tier};
 use crate::settings::Profile;
 use crate::shell::Word;
+use crate::syntax::argv;
 
 pub static RM_RECURSIVE: Rule = Rule {
     id: "fs.rm-recursive",
@@ -102,10 +103,7 @@ pub(super) fn secure_recursive(args: &[Word]) -> bool {
 /// `del-cli`: deletes the files and folders its globs match, a folder with everything in
 /// it, as `rm -rf` would; `--dry-run` only lists them.
 pub(super) fn del_cli(args: &[Word], profile: Profile, reading: Reading) -> Option<Hit> {
-    let dry_run = args.iter().take_while(|w| w.text != "--").any(|w| {
-        w.text == "--dry-run"
-            || (w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('d'))
-    });
+    let dry_run = argv::read(args, argv::Style::Pflag, &argv::Valued(&[])).on(&["dry-run", "d"]);
     if dry_run {
         return None;
     }

@@ -1,8 +1,9 @@
 //! `git clean`: deleting what git does not track.
 
 use super::{Invocation, about, parse, rewrite, rewritten_args};
-use crate::rules::opts::{Opt, flag, valued};
+use crate::rules::opts::{self, Opt, flag, valued};
 use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
+use crate::shell::Word;
 
 pub static CLEAN_FORCE: Rule = Rule {
     id: "git.clean-force",
@@ -138,10 +139,11 @@ fn dry_run_subject(inv: &Invocation, replace: &[(usize, Option<String>)]) -> Sub
             None => return Subject::Nothing,
         }
     }
-    if !args.iter().any(|a| {
-        a == "--dry-run" || (a.starts_with('-') && !a.starts_with("--") && a.contains('n'))
-    }) {
-        args.insert(0, "--dry-run".into());
+    // Last among the options, so no `--no-dry-run` of the line can switch it off again.
+    let words: Vec<Word> = args.iter().map(Word::literal).collect();
+    if !opts::parse(&words, CLEAN).has("dry-run") {
+        let end = args.iter().position(|a| a == "--").unwrap_or(args.len());
+        args.insert(end, "--dry-run".into());
     }
     about(GitSubject::Clean { dry_run: args })
 }

@@ -8,11 +8,15 @@
 //! - [`operands`], [`has`], [`values`] and [`value`] answer one question each, with options
 //!   named as written (`-h`, `--host`, `-prefix`), for tools read by a handful of options.
 //!
+//! Both are read by the one argv model ([`argv`]), so they agree with each other and with
+//! the core rules on clusters, values, `--` and what switches an option off.
+//!
 //! Either way only the options that take a separate value need to be known: any other word
 //! starting with `-` is read as a flag, so a table that lags behind a program can at worst
 //! turn an option's value into an operand, never hide an option.
 
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::argv::{self, Argv, Valued, Written};
 
 /// How a tool spells its options.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,117 +27,74 @@ pub(crate) enum Style {
     Go,
 }
 
+impl Style {
+    fn model(self) -> argv::Style {
+        match self {
+            Style::Gnu => argv::Style::Pflag,
+            Style::Go => argv::Style::Go,
+        }
+    }
+}
+
 /// A command line split into options and operands.
 pub(crate) struct Line<'a> {
     /// Options by name without dashes (`recursive`, `n`), with their value if they have one.
     pub opts: Vec<(&'a str, Option<&'a str>)>,
     /// Operands in order; a lone `-` (stdin) is one.
     pub operands: Vec<&'a str>,
+    read: Argv<'a>,
 }
 
 impl<'a> Line<'a> {
     /// Splits `args`; `valued` names the options (without dashes) that take the next word as
     /// their value when it is not attached.
     pub fn parse(args: &'a [Word], style: Style, valued: &[&str]) -> Line<'a> {
-        Line::read(args, style, valued, false).0
+        Line::from(args, argv::read(args, style.model(), &Valued(valued)))
     }
 
     /// Reads the options before the first operand (a tool's global options, ahead of its
     /// subcommand) and gives the index of that operand in `args`, if there is one.
     pub fn head(args: &'a [Word], style: Style, valued: &[&str]) -> (Line<'a>, Option<usize>) {
-        Line::read(args, style, valued, true)
+        let read = argv::read_head(args, style.model(), &Valued(valued));
+        let at = read.stopped_at;
+        (Line::from(args, read), at)
     }
 
-    fn read(
-        args: &'a [Word],
-        style: Style,
-        valued: &[&str],
-        stop_at_operand: bool,
-    ) -> (Line<'a>, Option<usize>) {
-        let mut line = Line {
-            opts: Vec::new(),
-            operands: Vec::new(),
-        };
-        let text = |i: usize| args.get(i).map(|w| w.text.as_str());
-        let mut i = 0;
-        while let Some(word) = text(i) {
-            i += 1;
-            if word == "--" {
-                if stop_at_operand {
-                    return (line, (i < args.len()).then_some(i));
-                }
-                line.operands
-                    .extend(args[i..].iter().map(|w| w.text.as_str()));
-                break;
-            }
-            let long = match style {
-                Style::Gnu => word.strip_prefix("--"),
-                Style::Go => word
-                    .strip_prefix("--")
-                    .or_else(|| word.strip_prefix('-'))
-                    .filter(|rest| !rest.is_empty()),
-            };
-            if let Some(long) = long {
-                match long.split_once('=') {
-                    Some((name, value)) => line.opts.push((name, Some(value))),
-                    None if valued.contains(&long) => {
-                        line.opts.push((long, text(i)));
-                        i += 1;
-                    }
-                    None => line.opts.push((long, None)),
-                }
-                continue;
-            }
-            let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) else {
-                if stop_at_operand {
-                    return (line, Some(i - 1));
-                }
-                line.operands.push(word);
-                continue;
-            };
-            for (at, c) in shorts.char_indices() {
-                let name = &shorts[at..at + c.len_utf8()];
-                if valued.contains(&name) {
-                    let rest = &shorts[at + c.len_utf8()..];
-                    let rest = rest.strip_prefix('=').unwrap_or(rest);
-                    let value = if rest.is_empty() {
-                        i += 1;
-                        text(i - 1)
-                    } else {
-                        Some(rest)
-                    };
-                    line.opts.push((name, value));
-                    break;
-                }
-                line.opts.push((name, None));
-            }
+    fn from(args: &'a [Word], read: Argv<'a>) -> Line<'a> {
+        Line {
+            opts: read.opts.iter().map(|o| (o.name, o.value)).collect(),
+            operands: read
+                .operands
+                .iter()
+                .map(|&i| args[i].text.as_str())
+                .collect(),
+            read,
         }
-        (line, None)
-    }
-
-    /// The last of `names` given, with its value: later options override earlier ones.
-    fn last(&self, names: &[&str]) -> Option<Option<&'a str>> {
-        self.opts
-            .iter()
-            .rev()
-            .find(|(name, _)| names.contains(name))
-            .map(|(_, value)| *value)
     }
 
     /// Whether any of `names` is given, with whatever value.
     pub fn given(&self, names: &[&str]) -> bool {
-        self.last(names).is_some()
+        self.read.last(names).is_some()
     }
 
-    /// Whether any of `names` is given and not switched off (`--force=false`).
+    /// Whether any of `names` is given and not switched off (`--force=false`, `--no-force`).
     pub fn on(&self, names: &[&str]) -> bool {
-        self.last(names)
-            .is_some_and(|value| !matches!(value, Some("false" | "0" | "no")))
+        self.read.on(names)
     }
 
     /// The value of the last of `names` given (none if that one has no value).
     pub fn value(&self, names: &[&str]) -> Option<&'a str> {
-        self.last(names).flatten()
+        self.read.last(names).and_then(|o| o.value)
+    }
+
+    /// The values of all of `names` given, in order.
+    pub fn values(&self, names: &[&str]) -> Vec<&'a str> {
+        self.read
+            .opts
+            .iter()
+            .filter(|o| names.contains(&o.name))
+            .filter_map(|o| o.value)
+            .collect()
     }
 
     pub fn operand(&self, n: usize) -> Option<&'a str> {
@@ -141,10 +102,10 @@ impl<'a> Line<'a> {
     }
 
     /// A dry run is asked for with any of `names` (`--dry-run`, `--dry-run=server`), unless
-    /// its value switches it off (`--dry-run=none`).
+    /// its value or a later `--no-dry-run` switches it off (`--dry-run=none`): the one
+    /// meaning of [`Argv::on`].
     pub fn dry_run(&self, names: &[&str]) -> bool {
-        self.last(names)
-            .is_some_and(|value| !matches!(value, Some("none" | "false" | "0")))
+        self.on(names)
     }
 
     /// Asks for help or the version instead of acting.
@@ -181,23 +142,15 @@ pub(crate) fn without(cmd: &SimpleCommand, longs: &[&str], shorts: &[char]) -> S
 /// its own word (`-h db1`, `--context prod`; named as written). Everything after `--` is an
 /// operand, and so is a lone `-`.
 pub(crate) fn operand_words<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a Word> {
-    let mut out = Vec::new();
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        if text == "--" {
-            out.extend(words.by_ref());
-            break;
-        }
-        if text.len() > 1 && text.starts_with('-') {
-            if valued.contains(&text) {
-                words.next();
-            }
-            continue;
-        }
-        out.push(word);
-    }
-    out
+    let options = Written {
+        names: valued,
+        valued,
+    };
+    argv::read(args, argv::Style::Pflag, &options)
+        .operands
+        .into_iter()
+        .map(|i| &args[i])
+        .collect()
 }
 
 /// [`operand_words`] as text, for matching subcommands (`["db", "push"]`).
@@ -208,72 +161,41 @@ pub(crate) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a str> {
         .collect()
 }
 
-/// Whether any of `names` (as written: `-l`, `--list`, `-prefix`) is given before `--`: alone,
-/// a longer name also with `=value`, a one-letter one also in a cluster of letters (`-lqt`).
+/// The options of `args` named by `names` (as written: `-l`, `--list`, `-prefix`), of which
+/// `valued` take a value, before `--`.
+fn named<'a>(args: &'a [Word], names: &[&str], valued: &[&str]) -> Vec<argv::Opt<'a>> {
+    let options = Written { names, valued };
+    let unwritten = |name: &&str| name.trim_start_matches('-').to_string();
+    let wanted: Vec<String> = names.iter().map(unwritten).collect();
+    argv::read(args, argv::Style::Pflag, &options)
+        .opts
+        .into_iter()
+        .filter(|o| wanted.iter().any(|w| w == o.name))
+        .collect()
+}
+
+/// Whether any of `names` (as written: `-l`, `--list`, `-prefix`) is given before `--`, with
+/// whatever value: `--file=x`, a one-letter one also in a cluster of letters (`-lqt`).
 pub(crate) fn has(args: &[Word], names: &[&str]) -> bool {
-    args.iter()
-        .map(|w| w.text.as_str())
-        .take_while(|w| *w != "--")
-        .any(|w| names.iter().any(|name| spells(w, name)))
+    !named(args, names, &[]).is_empty()
 }
 
-/// `name`'s letter when it is a one-letter option (`-c` gives `c`).
-fn letter(name: &str) -> Option<char> {
-    let mut chars = name.strip_prefix('-')?.chars();
-    let c = chars.next()?;
-    chars.next().is_none().then_some(c)
-}
-
-/// `-lqt`: two or more one-letter flags written together.
-fn cluster(text: &str) -> Option<&str> {
-    text.strip_prefix('-')
-        .filter(|c| c.len() > 1 && c.chars().all(|c| c.is_ascii_alphabetic()))
-}
-
-/// Whether the word `text` gives the option `name` (see [`has`]).
-fn spells(text: &str, name: &str) -> bool {
-    if text == name {
-        return true;
-    }
-    match letter(name) {
-        Some(l) => cluster(text).is_some_and(|c| c.contains(l)),
-        None => text
-            .strip_prefix(name)
-            .is_some_and(|rest| rest.starts_with('=')),
-    }
+/// Whether a dry run (or another preview) is asked for with any of `names` (as written), in
+/// the one meaning of [`Argv::on`]: `--dry-run`, `-n`, `--dry-run=true` are; `--dry-run=false`,
+/// `--dry-run=none`, `-n=0`, a later `--no-dry-run`, and anything after `--` are not.
+pub(crate) fn dry_run(args: &[Word], names: &[&str]) -> bool {
+    let options = Written { names, valued: &[] };
+    let unwritten: Vec<&str> = names.iter().map(|n| n.trim_start_matches('-')).collect();
+    argv::read(args, argv::Style::Pflag, &options).on(&unwritten)
 }
 
 /// The values given to any of `names` before `--`, in order: `--file=x`, `--file x`, `-f x`,
 /// `-fx`, `-f=x`, and `-Atf x` (a one-letter option that ends a cluster of flags).
 pub(crate) fn values<'a>(args: &'a [Word], names: &[&str]) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(text) = words.next() {
-        if text == "--" {
-            break;
-        }
-        for name in names {
-            let letter = letter(name);
-            let ends_cluster =
-                || letter.is_some_and(|l| cluster(text).is_some_and(|c| c.ends_with(l)));
-            if text == *name || ends_cluster() {
-                out.extend(words.next());
-                break;
-            }
-            let attached = match letter {
-                Some(_) => text
-                    .strip_prefix(name)
-                    .filter(|r| !r.is_empty())
-                    .map(|r| r.strip_prefix('=').unwrap_or(r)),
-                None => text.strip_prefix(name).and_then(|r| r.strip_prefix('=')),
-            };
-            if let Some(value) = attached {
-                out.push(value);
-                break;
-            }
-        }
-    }
-    out
+    named(args, names, names)
+        .into_iter()
+        .filter_map(|o| o.value)
+        .collect()
 }
 
 /// The last value given to any of `names` (see [`values`]).
@@ -361,7 +283,22 @@ mod tests {
         assert!(has(&args, &["--dry-run", "-n"]));
         assert!(!has(&args, &["-c"]) && !has(&args, &["--fil"]));
         assert!(!has(&words("-?x"), &["-?"]) && has(&words("-?"), &["-?"]));
-        assert!(!has(&words("-l=x"), &["-l"]));
+        // pflag gives a flag its value this way; the value may switch it off.
+        assert!(has(&words("-l=x"), &["-l"]));
+    }
+
+    #[test]
+    fn dry_run_in_one_meaning() {
+        let dry = |line: &str| dry_run(&words(line), &["--dry-run", "-n"]);
+        assert!(dry("forget --dry-run") && dry("forget -vn") && dry("--dry-run=server"));
+        assert!(!dry("forget --dry-run=false") && !dry("--dry-run=none") && !dry("-n=0"));
+        assert!(!dry("--dry-run --no-dry-run") && !dry("rm -- --dry-run"));
+        let line = |text: &str| {
+            let args = words(text);
+            Line::parse(&args, Style::Gnu, &[]).dry_run(&["dry-run"])
+        };
+        assert!(line("delete ns x --dry-run=client") && !line("delete ns x --dry-run=none"));
+        assert!(!line("forget --prune --dry-run=false"));
     }
 
     #[test]

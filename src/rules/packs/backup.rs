@@ -6,7 +6,7 @@ mod repositories;
 mod system_snapshots;
 
 use super::Pack;
-use super::args::{asks_help, has, operands, value};
+use super::args::{self, asks_help, has, operands, value};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -170,7 +170,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
 }
 
 fn dry_run(args: &[Word]) -> bool {
-    has(args, &["--dry-run", "-n"])
+    args::dry_run(args, &["--dry-run", "-n"])
 }
 
 /// restic options (global, `forget` and `prune`) that take the next word as their value.

@@ -3,7 +3,7 @@
 //! configuration that are rebuilt by hand, if at all.
 
 use super::Pack;
-use super::args::{asks_help, has, operands, value};
+use super::args::{asks_help, dry_run, has, operands, value};
 use super::http::{Url, request_hits};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -411,7 +411,7 @@ fn glab(args: &[Word]) -> Option<Hit> {
         .unwrap_or_default();
     let (loses, safer, recovery) = match *noun {
         "ci" | "pipe" | "pipeline" => {
-            if has(args, &["--dry-run"]) {
+            if dry_run(args, &["--dry-run"]) {
                 return None;
             }
             let which = match (value(args, &["--status"]), rest.is_empty()) {

@@ -5,7 +5,7 @@
 //! `cargo sqlx` are read here.
 
 use super::Pack;
-use super::args::{has, operands, value};
+use super::args::{dry_run, has, operands, value};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -539,10 +539,8 @@ fn rails(args: &[Word]) -> Option<Hit> {
         "--where",
         "-P",
         "--prereqs",
-        "-n",
-        "--dry-run",
     ];
-    if has(args, &listing) {
+    if has(args, &listing) || dry_run(args, &["-n", "--dry-run"]) {
         return None;
     }
     let task = args.iter().find_map(|w| {

@@ -4,7 +4,7 @@
 //! shapes is a finding; every other request these everyday clients send passes.
 
 use super::Pack;
-use super::args::{asks_help, has, operands, value};
+use super::args::{asks_help, dry_run, operands, value};
 use super::http::{Url, request_hits};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -151,7 +151,7 @@ const CURATOR_VALUED: &[&str] = &[
 
 /// Elasticsearch Curator's one-shot command line.
 fn curator(args: &[Word]) -> Option<Hit> {
-    if asks_help(args) || has(args, &["--dry-run"]) {
+    if asks_help(args) || dry_run(args, &["--dry-run"]) {
         return None;
     }
     let ops = operands(args, CURATOR_VALUED);

@@ -4,7 +4,7 @@
 //! not one project's: every finding is protected.
 
 use super::Pack;
-use super::args::{has, operand_words};
+use super::args::{dry_run, has, operand_words};
 use crate::rules::fs::{OS_FOLDERS, is_system_folder};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
@@ -158,7 +158,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         "dd" => dd(args),
         "chmod" | "chown" | "chgrp" => permissions(program, args),
         "wipefs" => (has(args, &["-a", "--all", "-o", "--offset"])
-            && !has(args, &["-n", "--no-act"]))
+            && !dry_run(args, &["-n", "--no-act"]))
         .then(|| device_target(args, true))
         .flatten()
         .map(|dev| disk(format!("erases the file-system signatures on {dev}"))),

@@ -3,7 +3,7 @@
 //! separates listing what would go from deleting it.
 
 use crate::rules::git::list;
-use crate::rules::packs::args::{has, operands, value, values};
+use crate::rules::packs::args::{Line, Style, dry_run, has, operands, value, values};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -163,17 +163,24 @@ pub(super) fn duplicacy(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     if operands(args, DUPLICACY_VALUED).first() != Some(&"prune") {
         return None;
     }
-    if single_dash(args, &["-dry-run", "-d"]) {
+    // Duplicacy spells its long options with one dash (`-id`, `-threads`), as Go's flag does.
+    let valued: Vec<&str> = DUPLICACY_VALUED
+        .iter()
+        .map(|name| name.trim_start_matches('-'))
+        .chain(["r", "t", "id"])
+        .collect();
+    let line = Line::parse(args, Style::Go, &valued);
+    if line.dry_run(&["dry-run", "d"]) {
         return None;
     }
-    let revisions = single_dash_values(args, "-r");
-    let tags = single_dash_values(args, "-t");
-    let keep = single_dash_values(args, "-keep");
-    let exclusive = single_dash(args, &["-exclusive"]);
-    let who = if single_dash(args, &["-all", "-a"]) {
+    let revisions = line.values(&["r"]);
+    let tags = line.values(&["t"]);
+    let keep = line.values(&["keep"]);
+    let exclusive = line.on(&["exclusive"]);
+    let who = if line.on(&["all", "a"]) {
         " of every snapshot id".to_string()
     } else {
-        single_dash_values(args, "-id")
+        line.values(&["id"])
             .pop()
             .map_or_else(String::new, |id| format!(" of `{id}`"))
     };
@@ -223,28 +230,8 @@ pub(super) fn duplicacy(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     )
 }
 
-/// Whether any of `names` is given. Duplicacy spells its long options with one dash
-/// (`-id`, `-threads`), so no word is a cluster of one-letter flags.
-fn single_dash(args: &[Word], names: &[&str]) -> bool {
-    args.iter().any(|w| names.contains(&w.text.as_str()))
-}
-
-/// The values given to the Duplicacy option `name` (`-r 6`, `-r=6`).
-fn single_dash_values<'a>(args: &'a [Word], name: &str) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if word == name {
-            out.extend(words.next());
-        } else if let Some(value) = word.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-            out.push(value);
-        }
-    }
-    out
-}
-
 pub(super) fn duplicity(args: &[Word]) -> Option<Hit> {
-    if !has(args, &["--force"]) || has(args, &["--dry-run"]) {
+    if !has(args, &["--force"]) || dry_run(args, &["--dry-run"]) {
         return None;
     }
     // The action and its argument come as plain words, before or after the options.
@@ -370,7 +357,7 @@ pub(super) fn rdiff_backup(args: &[Word]) -> Option<Hit> {
 }
 
 pub(super) fn rdiff_backup_delete(args: &[Word]) -> Option<Hit> {
-    if has(args, &["--dry-run"]) {
+    if dry_run(args, &["--dry-run"]) {
         return None;
     }
     let paths = operands(args, &[]);

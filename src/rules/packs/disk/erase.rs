@@ -2,7 +2,7 @@
 //! SCSI formats and sanitizes, destructive bad-block tests, RAID superblocks, ATA secure erase,
 //! and forcing an LVM label over whatever a disk holds.
 
-use super::super::args::{Line, Style, has, operand_words, values, without};
+use super::super::args::{Line, Style, dry_run, has, operand_words, values, without};
 use super::super::system::is_block_device;
 use super::asks;
 use crate::rules::git::list;
@@ -101,16 +101,18 @@ pub(super) fn check(program: &str, cmd: &SimpleCommand, args: &[Word]) -> Option
         "badblocks" => badblocks(cmd, args),
         "mdadm" => mdadm(args),
         "hdparm" => hdparm(args),
-        "sg_format" => (has(args, &["--format", "-F"]) && !has(args, &["--dry-run"])).then(|| {
-            erased(format!(
-                "formats {}: every block on it is erased",
-                device(args)
-            ))
-        }),
+        "sg_format" => {
+            (has(args, &["--format", "-F"]) && !dry_run(args, &["--dry-run"])).then(|| {
+                erased(format!(
+                    "formats {}: every block on it is erased",
+                    device(args)
+                ))
+            })
+        }
         "sg_sanitize" => (has(
             args,
             &["--block", "-B", "--crypto", "-C", "--overwrite", "-O"],
-        ) && !has(args, &["--dry-run"]))
+        ) && !dry_run(args, &["--dry-run"]))
         .then(|| {
             erased(format!(
                 "sanitizes {}: all user data on it is erased",

@@ -5,6 +5,7 @@ use super::{command, first_operand};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::Word;
+use crate::syntax::argv;
 
 pub static FOSSIL_DISCARD: Rule = Rule {
     id: "vcs.fossil-discard",
@@ -210,17 +211,14 @@ const VALUED: &[&str] = &[
     "-case-sensitive",
 ];
 
-/// Whether `args` give the option `long` (`--long`, `-long`, `--long=x`) or `short` (`-s`).
+/// Whether `args` switch on the option `long` (`--long`, `-long`, `--long=x`) or `short`
+/// (`-s`): fossil reads one dash or two alike, and a later `--no-long` or a value that says
+/// no switches it off.
 fn given(args: &[Word], long: &str, short: Option<char>) -> bool {
-    args.iter()
-        .map(|w| w.text.as_str())
-        .take_while(|w| *w != "--")
-        .any(|w| {
-            let name = w.strip_prefix("--").or_else(|| w.strip_prefix('-'));
-            let name = name.map(|n| n.split_once('=').map_or(n, |(n, _)| n));
-            name == Some(long)
-                || short.is_some_and(|s| name.is_some_and(|n| n.len() == 1 && n.starts_with(s)))
-        })
+    let mut letter = [0; 4];
+    let mut names = vec![long];
+    names.extend(short.map(|s| &*s.encode_utf8(&mut letter)));
+    argv::read(args, argv::Style::Go, &argv::Valued(&[])).on(&names)
 }
 
 /// The operands after a command name, options and their values skipped.

@@ -2,11 +2,12 @@
 //! beginning of a command or long option (`hg upd --cl` is `hg update --clean`), so both are
 //! read that way.
 
-use super::{Depth, Loses, Tool, WorkingCopy, command, first_operand, long_given};
+use super::{Depth, Loses, Tool, WorkingCopy, command, first_operand, switched_on};
 use crate::rules::git::{list, texts};
 use crate::rules::packs::args::{has, operand_words, operands, value};
 use crate::rules::{Hit, Rule, Subject, Tier};
 use crate::shell::Word;
+use crate::syntax::argv;
 
 pub static HG_DISCARD: Rule = Rule {
     id: "vcs.hg-discard",
@@ -403,7 +404,7 @@ impl Line<'_> {
             .chain(GLOBAL_LONGS)
             .copied()
             .collect();
-        long_given(self.args, name, &longs) || short.is_some_and(|s| has(self.args, &[s]))
+        switched_on(self.args, name, short.and_then(argv::letter_of), &longs)
     }
 
     /// What the context should ask `hg status` about the `paths` (none: the whole working

@@ -17,6 +17,7 @@ use super::Pack;
 use super::args::asks_help;
 use crate::rules::Hit;
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::argv;
 
 pub use extras::{EXTRAS_DELETE, EXTRAS_DISCARD, EXTRAS_REWRITE};
 pub use fossil::{FOSSIL_DISCARD, FOSSIL_PURGE};
@@ -191,24 +192,39 @@ fn command<'a>(word: &str, commands: &[&[&'a str]]) -> Option<&'a str> {
     found.next().is_none().then_some(first[0])
 }
 
-/// Whether `args` give the long option `name` before `--`, read as Python's getopt reads
-/// it (Mercurial): `--name`, `--name=value`, or a beginning of `name` that begins no other
-/// of `longs` (all the command's long options).
-fn long_given(args: &[Word], name: &str, longs: &[&str]) -> bool {
-    args.iter()
-        .map(|w| w.text.as_str())
-        .take_while(|w| *w != "--")
-        .filter_map(|w| w.strip_prefix("--"))
-        .map(|w| w.split_once('=').map_or(w, |(n, _)| n))
-        .any(|given| {
-            given == name
-                || (!given.is_empty()
-                    && !longs.contains(&given)
-                    && name.starts_with(given)
-                    && longs
-                        .iter()
-                        .all(|other| *other == name || !other.starts_with(given)))
+/// Whether `args` switch on the long option `name` or its letter `short` (`-n`), read as
+/// Python's getopt reads them (Mercurial): `--name`, `--name=value`, or a beginning of `name`
+/// that begins no other of `longs` (all the command's long options). The last spelling wins,
+/// and Mercurial's `--no-name` or a value that says no (see [`argv::Argv::setting`]) switches
+/// it off.
+fn switched_on(args: &[Word], name: &str, short: Option<char>, longs: &[&str]) -> bool {
+    let names = |given: &str| given == name || abbreviates(given, name, longs);
+    argv::read(args, argv::Style::Getopt, &argv::Valued(&[]))
+        .opts
+        .iter()
+        .rev()
+        .find_map(|opt| match opt.spelling {
+            argv::Spelling::Short => short
+                .is_some_and(|s| opt.name.chars().eq([s]))
+                .then(|| opt.on()),
+            argv::Spelling::Long if names(opt.name) => Some(opt.on()),
+            argv::Spelling::Long => opt
+                .name
+                .strip_prefix("no-")
+                .filter(|n| names(n))
+                .map(|_| false),
         })
+        .unwrap_or(false)
+}
+
+/// Whether `given` is a beginning of `name` that begins no other of `longs`.
+fn abbreviates(given: &str, name: &str, longs: &[&str]) -> bool {
+    !given.is_empty()
+        && !longs.contains(&given)
+        && name.starts_with(given)
+        && longs
+            .iter()
+            .all(|other| *other == name || !other.starts_with(given))
 }
 
 #[cfg(test)]
@@ -238,11 +254,19 @@ mod tests {
     #[test]
     fn long_options_by_unique_beginnings() {
         let longs = ["print", "print0", "all", "abort-on-err"];
-        assert!(long_given(&words("--print"), "print", &longs));
-        assert!(!long_given(&words("--print"), "print0", &longs));
-        assert!(!long_given(&words("--pr"), "print", &longs));
-        assert!(long_given(&words("--al"), "all", &longs));
-        assert!(!long_given(&words("--a"), "all", &longs));
-        assert!(!long_given(&words("-- --all"), "all", &longs));
+        assert!(switched_on(&words("--print"), "print", None, &longs));
+        assert!(!switched_on(&words("--print"), "print0", None, &longs));
+        assert!(!switched_on(&words("--pr"), "print", None, &longs));
+        assert!(switched_on(&words("--al"), "all", None, &longs));
+        assert!(!switched_on(&words("--a"), "all", None, &longs));
+        assert!(!switched_on(&words("-- --all"), "all", None, &longs));
+        assert!(!switched_on(&words("--all --no-all"), "all", None, &longs));
+        assert!(switched_on(&words("-vn"), "dry-run", Some('n'), &longs));
+        assert!(!switched_on(
+            &words("-n --no-dry"),
+            "dry-run",
+            Some('n'),
+            &["dry-run"]
+        ));
     }
 }
