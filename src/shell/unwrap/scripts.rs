@@ -1,8 +1,9 @@
 //! Commands that run shell text or another command for their own ends: `watch`, `su -c`,
 //! `flock`, `runuser`, `script`, a `trap` action, and `at`/`batch` reading a job.
 
-use super::wrappers::{PLAIN, Wrapper, peel};
+use super::wrappers::{PLAIN, Wrapper, long_takes, peel, short_takes};
 use super::{Run, SimpleCommand, Start, Via, Word, joined};
+use crate::syntax::argv::{self, Options, Spelling, Style, Takes};
 
 /// `watch [options] command...`: joined and run by `sh -c`, or exec'd as is with `-x`.
 pub(super) fn watch(argv: &[Word]) -> Start {
@@ -78,72 +79,67 @@ struct Runner {
     command_follows: bool,
 }
 
+impl Options for Runner {
+    fn long(&self, name: &str) -> Option<Takes> {
+        Some(if name == "command" {
+            Takes::Value
+        } else {
+            long_takes(self.long_value, name)
+        })
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        Some(if letter == 'c' {
+            Takes::Value
+        } else {
+            short_takes(self.short_value, letter)
+        })
+    }
+}
+
 /// Finds `-c SCRIPT` (also in a cluster: `-qc SCRIPT`, `-cSCRIPT`) or `--command SCRIPT`
-/// among the runner's own options, or else the command after its operands. Words of the
-/// command itself are never read as the runner's options (`flock l git -c x reset`).
+/// among the runner's own options, or else the command after its operands. Options may
+/// stand before and after each operand, but words of the command itself are never read as
+/// the runner's options (`flock l git -c x reset`).
 fn run_or_script(argv: &[Word], spec: &Runner) -> Start {
     let mut seen = 0;
-    let mut i = 1;
-    while let Some(word) = argv.get(i) {
-        let w = word.text.as_str();
-        if w == "--" {
-            // What follows is operands, then the command.
-            i += 1 + spec.operands.saturating_sub(seen);
-            seen = spec.operands;
-            break;
+    let mut from = 1;
+    let command = loop {
+        let args = argv.get(from..).unwrap_or_default();
+        let head = argv::read_head(args, Style::Getopt, spec);
+        let script = head.opts.iter().find(|opt| match opt.spelling {
+            Spelling::Short => opt.is("c"),
+            Spelling::Long => opt.is("command"),
+        });
+        if let Some(opt) = script {
+            return match (opt.value, opt.value_word) {
+                (Some(text), Some(at)) => Start::script(Word {
+                    text: text.to_string(),
+                    literal: args[at].literal,
+                }),
+                _ => Start::Nothing,
+            };
         }
-        if let Some(long) = w.strip_prefix("--") {
-            if long == "command" {
-                return argv
-                    .get(i + 1)
-                    .cloned()
-                    .map_or(Start::Nothing, Start::script);
-            }
-            if let Some(script) = long.strip_prefix("command=") {
-                return Start::script(Word {
-                    text: script.to_string(),
-                    literal: word.literal,
-                });
-            }
-            let name = long.split('=').next().unwrap_or(long);
-            let takes =
-                !long.contains('=') && spec.long_value.contains(&format!("--{name}").as_str());
-            i += if takes { 2 } else { 1 };
-            continue;
-        }
-        if w.len() > 1 && w.starts_with('-') {
-            for (pos, c) in w[1..].char_indices() {
-                let rest = &w[1 + pos + c.len_utf8()..];
-                if c == 'c' {
-                    return if rest.is_empty() {
-                        argv.get(i + 1)
-                            .cloned()
-                            .map_or(Start::Nothing, Start::script)
-                    } else {
-                        Start::script(Word {
-                            text: rest.to_string(),
-                            literal: word.literal,
-                        })
-                    };
-                }
-                if spec.short_value.contains(c) {
-                    if rest.is_empty() {
-                        i += 1;
-                    }
-                    break;
-                }
-            }
-            i += 1;
-            continue;
+        let Some(stop) = head.stopped_at else {
+            return Start::Nothing;
+        };
+        // After `--` come the operands left, then the command: no more options.
+        let dashdash = stop > 0
+            && args[stop - 1].text == "--"
+            && head
+                .opts
+                .last()
+                .is_none_or(|o| o.value_word != Some(stop - 1));
+        if dashdash {
+            break from + stop + spec.operands - seen;
         }
         if seen == spec.operands {
-            break;
+            break from + stop;
         }
         seen += 1;
-        i += 1;
-    }
-    if spec.command_follows && seen == spec.operands && i < argv.len() {
-        Start::At(i)
+        from += stop + 1;
+    };
+    if spec.command_follows && command < argv.len() {
+        Start::At(command)
     } else {
         Start::Nothing
     }

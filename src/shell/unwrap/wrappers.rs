@@ -2,6 +2,7 @@
 //! ...): their options and operands, then the command.
 
 use super::{Start, Word};
+use crate::syntax::argv::{self, Opt, Options, Spelling, Style, Takes};
 
 /// Option syntax of a wrapper: which options take a value, which mean no command runs.
 pub(super) struct Wrapper {
@@ -142,49 +143,59 @@ pub(super) fn wrapper(name: &str) -> Option<Wrapper> {
     })
 }
 
-/// Skips a wrapper's options and operands.
-pub(super) fn peel(spec: &Wrapper, argv: &[Word]) -> Start {
-    let mut i = 1;
-    while let Some(word) = argv.get(i) {
-        let w = word.text.as_str();
-        if w == "--" {
-            i += 1;
-            break;
-        }
-        if let Some(long) = w.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
-            let flag = format!("--{name}");
-            if spec.long_no_command.contains(&flag.as_str()) {
-                return Start::Nothing;
-            }
-            i += if !long.contains('=') && spec.long_value.contains(&flag.as_str()) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        if w.len() > 1 && w.starts_with('-') {
-            for (pos, c) in w[1..].char_indices() {
-                if spec.short_no_command.contains(c) {
-                    return Start::Nothing;
-                }
-                if spec.short_value.contains(c) {
-                    if pos + 1 + c.len_utf8() == w.len() {
-                        i += 1; // the value is the next word
-                    }
-                    break;
-                }
-            }
-            i += 1;
-            continue;
-        }
-        break;
-    }
-    i += spec.operands;
-    if i < argv.len() {
-        Start::At(i)
+/// A letter takes a value when `valued` holds it (`-u root`, `-uroot`).
+pub(super) fn short_takes(valued: &str, letter: char) -> Takes {
+    if valued.contains(letter) {
+        Takes::Value
     } else {
-        Start::Nothing
+        Takes::Nothing
+    }
+}
+
+/// A long option takes a value when `valued` (spelt with dashes) holds it.
+pub(super) fn long_takes(valued: &[&str], name: &str) -> Takes {
+    if valued.iter().any(|v| v.strip_prefix("--") == Some(name)) {
+        Takes::Value
+    } else {
+        Takes::Nothing
+    }
+}
+
+impl Options for Wrapper {
+    fn long(&self, name: &str) -> Option<Takes> {
+        Some(long_takes(self.long_value, name))
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        Some(short_takes(self.short_value, letter))
+    }
+}
+
+impl Wrapper {
+    /// Whether `opt` is one after which no command runs.
+    fn no_command(&self, opt: &Opt) -> bool {
+        match opt.spelling {
+            Spelling::Long => self
+                .long_no_command
+                .iter()
+                .any(|l| l.strip_prefix("--").is_some_and(|l| opt.is(l))),
+            Spelling::Short => self
+                .short_no_command
+                .chars()
+                .any(|c| opt.is(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+}
+
+/// Skips a wrapper's options and operands. A wrapper never permutes: its options end at the
+/// first operand, so `sudo rm -rf x` lends nothing to sudo.
+pub(super) fn peel(spec: &Wrapper, argv: &[Word]) -> Start {
+    let args = argv.get(1..).unwrap_or_default();
+    let head = argv::read_head(args, Style::Getopt, spec);
+    if head.opts.iter().any(|opt| spec.no_command(opt)) {
+        return Start::Nothing;
+    }
+    match head.stopped_at.map(|at| 1 + at + spec.operands) {
+        Some(at) if at < argv.len() => Start::At(at),
+        _ => Start::Nothing,
     }
 }
