@@ -152,15 +152,17 @@ fn split(code: &str) -> Vec<Command> {
 fn lower(text: &str, words: Vec<Word>, redirects: Vec<Redirect>) -> Option<Effect> {
     let name = words.first()?.text.to_ascii_lowercase();
     let name = name.strip_suffix(".exe").unwrap_or(&name).to_string();
-    let switches: Vec<String> = words[1..]
+    let switches: Vec<String> = words
         .iter()
+        .skip(1)
         .filter(|w| w.text.starts_with('/'))
         .map(|w| w.text.to_ascii_lowercase())
         .collect();
     // Paths, not switches: cmd switches are a slash and a letter or two (`/s`, `/a:h`).
     let operands = || -> Vec<Word> {
-        words[1..]
+        words
             .iter()
+            .skip(1)
             .filter(|w| !is_switch(&w.text))
             .cloned()
             .collect()

@@ -63,7 +63,7 @@ pub fn code_of(argv: &[Word]) -> Option<(Lang, Code)> {
         .next()?
         .to_ascii_lowercase();
     let lang = language_of(&program)?;
-    let args = &argv[1..];
+    let args = argv.get(1..).unwrap_or_default();
     let code = match lang {
         Lang::Python => short_options(args, "c", "WXQ", "m"),
         Lang::Ruby => short_options(args, "e", "rICEFx", ""),
@@ -120,8 +120,9 @@ fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
             }
             argv::Spelling::Long => {}
             argv::Spelling::Short if code.contains(letter) => {
-                let Some(at) = opt.value_word else { continue };
-                let word = &args[at];
+                let Some(word) = opt.value_word.and_then(|at| args.get(at)) else {
+                    continue;
+                };
                 parts.push(Word {
                     text: opt.value.unwrap_or_default().to_string(),
                     literal: word.literal,
@@ -139,7 +140,11 @@ fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
         return Code::Text(text);
     }
     // No script: the code comes from standard input (`-` names it too).
-    match read.stopped_at.map(|at| args[at].text.as_str()) {
+    match read
+        .stopped_at
+        .and_then(|at| args.get(at))
+        .map(|w| w.text.as_str())
+    {
         None | Some("-") => Code::Stdin,
         Some(_) => Code::Elsewhere,
     }
@@ -247,9 +252,9 @@ fn php(args: &[Word]) -> (Lang, Code) {
     for opt in &read.opts {
         match opt.name {
             "r" | "B" | "R" | "E" | "run" | "process-begin" | "process-code" | "process-end" => {
-                parts.extend(opt.value_word.map(|at| Word {
+                parts.extend(opt.value_word.and_then(|at| args.get(at)).map(|word| Word {
                     text: opt.value.unwrap_or_default().to_string(),
-                    literal: args[at].literal,
+                    literal: word.literal,
                 }));
             }
             "f" | "file" | "S" | "a" | "v" | "h" | "i" | "m" | "version" | "help" => {
@@ -259,9 +264,13 @@ fn php(args: &[Word]) -> (Lang, Code) {
         }
     }
     // A script file; after `--` (or a lone `-`) the code is read from standard input.
-    let script = read
-        .stopped_at
-        .filter(|&at| args[at].text != "-" && (at == 0 || args[at - 1].text != "--"));
+    let script = read.stopped_at.filter(|&at| {
+        args.get(at).is_some_and(|w| w.text != "-")
+            && at
+                .checked_sub(1)
+                .and_then(|before| args.get(before))
+                .is_none_or(|w| w.text != "--")
+    });
     match (joined(parts), script) {
         (Some(text), _) => (Lang::Php, Code::Text(text)),
         (None, Some(_)) => (Lang::Php, Code::Elsewhere),
@@ -317,8 +326,9 @@ fn node(args: &[Word]) -> Code {
 /// `deno eval [options] CODE`, `deno run -`.
 fn deno(args: &[Word]) -> Code {
     match args.first().map(|w| w.text.as_str()) {
-        Some("eval") => args[1..]
+        Some("eval") => args
             .iter()
+            .skip(1)
             .find(|w| !w.text.starts_with('-'))
             .cloned()
             .map_or(Code::Elsewhere, Code::Text),
@@ -351,15 +361,15 @@ fn powershell(args: &[Word]) -> Code {
             if w.to_ascii_lowercase().ends_with(".ps1") {
                 return Code::Elsewhere;
             }
-            return rest_as_command(&args[i - 1..]);
+            return rest_as_command(args.get(i - 1..).unwrap_or_default());
         };
         let param = param.to_ascii_lowercase();
         let prefix_of = |full: &str| !param.is_empty() && full.starts_with(param.as_str());
         if param == "c" || (param.len() >= 3 && prefix_of("command")) {
-            return match args.get(i) {
-                Some(w) if w.text == "-" => Code::Stdin,
-                Some(_) => rest_as_command(&args[i..]),
-                None => Code::Elsewhere,
+            return match args.get(i..).unwrap_or_default() {
+                [w, ..] if w.text == "-" => Code::Stdin,
+                rest @ [_, ..] => rest_as_command(rest),
+                [] => Code::Elsewhere,
             };
         }
         if matches!(param.as_str(), "e" | "ec" | "en" | "enc") || prefix_of("encodedcommand") {
@@ -422,7 +432,7 @@ fn cmd(args: &[Word]) -> Code {
                 text: word.text[word.text.len() - attached.len()..].to_string(),
                 literal: word.literal,
             }];
-            words.extend(args[i + 1..].iter().cloned());
+            words.extend(args.iter().skip(i + 1).cloned());
             return rest_as_command(&words);
         }
         if !w.starts_with('/') {
@@ -461,7 +471,10 @@ pub(super) fn decode_utf16_base64(text: &str) -> Option<String> {
     }
     let units: Vec<u16> = bytes
         .chunks_exact(2)
-        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+        .filter_map(|pair| match *pair {
+            [low, high] => Some(u16::from_le_bytes([low, high])),
+            _ => None,
+        })
         .collect();
     String::from_utf16(&units).ok()
 }

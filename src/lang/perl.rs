@@ -264,7 +264,7 @@ pub(super) fn effects(code: &str) -> Lowered {
             }),
             Token::Ident(name) => {
                 // `->system`, `sub system`, `$x{system}`, `system => 1` are not the builtin.
-                let prev = i.checked_sub(1).map(|j| &tokens[j].0);
+                let prev = i.checked_sub(1).and_then(|j| tokens.get(j)).map(|t| &t.0);
                 let next = tokens.get(i + 1).map(|t| &t.0);
                 let not_a_call = matches!(prev, Some(Token::Punct('>')))
                     || matches!(prev, Some(Token::Ident(w)) if w == "sub")
@@ -272,8 +272,9 @@ pub(super) fn effects(code: &str) -> Lowered {
                 if not_a_call {
                     continue;
                 }
-                let (args, end) = arguments(&tokens[i + 1..]);
-                let end = end.map_or(code.len(), |e| tokens[i + 1 + e].2);
+                let after = tokens.get(i + 1..).unwrap_or_default();
+                let (args, end) = arguments(after);
+                let end = end.and_then(|e| after.get(e)).map_or(code.len(), |t| t.2);
                 if let Some(effect) = call(name, &args, &code[*start..end]) {
                     out.push(effect);
                 }
@@ -377,11 +378,11 @@ fn call(name: &str, args: &[Vec<&Token>], text: &str) -> Option<Effect> {
     match name {
         "system" | "exec" => {
             let words = all();
-            match words.as_slice() {
-                [] => None,
-                [one] if args.len() == 1 && !matches!(args[0].as_slice(), [Token::Words(_)]) => {
+            match (words.as_slice(), args) {
+                ([], _) => None,
+                ([one], [arg]) if !matches!(arg.as_slice(), [Token::Words(_)]) => {
                     // Shell text, unless nothing of it is written out (`system($cmd)`).
-                    let known = args[0].iter().any(|t| matches!(t, Token::Str(_)));
+                    let known = arg.iter().any(|t| matches!(t, Token::Str(_)));
                     Some(shell(text, one.clone(), known))
                 }
                 _ => run(text, words),
@@ -415,7 +416,12 @@ fn call(name: &str, args: &[Vec<&Token>], text: &str) -> Option<Effect> {
 fn open(args: &[Vec<&Token>], text: &str) -> Option<Effect> {
     let mode = words_of(args.get(1)?).into_iter().next()?;
     if args.len() >= 3 {
-        let rest: Vec<Word> = args[2..].iter().flat_map(|a| words_of(a)).collect();
+        let rest: Vec<Word> = args
+            .get(2..)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|a| words_of(a))
+            .collect();
         let mode = mode.text.trim();
         return match mode {
             "-|" | "|-" => run(text, rest),

@@ -78,8 +78,9 @@ fn call(node: Node, src: &str) -> Option<Effect> {
             Some(write(whole, name, paths().into_iter().next()?))
         }
         ("File", "open" | "new") => {
-            let mode = args.get(1).map(Value::word)?;
-            mode_writes(&mode).then(|| write(whole, name, args[0].word()))
+            let (file, rest) = args.split_first()?;
+            let mode = rest.first().map(Value::word)?;
+            mode_writes(&mode).then(|| write(whole, name, file.word()))
         }
         ("FileUtils" | "File", "mv" | "move" | "rename") => {
             Some(rename(whole, args.first()?.word(), args.get(1)?.word()))

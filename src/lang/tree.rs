@@ -84,7 +84,7 @@ pub(crate) fn parse(grammar: Grammar, src: &str, deadline: Deadline) -> Option<T
                 parsers.len() - 1
             }
         };
-        let parser = &mut parsers[at].1;
+        let parser = &mut parsers.get_mut(at)?.1;
         parser.reset();
         parser.parse_with_options(
             &mut |i, _| bytes.get(i..).unwrap_or_default(),
@@ -104,7 +104,9 @@ pub(super) fn named_nodes(root: Node) -> Vec<Node> {
         let start = stack.len();
         let mut cursor = node.walk();
         stack.extend(node.named_children(&mut cursor));
-        stack[start..].reverse();
+        if let Some(children) = stack.get_mut(start..) {
+            children.reverse();
+        }
     }
     out
 }

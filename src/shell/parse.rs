@@ -4,6 +4,7 @@
 //! overflow our stack, and tree-sitter's `parent()` is slow on deep trees). Each stack item
 //! carries how the node was reached and, for a command, what its stdin holds when we can
 //! know it (a heredoc, a here-string, `echo ... |`), so a script fed to a shell is parsed too.
+#![deny(clippy::indexing_slicing)]
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -153,7 +154,7 @@ impl Walker {
 
     /// A new (sub)shell that starts in the same directory as `parent`.
     fn subshell(&mut self, parent: usize) -> usize {
-        let dirs = self.scopes[parent].clone();
+        let dirs = self.scopes.get(parent).cloned().unwrap_or_default();
         self.scopes.push(dirs);
         self.scopes.len() - 1
     }
@@ -335,7 +336,7 @@ impl Walker {
             via,
             span: self.range(node, origin),
             uncertain: origin.uncertain,
-            dirs: self.scopes[scope].clone(),
+            dirs: self.scopes.get(scope).cloned().unwrap_or_default(),
             redirects: Vec::new(),
             input: None,
             fed_by: Vec::new(),
@@ -467,7 +468,7 @@ impl Walker {
             span: Some(self.range(node, origin)),
             uncertain: origin.uncertain,
             depth: origin.depth + 1,
-            dirs: self.scopes[scope].clone(),
+            dirs: self.scopes.get(scope).cloned().unwrap_or_default(),
         };
         self.script(&script, Via::Substitution, &nested);
     }
@@ -611,7 +612,7 @@ impl Walker {
             via,
             span,
             uncertain: origin.uncertain || cut,
-            dirs: self.scopes[scope].clone(),
+            dirs: self.scopes.get(scope).cloned().unwrap_or_default(),
             redirects: attached.redirects,
             input: stdin.clone(),
             fed_by,
@@ -629,7 +630,9 @@ impl Walker {
     /// words, so the command runs as each value `cmd` was given (its parts known only at
     /// run time, since which value holds then is not).
     fn expansions(&self, cmd: &SimpleCommand) -> Vec<SimpleCommand> {
-        let first = &cmd.argv[0];
+        let Some((first, rest)) = cmd.argv.split_first() else {
+            return Vec::new();
+        };
         let Some(name) = first.text.strip_prefix('$').filter(|_| !first.literal) else {
             return Vec::new();
         };
@@ -642,7 +645,7 @@ impl Walker {
             .filter(|(n, value)| n == name && !value.trim().is_empty())
             .map(|(_, value)| {
                 let mut argv: Vec<Word> = value.split_whitespace().map(Word::literal).collect();
-                argv.extend_from_slice(&cmd.argv[1..]);
+                argv.extend_from_slice(rest);
                 SimpleCommand {
                     argv,
                     uncertain: true,
@@ -657,11 +660,13 @@ impl Walker {
         match unwrap::resolve(cmd) {
             Run::Nothing => {}
             Run::Command(cmd) => {
-                if let Some(dir) = unwrap::changes_directory(&cmd) {
-                    self.scopes[scope].push(dir);
+                if let Some(dir) = unwrap::changes_directory(&cmd)
+                    && let Some(dirs) = self.scopes.get_mut(scope)
+                {
+                    dirs.push(dir);
                 }
                 // `./fix.sh`: a program named by a path may be a script the line wrote.
-                let file = cmd.argv[0].text.contains('/').then(|| cmd.argv[0].clone());
+                let file = cmd.argv.first().filter(|w| w.text.contains('/')).cloned();
                 self.run_file(cmd, file, origin, None);
             }
             Run::ScriptFile { cmd, file } => {
@@ -755,7 +760,7 @@ impl Walker {
                 span: origin.span.clone(),
                 uncertain,
                 depth: origin.depth + 1,
-                dirs: self.scopes[inner].clone(),
+                dirs: self.scopes.get(inner).cloned().unwrap_or_default(),
             };
             match effect {
                 Effect::Command {
@@ -809,7 +814,10 @@ impl Removed {
     }
 
     fn shifted(&self, at: usize, drops: usize) -> usize {
-        at + drops.checked_sub(1).map_or(0, |i| self.drops[i].1)
+        at + drops
+            .checked_sub(1)
+            .and_then(|i| self.drops.get(i))
+            .map_or(0, |&(_, shift)| shift)
     }
 }
 
@@ -900,14 +908,16 @@ fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, scope:
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
         if child.is_error()
-            && let Some(last) = stack[start..].last_mut()
+            && let Some(last) = stack.get_mut(start..).and_then(|added| added.last_mut())
             && last.node.kind() == "command"
         {
             last.attached.extra.extend(cut_short(last.node, child, src));
         }
         stack.push(Item::new(child, via, scope, None));
     }
-    stack[start..].reverse();
+    if let Some(children) = stack.get_mut(start..) {
+        children.reverse();
+    }
 }
 
 /// Error recovery can cut a command short (`git restore x 'unterminated`): the words the

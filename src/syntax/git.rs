@@ -100,17 +100,21 @@ pub fn read(words: &[Word]) -> GitArgs<'_> {
 impl<'a> GitArgs<'a> {
     /// The global options' words as written, values included.
     pub fn prefix(&self) -> &'a [Word] {
-        &self.words[..self.sub.unwrap_or(self.words.len())]
+        self.words
+            .get(..self.sub.unwrap_or(self.words.len()))
+            .unwrap_or_default()
     }
 
     /// The subcommand's word.
     pub fn subcommand(&self) -> Option<&'a Word> {
-        self.sub.map(|at| &self.words[at])
+        self.sub.and_then(|at| self.words.get(at))
     }
 
     /// The words after the subcommand.
     pub fn rest(&self) -> &'a [Word] {
-        self.sub.map_or(&[], |at| &self.words[at + 1..])
+        self.sub
+            .and_then(|at| self.words.get(at + 1..))
+            .unwrap_or_default()
     }
 
     /// The values of the options named `name`, in order.

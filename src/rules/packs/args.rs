@@ -66,7 +66,8 @@ impl<'a> Line<'a> {
             operands: read
                 .operands
                 .iter()
-                .map(|&i| args[i].text.as_str())
+                .filter_map(|&i| args.get(i))
+                .map(|w| w.text.as_str())
                 .collect(),
             read,
         }
@@ -118,7 +119,12 @@ impl<'a> Line<'a> {
 /// safer twin to suggest: `longs` are dropped with an attached value, `shorts` are taken out of
 /// their clusters (`-fsv` becomes `-fs`).
 pub(crate) fn without(cmd: &SimpleCommand, longs: &[&str], shorts: &[char]) -> String {
-    let mut words = vec![cmd.argv[0].shell_quoted()];
+    let mut words: Vec<String> = cmd
+        .argv
+        .first()
+        .map(Word::shell_quoted)
+        .into_iter()
+        .collect();
     for word in cmd.args() {
         let text = word.text.as_str();
         if let Some(long) = text.strip_prefix("--") {
@@ -149,7 +155,7 @@ pub(crate) fn operand_words<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a Wo
     argv::read(args, argv::Style::Pflag, &options)
         .operands
         .into_iter()
-        .map(|i| &args[i])
+        .filter_map(|i| args.get(i))
         .collect()
 }
 

@@ -249,7 +249,7 @@ fn restic(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
         .recovery("none: pruned data is gone from the repository")
     } else {
         let prune = has(args, &["--prune"]);
-        let ids = &ops[1..];
+        let ids = ops.get(1..).unwrap_or_default();
         let what = if has(args, &["--unsafe-allow-remove-all"]) {
             "may remove every snapshot in the repository".to_string()
         } else if !ids.is_empty() && !has_policy(args) {
@@ -338,7 +338,7 @@ const RECREATE_FILTERS: &[&str] = &[
 fn borg(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     let ops = operands(args, BORG_VALUED);
     let sub = *ops.first()?;
-    let targets = &ops[1..];
+    let targets = ops.get(1..).unwrap_or_default();
     if dry_run(args) {
         return None;
     }

@@ -152,7 +152,7 @@ fn jenkins_jar(args: &[Word]) -> Option<Hit> {
     if !(name.starts_with("jenkins-cli") && name.ends_with(".jar")) {
         return None;
     }
-    jenkins_cli(&args[jar + 2..])
+    jenkins_cli(args.get(jar + 2..)?)
 }
 
 /// Jenkins CLI client options that take the next word as their value.
@@ -219,11 +219,11 @@ fn jenkins_cli(args: &[Word]) -> Option<Hit> {
 }
 
 fn jenkins_http(method: &str, url: &Url) -> Option<Hit> {
-    let last = url.segments.last()?.as_str();
+    let (last, path) = url.segments.split_last()?;
+    let last = last.as_str();
     if method != "POST" || !matches!(last, "doDelete" | "doWipeOutWorkspace") {
         return None;
     }
-    let path = &url.segments[..url.segments.len() - 1];
     let after = |key: &str| {
         path.iter()
             .position(|s| s == key)
@@ -232,8 +232,10 @@ fn jenkins_http(method: &str, url: &Url) -> Option<Hit> {
     };
     let jobs: Vec<&str> = path
         .windows(2)
-        .filter(|w| w[0] == "job")
-        .map(|w| w[1].as_str())
+        .filter_map(|w| match w {
+            [key, job] if key == "job" => Some(job.as_str()),
+            _ => None,
+        })
         .collect();
     let what = if let Some(id) = after("credential") {
         format!("credential `{id}`: the secret cannot be read back out of Jenkins")
@@ -270,16 +272,18 @@ fn gitlab_api(method: &str, url: &Url) -> Option<Hit> {
     let start = url
         .segments
         .windows(2)
-        .position(|w| w[0] == "api" && w[1] == "v4")?;
-    let rest: Vec<&str> = url.segments[start + 2..]
+        .position(|w| matches!(w, [api, v4] if api == "api" && v4 == "v4"))?;
+    let rest: Vec<&str> = url
+        .segments
+        .get(start + 2..)?
         .iter()
         .map(String::as_str)
         .collect();
-    let erase = method == "POST"
-        && rest.len() >= 4
-        && rest[rest.len() - 3] == "jobs"
-        && rest[rest.len() - 1] == "erase";
-    if method != "DELETE" && !erase {
+    let erased = match rest.as_slice() {
+        [_, .., "jobs", job, "erase"] if method == "POST" => Some(*job),
+        _ => None,
+    };
+    if method != "DELETE" && erased.is_none() {
         return None;
     }
     // A project may be named by its URL-encoded path (`group%2Fapp`) instead of its number.
@@ -289,12 +293,9 @@ fn gitlab_api(method: &str, url: &Url) -> Option<Hit> {
         _ => String::new(),
     };
     let gone = "none through the API: the deleted data is gone";
-    let (loses, recovery) = if erase {
+    let (loses, recovery) = if let Some(job) = erased {
         (
-            format!(
-                "erases the log and artifacts of job `{}`{project}",
-                rest[rest.len() - 2]
-            ),
+            format!("erases the log and artifacts of job `{job}`{project}"),
             gone,
         )
     } else {

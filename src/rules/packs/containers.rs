@@ -120,18 +120,20 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     let (globals, Some(at)) = Line::head(args, Style::Gnu, GLOBAL) else {
         return Vec::new();
     };
-    let rest = &args[at + 1..];
+    let Some((verb, rest)) = args.get(at..).and_then(<[Word]>::split_first) else {
+        return Vec::new();
+    };
     if globals.help() {
         return Vec::new();
     }
-    if args[at].text == "compose" {
+    if verb.text == "compose" {
         return compose(cmd, rest).into_iter().collect();
     }
     let line = Line::parse(rest, Style::Gnu, &["filter", "time", "t"]);
     if line.help() {
         return Vec::new();
     }
-    let hit = match (args[at].text.as_str(), line.operand(0)) {
+    let hit = match (verb.text.as_str(), line.operand(0)) {
         ("volume", Some("rm" | "remove" | "prune")) => Some(volumes(tool, &line)),
         ("system", Some("prune")) if line.on(VOLUMES) => Some(
             Hit::new(
@@ -156,16 +158,18 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
             .recovery("none for volumes: their data is gone unless it was backed up"),
         ),
         ("rm", _) if line.on(VOLUMES) => Some(container_rm(tool, cmd, &line.operands)),
-        ("container", Some("rm" | "remove")) if line.on(VOLUMES) => {
-            Some(container_rm(tool, cmd, &line.operands[1..]))
-        }
+        ("container", Some("rm" | "remove")) if line.on(VOLUMES) => Some(container_rm(
+            tool,
+            cmd,
+            line.operands.get(1..).unwrap_or_default(),
+        )),
         _ => None,
     };
     hit.into_iter().collect()
 }
 
 fn volumes(tool: &str, line: &Line) -> Hit {
-    let names = &line.operands[1..];
+    let names = line.operands.get(1..).unwrap_or_default();
     let loses = if line.operand(0) == Some("prune") {
         "deletes every volume no container uses, with all the data in it".to_string()
     } else if line.on(&["a", "all"]) {
@@ -214,8 +218,9 @@ fn compose(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     let (globals, Some(at)) = Line::head(args, Style::Gnu, COMPOSE_GLOBAL) else {
         return None;
     };
-    let verb = args[at].text.as_str();
-    let line = Line::parse(&args[at + 1..], Style::Gnu, &["t", "timeout", "rmi"]);
+    let (verb, rest) = args.get(at..)?.split_first()?;
+    let verb = verb.text.as_str();
+    let line = Line::parse(rest, Style::Gnu, &["t", "timeout", "rmi"]);
     if !matches!(verb, "down" | "rm") || globals.help() || line.help() || !line.on(VOLUMES) {
         return None;
     }

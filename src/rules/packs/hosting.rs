@@ -401,8 +401,8 @@ fn vercel(args: &[Word]) -> Option<Hit> {
         return None;
     }
     let names = match (line.operand(0)?, line.operand(1)) {
-        ("remove" | "rm", _) => &line.operands[1..],
-        ("project" | "projects", Some("remove" | "rm")) => &line.operands[2..],
+        ("remove" | "rm", _) => line.operands.get(1..)?,
+        ("project" | "projects", Some("remove" | "rm")) => line.operands.get(2..)?,
         _ => return None,
     };
     let shown = if names.is_empty() {

@@ -116,13 +116,13 @@ const TERRAFORM_VALUED: &[&str] = &[
 fn terraform(tool: &str, cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     let (globals, at) = Line::head(args, Style::Go, &[]);
     let mut at = at?;
-    let mut line = Line::parse(&args[at + 1..], Style::Go, TERRAFORM_VALUED);
+    let mut line = Line::parse(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
     // Terragrunt runs a terraform command, possibly in every module: `run-all destroy`,
     // `run --all -- destroy`.
-    if tool == "terragrunt" && matches!(args[at].text.as_str(), "run-all" | "run") {
-        let (_, sub) = Line::head(&args[at + 1..], Style::Go, TERRAFORM_VALUED);
+    if tool == "terragrunt" && matches!(args.get(at)?.text.as_str(), "run-all" | "run") {
+        let (_, sub) = Line::head(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
         at += 1 + sub?;
-        line = Line::parse(&args[at + 1..], Style::Go, TERRAFORM_VALUED);
+        line = Line::parse(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
     }
     if globals.help() || line.help() {
         return None;
@@ -141,11 +141,11 @@ fn terraform(tool: &str, cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     } else {
         ""
     };
-    match args[at].text.as_str() {
+    match args.get(at)?.text.as_str() {
         "destroy" | "destroy-all" => {}
         "apply" if line.on(&["destroy"]) => {}
         "state" if line.operand(0) == Some("rm") && !line.on(&["dry-run"]) => {
-            let addresses = &line.operands[1..];
+            let addresses = line.operands.get(1..).unwrap_or_default();
             return Some(
                 Hit::new(
                     &STATE_DELETE,
@@ -211,7 +211,12 @@ fn terraform(tool: &str, cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     };
     // The same command line as a plan: `destroy` becomes `plan -destroy`, `apply -destroy`
     // becomes `plan -destroy`, and nothing is approved.
-    let mut plan = vec![cmd.argv[0].shell_quoted()];
+    let mut plan: Vec<String> = cmd
+        .argv
+        .first()
+        .map(Word::shell_quoted)
+        .into_iter()
+        .collect();
     for (i, word) in args.iter().enumerate() {
         let text = word.text.trim_start_matches('-');
         if i == at {
@@ -352,7 +357,7 @@ fn cdk(args: &[Word]) -> Option<Hit> {
     if line.operand(0) != Some("destroy") || line.help() {
         return None;
     }
-    let stacks = &line.operands[1..];
+    let stacks = line.operands.get(1..).unwrap_or_default();
     let which = if line.on(&["all"]) || stacks.is_empty() {
         "every stack of the app".to_string()
     } else {

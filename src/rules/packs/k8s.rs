@@ -269,9 +269,13 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         Some(tool @ ("kubectl" | "oc" | "microk8s.kubectl")) => kubectl(tool, args, cmd),
         Some(tool @ ("helm" | "microk8s.helm" | "microk8s.helm3")) => helm(tool, args, cmd),
         // `microk8s kubectl ...`, `k3s kubectl ...`: the bundled client, same arguments.
-        Some(tool @ ("microk8s" | "k3s")) => match args.first().map(|w| w.text.as_str()) {
-            Some(client @ "kubectl") => kubectl(&format!("{tool} {client}"), &args[1..], cmd),
-            Some(client @ ("helm" | "helm3")) => helm(&format!("{tool} {client}"), &args[1..], cmd),
+        Some(tool @ ("microk8s" | "k3s")) => match args.split_first() {
+            Some((client, rest)) if client.text == "kubectl" => {
+                kubectl(&format!("{tool} {}", client.text), rest, cmd)
+            }
+            Some((client, rest)) if matches!(client.text.as_str(), "helm" | "helm3") => {
+                helm(&format!("{tool} {}", client.text), rest, cmd)
+            }
             _ if tool == "microk8s" => clusters::microk8s(args),
             _ => None,
         },
@@ -323,8 +327,8 @@ fn kind(resource: &str) -> Kind {
 
 fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     let (globals, at) = Line::head(args, Style::Gnu, KUBECTL_GLOBAL);
-    let at = at?;
-    if args[at].text != "delete" {
+    let (verb, rest) = args.get(at?..)?.split_first()?;
+    if verb.text != "delete" {
         return None;
     }
     let valued: Vec<&str> = KUBECTL_GLOBAL
@@ -332,7 +336,7 @@ fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
         .chain(KUBECTL_DELETE)
         .copied()
         .collect();
-    let line = Line::parse(&args[at + 1..], Style::Gnu, &valued);
+    let line = Line::parse(rest, Style::Gnu, &valued);
     if globals.help() || line.help() || line.dry_run(&["dry-run"]) {
         return None;
     }
@@ -379,7 +383,7 @@ fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
             None => kinds.push(kind(part)),
         }
     }
-    for operand in &line.operands[1..] {
+    for operand in line.operands.get(1..).unwrap_or_default() {
         match operand.split_once('/') {
             Some((resource, name)) => {
                 kinds.push(kind(resource));
@@ -551,11 +555,8 @@ fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
 
 fn helm(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     let (globals, at) = Line::head(args, Style::Gnu, HELM_GLOBAL);
-    let at = at?;
-    if !matches!(
-        args[at].text.as_str(),
-        "uninstall" | "delete" | "del" | "un"
-    ) {
+    let (verb, rest) = args.get(at?..)?.split_first()?;
+    if !matches!(verb.text.as_str(), "uninstall" | "delete" | "del" | "un") {
         return None;
     }
     let valued: Vec<&str> = HELM_GLOBAL
@@ -563,7 +564,7 @@ fn helm(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
         .chain(&["timeout", "cascade", "description"])
         .copied()
         .collect();
-    let line = Line::parse(&args[at + 1..], Style::Gnu, &valued);
+    let line = Line::parse(rest, Style::Gnu, &valued);
     if globals.help() || line.help() || line.on(&["dry-run"]) {
         return None;
     }

@@ -198,7 +198,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         "artisan" => artisan(&words, args),
         "supabase" => {
             let ops = operands(args, &["--workdir", "--db-url", "--version"]);
-            let sub = &ops[..ops.len().min(2)];
+            let sub = ops.get(..2).unwrap_or(&ops);
             (sub == ["db", "reset"]).then(|| {
                 let remote = has(args, &["--linked", "--db-url"]);
                 reset(
@@ -228,8 +228,8 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
             _ => None,
         },
         "dotnet" => match words.as_slice() {
-            ["ef", ..] => entity_framework(&args[1..]),
-            ["tool", "run", "dotnet-ef", ..] => entity_framework(&args[3..]),
+            ["ef", ..] => entity_framework(args.get(1..).unwrap_or_default()),
+            ["tool", "run", "dotnet-ef", ..] => entity_framework(args.get(3..).unwrap_or_default()),
             _ => None,
         },
         "dotnet-ef" => entity_framework(args),
@@ -295,7 +295,7 @@ fn other_tool(program: &str, args: &[Word]) -> Option<Hit> {
     match program {
         "alembic" => {
             let ops = operands(args, &["-c", "--config", "-n", "--name", "-x"]);
-            let sub = &ops[..ops.len().min(2)];
+            let sub = ops.get(..2).unwrap_or(&ops);
             (sub == ["downgrade", "base"] && !has(args, &["--sql"])).then(|| {
                 data_loss(
                     "rolls back every migration, dropping the tables and columns they created",
@@ -507,7 +507,7 @@ fn data_loss(loses: &str, safer: &str) -> Hit {
 /// `prisma migrate reset`, `prisma db push --force-reset|--accept-data-loss`.
 fn prisma(args: &[Word]) -> Option<Hit> {
     let ops = operands(args, &["--schema"]);
-    let sub = &ops[..ops.len().min(2)];
+    let sub = ops.get(..2).unwrap_or(&ops);
     match sub {
         ["migrate", "reset"] => Some(reset(
             "the database in `DATABASE_URL`",

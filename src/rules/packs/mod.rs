@@ -6,6 +6,7 @@
 //! pack names costs one lookup in a short list and nothing else. Packs are on unless the
 //! configuration switches them off (`[packs] disable = [...]`): a guard whose protection waits
 //! for configuration protects almost nobody.
+#![deny(clippy::indexing_slicing)]
 
 pub(crate) mod args;
 mod backup;
@@ -172,7 +173,7 @@ pub(crate) fn names_word(text: &str, pattern: &str) -> bool {
     while let Some(at) = text[from..].find(&pattern) {
         let start = from + at;
         let end = start + pattern.len();
-        let before = start.checked_sub(1).map(|i| bytes[i]);
+        let before = start.checked_sub(1).and_then(|i| bytes.get(i)).copied();
         let after = bytes.get(end).copied();
         if !before.is_some_and(|b| b.is_ascii_alphanumeric())
             && !after.is_some_and(|b| b.is_ascii_alphanumeric())

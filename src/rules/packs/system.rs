@@ -227,13 +227,16 @@ fn windows_disk(program: &str, args: &[Word]) -> Hit {
     ];
     let named: Vec<String> = args
         .windows(2)
-        .filter(|pair| {
-            let name = pair[0].text.to_ascii_lowercase();
-            NAMING
-                .iter()
-                .any(|n| n.starts_with(&name) && name.len() > 2)
+        .filter_map(|pair| match pair {
+            [flag, value] => {
+                let name = flag.text.to_ascii_lowercase();
+                NAMING
+                    .iter()
+                    .any(|n| n.starts_with(&name) && name.len() > 2)
+                    .then(|| format!("{} {}", flag.text, value.text))
+            }
+            _ => None,
         })
-        .map(|pair| format!("{} {}", pair[0].text, pair[1].text))
         .collect();
     let target = if named.is_empty() {
         "what is piped to it".to_string()

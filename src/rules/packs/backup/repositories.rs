@@ -243,7 +243,7 @@ pub(super) fn duplicity(args: &[Word]) -> Option<Hit> {
         )
     })?;
     let arg = words.get(at + 1).copied().unwrap_or("?");
-    let loses = match words[at] {
+    let loses = match *words.get(at)? {
         "remove-older-than" => format!("deletes every backup set older than `{arg}`"),
         "remove-all-but-n-full" => {
             format!(

@@ -368,9 +368,9 @@ const DELETES: &[(&str, &str, &str, &str, &str)] = &[
 
 pub(super) fn check(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     let (globals, service) = Line::head(args, Style::Gnu, GLOBAL);
-    let service = service?;
-    let (_, op) = Line::head(&args[service + 1..], Style::Gnu, GLOBAL);
-    let op = service + 1 + op?;
+    let (service, after_service) = args.get(service?..)?.split_first()?;
+    let (_, op) = Line::head(after_service, Style::Gnu, GLOBAL);
+    let (op, after_op) = after_service.get(op?..)?.split_first()?;
     let valued: Vec<&str> = GLOBAL
         .iter()
         .chain(IDS)
@@ -382,17 +382,17 @@ pub(super) fn check(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         ])
         .copied()
         .collect();
-    let line = Line::parse(&args[op + 1..], Style::Gnu, &valued);
+    let line = Line::parse(after_op, Style::Gnu, &valued);
     // Help, a request skeleton or a dry run prints and deletes nothing.
     if globals.help()
         || line.help()
         || line.on(&["generate-cli-skeleton", "dryrun", "dry-run"])
-        || args[op].text == "help"
+        || op.text == "help"
     {
         return None;
     }
-    let service = args[service].text.as_str();
-    let op = args[op].text.as_str();
+    let service = service.text.as_str();
+    let op = op.text.as_str();
     match service {
         "s3" => s3(cmd, op, &line, args),
         "s3api" => s3api(op, &line),

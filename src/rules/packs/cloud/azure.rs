@@ -169,9 +169,9 @@ pub(super) fn az(args: &[Word]) -> Option<Hit> {
         .map_or_else(String::new, |n| format!(" (`{n}`)"));
     let group = line
         .value(&["g", "resource-group"])
-        .filter(|_| path[0] != "group")
+        .filter(|_| path.first() != Some(&"group"))
         .map_or_else(String::new, |g| format!(" in resource group `{g}`"));
-    let recovery = match path[0] {
+    let recovery = match path.first().copied().unwrap_or_default() {
         "keyvault" if path.last() == Some(&"purge") => {
             "none: a purge ends the soft-delete retention"
         }
@@ -181,12 +181,15 @@ pub(super) fn az(args: &[Word]) -> Option<Hit> {
         "storage" => {
             "only if soft delete or versioning was on for the account: `az storage blob undelete` / `az storage container restore`"
         }
-        "sql" if path[1] == "db" => {
+        "sql" if path.get(1) == Some(&"db") => {
             "`az sql db restore --dest-name ... --deleted-time ...` from the server's retained backups, while the server exists"
         }
         _ => "only from a backup taken before",
     };
-    let show = path[..path.len() - 1].join(" ");
+    let show = path
+        .split_last()
+        .map(|(_, parent)| parent.join(" "))
+        .unwrap_or_default();
     Some(
         Hit::new(
             &AZURE_DELETE,

@@ -129,7 +129,7 @@ pub(super) fn gcloud(args: &[Word]) -> Option<Hit> {
         line.operand(0),
         Some("alpha" | "beta" | "preview")
     ));
-    let path = &line.operands[track..];
+    let path = line.operands.get(track..).unwrap_or_default();
     let project = line
         .value(&["project"])
         .map_or_else(String::new, |p| format!(" in project `{p}`"));
@@ -138,7 +138,7 @@ pub(super) fn gcloud(args: &[Word]) -> Option<Hit> {
         if !line.on(&["r", "R", "recursive", "a", "all-versions"]) {
             return None;
         }
-        let urls = &path[2..];
+        let urls = path.get(2..).unwrap_or_default();
         return Some(
             Hit::new(
                 &GCP_DELETE,
@@ -174,18 +174,18 @@ pub(super) fn gcloud(args: &[Word]) -> Option<Hit> {
     let (prefix, what) = DELETES
         .iter()
         .find(|(prefix, _)| path.starts_with(prefix))?;
-    let names = &path[prefix.len()..];
+    let names = path.get(prefix.len()..).unwrap_or_default();
     let named = if names.is_empty() {
         String::new()
     } else {
         format!(" ({})", list(names.iter().copied()))
     };
-    let recovery = match prefix[0] {
+    let recovery = match prefix.first().copied().unwrap_or_default() {
         "projects" => "`gcloud projects undelete <id>` within 30 days",
-        "sql" if prefix[1] == "instances" => {
+        "sql" if prefix.get(1) == Some(&"instances") => {
             "none: the instance's backups go with it; only an export (`gcloud sql export`) kept elsewhere restores it"
         }
-        "compute" if prefix[1] == "snapshots" => "none",
+        "compute" if prefix.get(1) == Some(&"snapshots") => "none",
         "compute" => "only from a disk snapshot or image taken before",
         "secrets" => "none: the secret's values are gone",
         _ => "only from a backup or export taken before",
@@ -198,7 +198,10 @@ pub(super) fn gcloud(args: &[Word]) -> Option<Hit> {
         )
         .safer(format!(
             "`gcloud {} describe` first, and an export or snapshot of the data",
-            prefix[..prefix.len() - 1].join(" ")
+            prefix
+                .split_last()
+                .map(|(_, parent)| parent.join(" "))
+                .unwrap_or_default()
         ))
         .recovery(recovery),
     )
@@ -212,8 +215,8 @@ const GSUTIL_GLOBAL: &[&str] = &["o", "h", "u", "i"];
 
 pub(super) fn gsutil(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     let (globals, at) = Line::head(args, Style::Gnu, GSUTIL_GLOBAL);
-    let at = at?;
-    let line = Line::parse(&args[at + 1..], Style::Gnu, &["x", "p", "c"]);
+    let (verb, rest) = args.get(at?..)?.split_first()?;
+    let line = Line::parse(rest, Style::Gnu, &["x", "p", "c"]);
     if globals.help() || line.help() {
         return None;
     }
@@ -224,7 +227,7 @@ pub(super) fn gsutil(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
             list(line.operands.iter().copied())
         }
     };
-    let hit = match args[at].text.as_str() {
+    let hit = match verb.text.as_str() {
         "rm" | "del" | "delete" | "remove" if line.on(&["r", "R"]) => Hit::new(
             &GCP_DELETE,
             Tier::Destructive,

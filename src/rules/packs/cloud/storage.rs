@@ -199,11 +199,11 @@ pub(super) fn rclone(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         .operands
         .iter()
         .position(|o| RCLONE_COMMANDS.contains(o))?;
-    let paths = &line.operands[at + 1..];
+    let (&command, paths) = line.operands.get(at..)?.split_first()?;
     let path = |n: usize| paths.get(n).copied().unwrap_or("the path");
     let dry = format!("`{} --dry-run` to see what would go", cmd.display());
-    let copy = || cmd.display().replacen(line.operands[at], "copy", 1);
-    let hit = match line.operands[at] {
+    let copy = || cmd.display().replacen(command, "copy", 1);
+    let hit = match command {
         // Files that sync would delete are moved aside instead.
         "sync" if line.value(&["backup-dir"]).is_some() => return None,
         "sync" => Hit::new(
@@ -239,7 +239,7 @@ pub(super) fn rclone(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
             Tier::Destructive,
             format!(
                 "deletes {} `{}`",
-                if line.operands[at] == "delete" {
+                if command == "delete" {
                     "every file (the filters allow) under"
                 } else {
                     "the file"

@@ -56,7 +56,7 @@ pub(super) fn check(
                 .all(|(words, op)| words.contains(op))
             && (d.needs.is_empty() || has(args, d.needs))
     })?;
-    let names = &ops[delete.path.len()..];
+    let names = ops.get(delete.path.len()..).unwrap_or_default();
     let named = if names.is_empty() {
         String::new()
     } else {

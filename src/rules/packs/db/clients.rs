@@ -62,10 +62,10 @@ pub(super) fn script<'a>(program: &str, args: &'a [Word]) -> Option<Script<'a>> 
         "duckdb" => (Client::DuckDb, args),
         "clickhouse-client" => (Client::ClickHouse, args),
         "clickhouse" if args.first().is_some_and(|w| w.text == "client") => {
-            (Client::ClickHouse, &args[1..])
+            (Client::ClickHouse, args.get(1..).unwrap_or_default())
         }
         "cockroach" if args.first().is_some_and(|w| w.text == "sql") => {
-            (Client::Cockroach, &args[1..])
+            (Client::Cockroach, args.get(1..).unwrap_or_default())
         }
         _ => return tool(program, args),
     };

@@ -510,9 +510,9 @@ fn named<'a>(
 ) -> Destruction {
     let names: Vec<&ObjectName> = names.into_iter().collect();
     let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    let what = match shown.len() {
-        0 => noun.to_string(),
-        1 => format!("{noun} {}", shown[0]),
+    let what = match shown.as_slice() {
+        [] => noun.to_string(),
+        [one] => format!("{noun} {one}"),
         _ => format!("{noun}s {}", shown.join(", ")),
     };
     Destruction {
@@ -629,14 +629,13 @@ fn head(words: &[String]) -> Option<Step> {
         ("ABORT", _) => return Some(Step::Rollback),
         ("EXPLAIN", _) => {
             // `EXPLAIN ANALYZE [VERBOSE] <statement>` runs it; plain `EXPLAIN` does not.
-            let verb = words[1..]
+            let after = words.get(1..).unwrap_or_default();
+            let verb = after
                 .iter()
-                .position(|w| matches!(w.as_str(), "DELETE" | "UPDATE"))?
-                + 1;
-            let runs = words[1..verb]
-                .iter()
-                .any(|w| w == "ANALYZE" || w == "ANALYSE");
-            return if runs { head(&words[verb..]) } else { None };
+                .position(|w| matches!(w.as_str(), "DELETE" | "UPDATE"))?;
+            let (options, statement) = (after.get(..verb)?, after.get(verb..)?);
+            let runs = options.iter().any(|w| w == "ANALYZE" || w == "ANALYSE");
+            return if runs { head(statement) } else { None };
         }
         _ => {}
     }
@@ -688,7 +687,7 @@ fn head_destruction(words: &[String]) -> Option<Destruction> {
     };
     // Whether the statement's `WHERE`, if it has one, picks rows.
     let picks_rows = || match words.iter().position(|w| w == "WHERE") {
-        Some(at) => !always_true(&words[at + 1..]),
+        Some(at) => !always_true(words.get(at + 1..).unwrap_or_default()),
         None => false,
     };
     match (word(0), word(1)) {

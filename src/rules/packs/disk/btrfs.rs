@@ -118,8 +118,8 @@ pub(super) fn btrfs(args: &[Word]) -> Option<Hit> {
     if globals.on(&["dry-run"]) || globals.help() {
         return None;
     }
-    let rest = &args[at + 1..];
-    match abbreviated(args[at].text.as_str(), COMMANDS)? {
+    let (command, rest) = args.get(at..)?.split_first()?;
+    match abbreviated(command.text.as_str(), COMMANDS)? {
         "check" => check(rest),
         "subvolume" => {
             let (command, rest) = rest.split_first()?;

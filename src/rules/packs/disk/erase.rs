@@ -221,8 +221,8 @@ fn cryptsetup(args: &[Word]) -> Option<Hit> {
     let at = words
         .iter()
         .position(|w| CRYPTSETUP_ACTIONS.contains(&w.text.as_str()))?;
-    let action = words[at].text.as_str();
-    let rest = &words[at + 1..];
+    let (action, rest) = words.get(at..)?.split_first()?;
+    let action = action.text.as_str();
     // A word known only at run time may be a device.
     let device = rest.iter().find(|w| w.value().is_none_or(is_block_device));
     let on_device = device.is_some();

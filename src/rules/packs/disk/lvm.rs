@@ -110,7 +110,8 @@ pub(super) fn check(program: &str, cmd: &SimpleCommand, args: &[Word]) -> Option
     if program == "lvm" {
         // `lvm lvremove ...`: the LVM shell runs its first word as the command.
         let at = args.iter().position(|w| !w.text.starts_with('-'))?;
-        return check(args[at].text.as_str(), cmd, &args[at + 1..]);
+        let (command, rest) = args.get(at..)?.split_first()?;
+        return check(command.text.as_str(), cmd, rest);
     }
     let line = Line::parse(args, Style::Gnu, VALUED);
     if asks(args, &["-h", "--help", "-?"]) || line.on(&["t", "test"]) {

@@ -44,8 +44,8 @@ pub static ZFS_DESTROY: Rule = Rule {
 };
 
 pub(super) fn zfs(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
-    let sub = args.first()?.text.as_str();
-    let rest = &args[1..];
+    let (sub, rest) = args.split_first()?;
+    let sub = sub.text.as_str();
     if asks(rest, &["-?", "--help"]) {
         return None;
     }
@@ -58,8 +58,8 @@ pub(super) fn zfs(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
 }
 
 pub(super) fn zpool(args: &[Word]) -> Option<Hit> {
-    let sub = args.first()?.text.as_str();
-    let rest = &args[1..];
+    let (sub, rest) = args.split_first()?;
+    let sub = sub.text.as_str();
     if asks(rest, &["-?", "--help"]) {
         return None;
     }

@@ -50,10 +50,11 @@ pub(super) fn crontab(cmd: &SimpleCommand) -> Option<Hit> {
     }
     let user = args
         .windows(2)
-        .find(|pair| pair[0].text == "-u")
-        .map_or("the user's".to_string(), |pair| {
-            format!("{}'s", pair[1].text)
-        });
+        .find_map(|pair| match pair {
+            [flag, user] if flag.text == "-u" => Some(user),
+            _ => None,
+        })
+        .map_or("the user's".to_string(), |user| format!("{}'s", user.text));
     let backup = "`crontab -l > crontab.bak` first";
     if has(args, &["-r"]) {
         return Some(

@@ -219,7 +219,7 @@ pub(super) fn tpm2(args: &[Word]) -> Option<Hit> {
                 words.next();
             }
             w if w.starts_with('-') => {}
-            tool => return tpm2_tool(tool, &args[i + 1..]),
+            tool => return tpm2_tool(tool, args.get(i + 1..).unwrap_or_default()),
         }
     }
     None

@@ -137,7 +137,7 @@ const SECURITY_VALUED: &[&str] = &["-p"];
 pub(super) fn security(args: &[Word]) -> Option<Hit> {
     let ops = operands(args, SECURITY_VALUED);
     let sub = *ops.first()?;
-    let rest = &args[args.iter().position(|w| w.text == sub)? + 1..];
+    let rest = args.get(args.iter().position(|w| w.text == sub)? + 1..)?;
     let what = match sub {
         "delete-keychain" => {
             let keychains = operands(rest, &[]);
@@ -193,7 +193,7 @@ pub(super) fn security(args: &[Word]) -> Option<Hit> {
 pub(super) fn password_store(tool: &str, args: &[Word]) -> Option<Hit> {
     let ops = operands(args, &[]);
     let sub = *ops.first()?;
-    let entries = || list(ops[1..].iter().copied());
+    let entries = || list(ops.iter().skip(1).copied());
     let recovery = match tool {
         "pass" => {
             "if the store is a git repository (`pass git log`), `pass git revert HEAD`; otherwise only from a backup of the store"

@@ -231,9 +231,9 @@ const UNDO: &str = "`fossil undo` right away brings it back, until the next reve
 
 pub(super) fn fossil(args: &[Word]) -> Option<Hit> {
     let at = first_operand(args, VALUED)?;
-    let rest = &args[at + 1..];
+    let (word, rest) = args.get(at..)?.split_first()?;
     let dry_run = given(rest, "dry-run", Some('n')) || given(rest, "explain", None);
-    let hit = match command(args[at].value()?, COMMANDS)? {
+    let hit = match command(word.value()?, COMMANDS)? {
         "revert" => {
             let files = operands(rest);
             let what = match files.is_empty() {
@@ -310,7 +310,7 @@ pub(super) fn fossil(args: &[Word]) -> Option<Hit> {
                 (
                     format!(
                         "takes {sub} {} out of the repository's history",
-                        list(ops[1..].iter().copied())
+                        list(ops.iter().skip(1).copied())
                     ),
                     "`fossil purge list` shows the purge event and `fossil purge undo ID` restores it, until it is obliterated",
                 )
@@ -331,7 +331,7 @@ pub(super) fn fossil(args: &[Word]) -> Option<Hit> {
             purge(
                 format!(
                     "removes the unversioned file {}, which keeps no history, and the next sync removes it everywhere",
-                    list(ops[1..].iter().copied())
+                    list(ops.iter().skip(1).copied())
                 ),
                 "none: unversioned files keep no history",
             )

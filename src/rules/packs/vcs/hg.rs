@@ -453,8 +453,8 @@ impl Line<'_> {
 
 pub(super) fn hg(args: &[Word]) -> Option<Hit> {
     let at = first_operand(args, GLOBAL_VALUED)?;
-    let rest = &args[at + 1..];
-    match command(args[at].value()?, COMMANDS)? {
+    let (word, rest) = args.get(at..)?.split_first()?;
+    match command(word.value()?, COMMANDS)? {
         "update" => update(&Line {
             all: args,
             args: rest,

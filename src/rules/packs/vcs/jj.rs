@@ -50,9 +50,9 @@ const VALUED: &[&str] = &[
 
 pub(super) fn jj(args: &[Word]) -> Option<Hit> {
     let at = first_operand(args, VALUED)?;
-    let rest = &args[at + 1..];
+    let (word, rest) = args.get(at..)?.split_first()?;
     let path = operands(rest, VALUED);
-    let loses = match (args[at].value()?, path.first().copied()) {
+    let loses = match (word.value()?, path.first().copied()) {
         ("op" | "operation", Some("abandon")) => {
             "removes operations from jj's operation log: what only they referred to can no \
              longer be restored (`jj undo` and `jj op restore` cannot reach past them)"

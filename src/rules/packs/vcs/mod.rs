@@ -183,13 +183,13 @@ fn command<'a>(word: &str, commands: &[&[&'a str]]) -> Option<&'a str> {
         return None;
     }
     if let Some(names) = commands.iter().find(|names| names.contains(&word)) {
-        return Some(names[0]);
+        return names.first().copied();
     }
     let mut found = commands
         .iter()
         .filter(|names| names.iter().any(|n| n.starts_with(word)));
-    let first = found.next()?;
-    found.next().is_none().then_some(first[0])
+    let first = *found.next()?.first()?;
+    found.next().is_none().then_some(first)
 }
 
 /// Whether `args` switch on the long option `name` or its letter `short` (`-n`), read as

@@ -153,8 +153,8 @@ fn working_copy(args: &[Word], paths: &[&Word], depth: Depth, loses: Loses) -> S
 
 pub(super) fn svn(args: &[Word]) -> Option<Hit> {
     let at = first_operand(args, VALUED)?;
-    let sub = args[at].value()?;
-    let rest = &args[at + 1..];
+    let (sub, rest) = args.get(at..)?.split_first()?;
+    let sub = sub.value()?;
     let words = operand_words(rest, VALUED);
     let paths: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
     let local: Vec<&Word> = words.iter().copied().filter(|w| !is_url(&w.text)).collect();

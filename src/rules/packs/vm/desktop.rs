@@ -35,8 +35,9 @@ fn command<'a>(
     let (head, Some(at)) = Line::head(args, style, globals) else {
         return None;
     };
-    let line = Line::parse(&args[at + 1..], style, own);
-    (!head.help() && !line.help()).then(|| (args[at].text.as_str(), line))
+    let (word, rest) = args.get(at..)?.split_first()?;
+    let line = Line::parse(rest, style, own);
+    (!head.help() && !line.help()).then_some((word.text.as_str(), line))
 }
 
 fn vagrant(args: &[Word]) -> Option<Hit> {
@@ -58,7 +59,7 @@ fn vagrant(args: &[Word]) -> Option<Hit> {
             ))
         }
         ("snapshot", Some(action @ ("delete" | "restore" | "pop"))) => {
-            let rest = &line.operands[1..];
+            let rest = line.operands.get(1..).unwrap_or_default();
             let snapshot = rest.last().copied();
             if action == "delete" {
                 return Some(snapshot_deleted(
@@ -221,8 +222,8 @@ fn limactl(args: &[Word]) -> Option<Hit> {
             "delete" | "remove" | "rm" => Some(disk_deleted(
                 format!(
                     "deletes Lima disk {} with {} data",
-                    list(line.operands[1..].iter().copied()),
-                    by_count(&line.operands[1..], "its", "their")
+                    list(line.operands.iter().skip(1).copied()),
+                    by_count(line.operands.get(1..).unwrap_or_default(), "its", "their")
                 ),
                 "`limactl disk list` shows the disks and which instance uses them",
             )),
@@ -254,8 +255,9 @@ fn colima(args: &[Word]) -> Option<Hit> {
     let (head, Some(at)) = Line::head(args, Style::Gnu, &["p", "profile"]) else {
         return None;
     };
-    let line = Line::parse(&args[at + 1..], Style::Gnu, &[]);
-    if args[at].text != "delete" || head.help() || line.help() {
+    let (word, rest) = args.get(at..)?.split_first()?;
+    let line = Line::parse(rest, Style::Gnu, &[]);
+    if word.text != "delete" || head.help() || line.help() {
         return None;
     }
     let profile = named(

@@ -35,7 +35,8 @@ pub(super) fn virsh(args: &[Word]) -> Option<Hit> {
     let (globals, Some(at)) = Line::head(args, Style::Gnu, GLOBAL) else {
         return None;
     };
-    let line = Line::parse(&args[at + 1..], Style::Gnu, VALUED);
+    let (word, rest) = args.get(at..)?.split_first()?;
+    let line = Line::parse(rest, Style::Gnu, VALUED);
     if globals.help() || line.help() {
         return None;
     }
@@ -47,7 +48,7 @@ pub(super) fn virsh(args: &[Word]) -> Option<Hit> {
             None => vol,
         }
     };
-    match args[at].text.as_str() {
+    match word.text.as_str() {
         "undefine" => {
             let storage = if line.on(&["remove-all-storage"]) {
                 "every storage volume it uses".to_string()
