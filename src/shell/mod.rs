@@ -8,6 +8,8 @@
 //!
 //! It knows nothing of rules: it answers "what would run", never "is that dangerous".
 
+#![deny(clippy::indexing_slicing)]
+
 mod parse;
 mod unwrap;
 pub mod word;
@@ -105,11 +107,11 @@ pub struct SimpleCommand {
 impl SimpleCommand {
     /// The program's name when it is literal: `/usr/bin/rm`, `\rm` and `"rm"` all give `rm`.
     pub fn program(&self) -> Option<&str> {
-        program_name(&self.argv[0])
+        self.argv.first().and_then(program_name)
     }
 
     pub fn args(&self) -> &[Word] {
-        &self.argv[1..]
+        self.argv.get(1..).unwrap_or_default()
     }
 
     /// The value of a `NAME=value` prefix, if literal.

@@ -86,7 +86,9 @@ pub(super) fn env(cmd: &mut SimpleCommand) -> Start {
         }
     }
     if let Some(script) = split {
-        let rest: Vec<String> = argv[i.min(argv.len())..]
+        let rest: Vec<String> = argv
+            .get(i..)
+            .unwrap_or_default()
             .iter()
             .map(Word::shell_quoted)
             .collect();

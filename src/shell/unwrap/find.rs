@@ -48,7 +48,7 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
 /// runs for (fd's own words, without the commands) as what feeds it.
 pub(super) fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
     const PLACEHOLDERS: [&str; 5] = ["{}", "{/}", "{//}", "{.}", "{/.}"];
-    let mut search = vec![fd.argv[0].clone()];
+    let mut search: Vec<Word> = fd.argv.first().cloned().into_iter().collect();
     let mut commands: Vec<Vec<Word>> = Vec::new();
     let mut words = fd.args().iter();
     while let Some(word) = words.next() {

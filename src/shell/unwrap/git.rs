@@ -13,19 +13,25 @@ pub(super) fn git(mut cmd: SimpleCommand) -> Run {
         });
         cmd.argv.splice(1..1, words);
     }
-    let read = crate::syntax::git::read(&cmd.argv[1..]);
+    let read = crate::syntax::git::read(cmd.args());
     let Some(sub_at) = read.sub else {
         return Run::Command(cmd);
     };
     // Indices in argv, past `git` itself.
     let at = sub_at + 1;
-    if cmd.argv[at].text == "submodule" {
+    if cmd.argv.get(at).is_some_and(|w| w.text == "submodule") {
         return submodule_foreach(cmd, at);
     }
-    let Some((def, value)) = line_alias(&read, &cmd.argv[at]) else {
+    let Some((def, value)) = cmd.argv.get(at).and_then(|w| line_alias(&read, w)) else {
         return Run::Command(cmd);
     };
-    let rest: Vec<String> = cmd.argv[at + 1..].iter().map(Word::shell_quoted).collect();
+    let rest: Vec<String> = cmd
+        .argv
+        .get(at + 1..)
+        .unwrap_or_default()
+        .iter()
+        .map(Word::shell_quoted)
+        .collect();
     let literal = value.literal && cmd.argv.iter().all(|w| w.literal);
     if let Some(shell_text) = value.text.strip_prefix('!') {
         // git runs a `!` alias with `sh -c` from the top of the work tree, arguments appended.
@@ -47,7 +53,10 @@ pub(super) fn git(mut cmd: SimpleCommand) -> Run {
     }
     // The same git with the alias's words in place of its name. The definition itself is
     // left out, as git refuses an alias that expands to itself.
-    let globals = cmd.argv[1..at]
+    let globals = cmd
+        .argv
+        .get(1..at)
+        .unwrap_or_default()
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != def && *i != def + 1)
@@ -123,16 +132,16 @@ fn submodule_foreach(mut cmd: SimpleCommand, at: usize) -> Run {
     if cmd.argv.get(i).is_some_and(|w| w.text == "--") {
         i += 1;
     }
-    let Some(first) = cmd.argv.get(i) else {
+    let Some((first, rest)) = cmd.argv.get(i..).and_then(<[Word]>::split_first) else {
         return Run::Command(cmd);
     };
-    let rest = cmd.argv[i + 1..].iter().map(Word::shell_quoted);
+    let literal = first.literal && rest.iter().all(|w| w.literal);
+    let rest = rest.iter().map(Word::shell_quoted);
     let script = [first.text.clone()]
         .into_iter()
         .chain(rest)
         .collect::<Vec<_>>()
         .join(" ");
-    let literal = cmd.argv[i..].iter().all(|w| w.literal);
     // It runs inside each submodule, not where the line runs.
     cmd.dirs.push(Word {
         text: "$sm_path".into(),

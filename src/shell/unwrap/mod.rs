@@ -112,7 +112,7 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 if cmd.argv.len() < 2 {
                     return Run::Nothing;
                 }
-                let (script, literal) = joined(&cmd.argv[1..]);
+                let (script, literal) = joined(cmd.args());
                 return Run::Script {
                     cmd,
                     script,
@@ -176,7 +176,10 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
         cmd.argv.drain(..start);
         // `sudo FOO=1 cmd`, `time FOO=1 cmd`: assignments may follow the wrapper too.
         while cmd.argv.len() > 1 {
-            let Some((name, value)) = cmd.argv[0].text.split_once('=') else {
+            let Some(first) = cmd.argv.first() else {
+                break;
+            };
+            let Some((name, value)) = first.text.split_once('=') else {
                 break;
             };
             if !is_name(name) {
@@ -184,7 +187,7 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             }
             let value = Word {
                 text: value.to_string(),
-                literal: cmd.argv[0].literal,
+                literal: first.literal,
             };
             cmd.assigns.push((name.to_string(), value));
             cmd.argv.remove(0);
@@ -194,7 +197,10 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
 
 /// A program named at run time: `$SHELL -c '...'` still runs its script.
 fn dynamic(cmd: SimpleCommand) -> Run {
-    let names_a_shell = cmd.argv[0].text.to_ascii_uppercase().contains("SH");
+    let names_a_shell = cmd
+        .argv
+        .first()
+        .is_some_and(|w| w.text.to_ascii_uppercase().contains("SH"));
     let has_c = cmd
         .argv
         .get(1)

@@ -121,7 +121,9 @@ pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
         }
         break;
     }
-    let end = argv[i.min(argv.len())..]
+    let end = argv
+        .get(i..)
+        .unwrap_or_default()
         .iter()
         .position(|w| w.text.starts_with(":::"))
         .map_or(argv.len(), |n| i + n);
@@ -136,7 +138,7 @@ pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
                 via: Via::ShellStdin,
             };
         }
-        if argv[end].text.starts_with("::::") {
+        if argv.get(end).is_some_and(|w| w.text.starts_with("::::")) {
             // Command lines read from files this line does not show.
             return Run::Command(cmd);
         }
@@ -153,10 +155,13 @@ pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
             literal,
         };
     }
-    let has_placeholder = argv[i..end]
+    let Some(command) = argv.get(i..end) else {
+        return Run::Command(cmd);
+    };
+    let has_placeholder = command
         .iter()
         .any(|w| is_placeholder(&w.text, replace.as_deref()));
-    let mut words: Vec<Word> = argv[i..end]
+    let mut words: Vec<Word> = command
         .iter()
         .map(|w| {
             if is_placeholder(&w.text, replace.as_deref()) {
@@ -170,8 +175,10 @@ pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
         })
         .collect();
     // A command given as one string (`parallel 'rm -rf {}' ::: a`) is shell text.
-    if words.len() == 1 && words[0].text.contains(char::is_whitespace) {
-        let mut script = placeholders_unknown(&words[0].text, replace.as_deref());
+    if let [only] = words.as_slice()
+        && only.text.contains(char::is_whitespace)
+    {
+        let mut script = placeholders_unknown(&only.text, replace.as_deref());
         if !has_placeholder && !pipe {
             script.push_str(" \"$PARALLEL_INPUT\"");
         }

@@ -95,11 +95,11 @@ pub(super) fn runner(name: &str, argv: &[Word]) -> Option<Start> {
         ),
         _ => return None,
     };
-    let start = match peel(&spec, &argv[skip..]) {
+    let start = match peel(&spec, argv.get(skip..).unwrap_or_default()) {
         Start::At(i) => i + skip,
         _ => return Some(Start::Nothing),
     };
-    let calls_script = argv[..start].iter().any(|w| {
+    let calls_script = argv.iter().take(start).any(|w| {
         let t = w.text.as_str();
         t == "-c" || t == "--call" || t.starts_with("--call=")
     });

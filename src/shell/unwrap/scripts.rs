@@ -33,19 +33,19 @@ pub(super) fn watch(argv: &[Word]) -> Start {
         }
         break;
     }
-    if i >= argv.len() {
+    let Some(words) = argv.get(i..).filter(|w| !w.is_empty()) else {
         return Start::Nothing;
-    }
+    };
     if exec {
         return Start::At(i);
     }
     // watch joins its words with spaces for `sh -c`; a word that held spaces was most
     // likely one quoted argument (`watch sh -c 'git reset --hard'`). Both readings are
     // parsed, one per line, so neither can hide a command.
-    let (mut script, literal) = joined(&argv[i..]);
-    let quoted: Vec<String> = argv[i..].iter().map(Word::shell_quoted).collect();
+    let (mut script, literal) = joined(words);
+    let quoted: Vec<String> = words.iter().map(Word::shell_quoted).collect();
     let quoted = quoted.join(" ");
-    if argv.len() - i > 1 && quoted != script {
+    if words.len() > 1 && quoted != script {
         script = format!("{script}\n{quoted}");
     }
     Start::Script { script, literal }
@@ -114,7 +114,7 @@ fn run_or_script(argv: &[Word], spec: &Runner) -> Start {
             return match (opt.value, opt.value_word) {
                 (Some(text), Some(at)) => Start::script(Word {
                     text: text.to_string(),
-                    literal: args[at].literal,
+                    literal: args.get(at).is_some_and(|w| w.literal),
                 }),
                 _ => Start::Nothing,
             };
@@ -124,7 +124,7 @@ fn run_or_script(argv: &[Word], spec: &Runner) -> Start {
         };
         // After `--` come the operands left, then the command: no more options.
         let dashdash = stop > 0
-            && args[stop - 1].text == "--"
+            && args.get(stop - 1).is_some_and(|w| w.text == "--")
             && head
                 .opts
                 .last()
@@ -162,7 +162,9 @@ pub(super) fn flock(argv: &[Word]) -> Start {
 /// `runuser -u USER [--] COMMAND...`, or su's form `runuser [-l] USER -c SCRIPT`. `None`:
 /// a login shell, or arguments for one, which run nothing this line shows.
 pub(super) fn runuser(argv: &[Word]) -> Option<Start> {
-    let names_user = argv[1..]
+    let names_user = argv
+        .get(1..)
+        .unwrap_or_default()
         .iter()
         .take_while(|w| w.text != "--" && w.text.starts_with('-'))
         .any(|w| w.text == "--user" || w.text.starts_with("--user=") || w.text.starts_with("-u"));
@@ -214,7 +216,7 @@ pub(super) fn script_command(argv: &[Word]) -> Start {
 /// `trap - SIG` resets, `trap '' SIG` ignores, `trap -l`/`-p` list.
 pub(super) fn trap_action(argv: &[Word]) -> Option<Word> {
     let args = match argv.get(1).map(|w| w.text.as_str()) {
-        Some("--") => &argv[2..],
+        Some("--") => argv.get(2..)?,
         _ => argv.get(1..)?,
     };
     let [action, _signal, ..] = args else {
@@ -228,7 +230,7 @@ pub(super) fn trap_action(argv: &[Word]) -> Option<Word> {
 /// job is in a file this line does not show; `-l`, `-r`/`-d`, `-c` and `-V` list, remove
 /// or print jobs and schedule none.
 pub(super) fn at(cmd: SimpleCommand) -> Run {
-    let mut args = cmd.argv[1..].iter();
+    let mut args = cmd.args().iter();
     while let Some(word) = args.next() {
         let Some(flags) = word.text.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
             continue;

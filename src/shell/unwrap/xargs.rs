@@ -31,7 +31,7 @@ pub(super) fn xargs(cmd: &mut SimpleCommand) -> Start {
         // Each word holding the replacement string becomes an input line: not
         // known until it runs, so never a literal path.
         Some(replace) => {
-            for word in &mut cmd.argv[i..] {
+            for word in cmd.argv.iter_mut().skip(i) {
                 if word.text.contains(replace.as_str()) {
                     word.literal = false;
                 }
