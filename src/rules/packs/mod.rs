@@ -185,6 +185,17 @@ pub(crate) fn names_word(text: &str, pattern: &str) -> bool {
     false
 }
 
+/// Every finding's rule id and tier for `command` under `settings`, for the packs' tests.
+#[cfg(test)]
+pub(crate) fn judged(command: &str, settings: &Settings) -> Vec<(&'static str, Tier)> {
+    crate::shell::analyze(command)
+        .commands
+        .iter()
+        .flat_map(|cmd| crate::rules::check(cmd, settings))
+        .map(|f| (f.rule.id, f.tier))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,11 +226,9 @@ mod tests {
     }
 
     fn tiers(command: &str, settings: &Settings) -> Vec<Tier> {
-        crate::shell::analyze(command)
-            .commands
-            .iter()
-            .flat_map(|cmd| crate::rules::check(cmd, settings))
-            .map(|f| f.tier)
+        judged(command, settings)
+            .into_iter()
+            .map(|(_, tier)| tier)
             .collect()
     }
 

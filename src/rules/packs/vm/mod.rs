@@ -290,13 +290,7 @@ mod tests {
     use crate::settings::Settings;
 
     fn findings(command: &str) -> Vec<(&'static str, Tier)> {
-        let settings = Settings::default();
-        crate::shell::analyze(command)
-            .commands
-            .iter()
-            .flat_map(|cmd| crate::rules::check(cmd, &settings))
-            .map(|f| (f.rule.id, f.tier))
-            .collect()
+        crate::rules::packs::judged(command, &Settings::default())
     }
 
     #[test]
