@@ -6,7 +6,7 @@
 
 #![forbid(unsafe_code)]
 // What the hook runs must not panic: an error is handled, or a site that cannot fail says why.
-#![deny(clippy::unwrap_used, clippy::expect_used)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 pub mod audit;
 pub mod cli;

@@ -7,7 +7,6 @@
 //! command overrides inline, passes; any other destructive finding is a deny, or an ask where
 //! the configuration says so and the host can ask. Observe mode then turns every stop into an
 //! allow that is only logged.
-#![deny(clippy::indexing_slicing)]
 
 use crate::rules::{Finding, Tier};
 use crate::settings::{Mode, OnDestructive, Settings};

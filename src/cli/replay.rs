@@ -120,9 +120,7 @@ pub fn run(args: &Args) -> ExitCode {
         return ExitCode::from(1);
     }
     if args.json {
-        let mut out = to_json(&sources, &judged, args.context);
-        out["unreadable_lines"] = unreadable.into();
-        println!("{out}");
+        println!("{}", to_json(&sources, &judged, args.context, unreadable));
     } else {
         print!("{}", to_text(&sources, &judged, args.context));
         if unreadable > 0 {
@@ -228,7 +226,7 @@ fn per_session<'a>(
     }
     let mut rows: Vec<_> = counts
         .into_iter()
-        .map(|((session, file), (n, s))| (session, &sources[file], n, s))
+        .filter_map(|((session, file), (n, s))| Some((session, sources.get(file)?, n, s)))
         .collect();
     rows.sort_by(|a, b| b.3.cmp(&a.3).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
     rows
@@ -237,9 +235,9 @@ fn per_session<'a>(
 /// A session's name: its id, or else the file it came from.
 fn session_of(j: &Judged, sources: &[(PathBuf, Source)]) -> String {
     j.call.session.clone().unwrap_or_else(|| {
-        sources[j.file]
-            .0
-            .file_name()
+        sources
+            .get(j.file)
+            .and_then(|(path, _)| path.file_name())
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default()
     })
@@ -354,7 +352,12 @@ fn file_kinds(sources: &[(PathBuf, Source)]) -> String {
         .join(", ")
 }
 
-fn to_json(sources: &[(PathBuf, Source)], judged: &[Judged], context: bool) -> serde_json::Value {
+fn to_json(
+    sources: &[(PathBuf, Source)],
+    judged: &[Judged],
+    context: bool,
+    unreadable: usize,
+) -> serde_json::Value {
     let stopped = judged.iter().filter(|j| j.stopped()).count();
     let sessions: Vec<_> = per_session(sources, judged)
         .into_iter()
@@ -374,7 +377,7 @@ fn to_json(sources: &[(PathBuf, Source)], judged: &[Judged], context: bool) -> s
         .map(|j| {
             json!({
                 "session": session_of(j, sources),
-                "file": sources[j.file].0.display().to_string(),
+                "file": sources.get(j.file).map(|(path, _)| path.display().to_string()),
                 "cwd": j.call.cwd.as_ref().map(|p| p.display().to_string()),
                 "in_folder": j.in_folder,
                 "decision": j.verdict.decision.as_str(),
@@ -392,5 +395,6 @@ fn to_json(sources: &[(PathBuf, Source)], judged: &[Judged], context: bool) -> s
         "by_rule": by_rule(judged),
         "sessions": sessions,
         "stops": stops,
+        "unreadable_lines": unreadable,
     })
 }

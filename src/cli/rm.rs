@@ -78,7 +78,9 @@ pub fn run(args: &Args) -> ExitCode {
         Err(e) => {
             if args.json {
                 let mut out = report_json(Status::Failed, args.permanent, &plan, None);
-                out["error"] = json!(e.to_string());
+                if let Some(fields) = out.as_object_mut() {
+                    fields.insert("error".into(), json!(e.to_string()));
+                }
                 println!("{out}");
             }
             eprintln!("agent-guard rm: {e}");

@@ -8,7 +8,6 @@
 //! root, two small reads, no git process. A file that does not parse, an unknown key or a bad
 //! value is reported with its file, line and key, and only that part is ignored: the guard
 //! goes on guarding with its defaults for it.
-#![deny(clippy::indexing_slicing)]
 
 pub mod dirs;
 pub mod parse;

@@ -25,7 +25,6 @@
 //!   stash or rewrite what a clearing rests on voids it; an unknown command could do
 //!   anything. A clearing nothing earlier can touch (ignored build output no earlier
 //!   command writes into) still clears (the `earlier` module).
-#![deny(clippy::indexing_slicing)]
 
 mod earlier;
 mod git;

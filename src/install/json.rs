@@ -7,6 +7,9 @@
 //! piece. Everything outside it stays byte-for-byte, and install followed by uninstall gives the
 //! original file back. An entry of ours that is already there gets at most two small edits in
 //! place: its command string, and the matcher of its group.
+// Offsets here come from the JSONC parser's own spans of this same text, and the edits run
+// only in `install`, never in the hook.
+#![allow(clippy::indexing_slicing)]
 
 use jsonc_parser::ast::{Array, Object, Value};
 use jsonc_parser::common::{Range, Ranged};

@@ -1,5 +1,4 @@
 //! The guard itself: an agent must not be able to switch it off through its own shell.
-#![deny(clippy::indexing_slicing)]
 
 use super::opts::{self, flag};
 use super::{Hit, Rule, Tier};

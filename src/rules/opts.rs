@@ -6,7 +6,6 @@
 //! error, so an option table that lags behind the program never hides a destructive flag.
 //! The words are read by the shared model ([`argv`]); this adds tables with canonical names
 //! and git's abbreviations, and `--no-name` switching `name` off.
-#![deny(clippy::indexing_slicing)]
 
 use crate::shell::Word;
 use crate::syntax::argv;

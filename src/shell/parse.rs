@@ -4,7 +4,6 @@
 //! overflow our stack, and tree-sitter's `parent()` is slow on deep trees). Each stack item
 //! carries how the node was reached and, for a command, what its stdin holds when we can
 //! know it (a heredoc, a here-string, `echo ... |`), so a script fed to a shell is parsed too.
-#![deny(clippy::indexing_slicing)]
 
 use std::borrow::Cow;
 use std::ops::Range;

@@ -5,7 +5,6 @@
 //! known for sure: anything with an expansion, a command substitution or a glob left in it
 //! is *not literal*, and its text keeps the unexpanded source (`$HOME/x`), which is still
 //! useful for recognising protected targets like `$HOME`.
-#![deny(clippy::indexing_slicing)]
 
 use tree_sitter::Node;
 

@@ -53,7 +53,9 @@ pub fn before(
                 places.len() - 1
             }
         };
-        let place = &mut places[at];
+        let Some(place) = places.get_mut(at) else {
+            continue;
+        };
         if !place.rules.contains(&finding.rule.id) {
             place.rules.push(finding.rule.id);
         }

@@ -1,7 +1,6 @@
 //! The words and limits every reader of commands shares: the shell walker, the readers of
 //! code handed to interpreters, and the rules after them. A leaf: it uses nothing of the
 //! crate, so the readers can stand on it without standing on each other.
-#![deny(clippy::indexing_slicing)]
 
 pub mod argv;
 pub mod git;

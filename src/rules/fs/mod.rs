@@ -1,5 +1,4 @@
 //! rm: recursive deletes in the standard profile, every shell `rm` in the strict one.
-#![deny(clippy::indexing_slicing)]
 
 pub(super) mod find;
 pub(super) mod listings;

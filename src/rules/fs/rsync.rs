@@ -1,5 +1,4 @@
 //! rsync: the `--delete` family, which removes from the destination whatever the source lacks.
-#![deny(clippy::indexing_slicing)]
 
 use crate::rules::opts::{self, Opt, flag, optional, valued};
 use crate::rules::{Hit, Rule, Subject, Tier};

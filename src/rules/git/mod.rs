@@ -5,7 +5,6 @@
 //! `--git-dir`, ...), combined short flags, unambiguous long-option abbreviations, `--`.
 //! This file holds that shared reading; each command family has its own file with its rules'
 //! declarations and checks.
-#![deny(clippy::indexing_slicing)]
 
 mod alias;
 mod branch;

@@ -6,7 +6,6 @@
 //! pack names costs one lookup in a short list and nothing else. Packs are on unless the
 //! configuration switches them off (`[packs] disable = [...]`): a guard whose protection waits
 //! for configuration protects almost nobody.
-#![deny(clippy::indexing_slicing)]
 
 pub(crate) mod args;
 mod backup;
