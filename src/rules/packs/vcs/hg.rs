@@ -454,42 +454,19 @@ impl Line<'_> {
 pub(super) fn hg(args: &[Word]) -> Option<Hit> {
     let at = first_operand(args, GLOBAL_VALUED)?;
     let (word, rest) = args.get(at..)?.split_first()?;
+    let line = |options| Line {
+        all: args,
+        args: rest,
+        options,
+    };
     match command(word.value()?, COMMANDS)? {
-        "update" => update(&Line {
-            all: args,
-            args: rest,
-            options: &UPDATE,
-        }),
-        "revert" => revert(&Line {
-            all: args,
-            args: rest,
-            options: &REVERT,
-        }),
-        "remove" => remove(&Line {
-            all: args,
-            args: rest,
-            options: &REMOVE,
-        }),
-        "purge" => purge(&Line {
-            all: args,
-            args: rest,
-            options: &PURGE,
-        }),
-        "debugstrip" => strip(&Line {
-            all: args,
-            args: rest,
-            options: &STRIP,
-        }),
-        "rollback" => rollback(&Line {
-            all: args,
-            args: rest,
-            options: &ROLLBACK,
-        }),
-        "shelve" => shelve(&Line {
-            all: args,
-            args: rest,
-            options: &SHELVE,
-        }),
+        "update" => update(&line(&UPDATE)),
+        "revert" => revert(&line(&REVERT)),
+        "remove" => remove(&line(&REMOVE)),
+        "purge" => purge(&line(&PURGE)),
+        "debugstrip" => strip(&line(&STRIP)),
+        "rollback" => rollback(&line(&ROLLBACK)),
+        "shelve" => shelve(&line(&SHELVE)),
         "censor" => Some(
             Hit::new(
                 &HG_STRIP,
