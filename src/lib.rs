@@ -18,6 +18,7 @@ pub mod git;
 pub mod host;
 pub mod install;
 pub mod lang;
+pub mod motion;
 pub mod policy;
 pub mod rules;
 pub mod saferm;

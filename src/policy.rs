@@ -354,10 +354,12 @@ fn reason(
 
 /// The command the override prefix goes in front of: the finding's command, or for a call in
 /// interpreter code (`shutil.rmtree('out')`) the interpreter command as written in the line
-/// (`python3 -c "..."`), whose environment the code runs with.
+/// (`python3 -c "..."`), whose environment the code runs with, and for a command sent
+/// elsewhere the command here that sends it (`ssh host '...'`).
 fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
     let written = match f.via {
         Via::Embedded(_) => line.get(f.span.clone()).map(str::trim),
+        _ if f.elsewhere.is_some() => line.get(f.span.clone()).map(str::trim),
         _ => None,
     };
     written.filter(|w| !w.is_empty()).unwrap_or(&f.command)
@@ -366,8 +368,12 @@ fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
 /// "agent-guard \[rule\]: `cmd` (where) loses...", then what to do instead and how to recover.
 pub fn finding_text(f: &Finding) -> String {
     let mut line = format!("agent-guard [{}]: `{}`", f.rule.id, shorten(&f.command));
-    if let Some(via) = f.via.describe() {
-        line.push_str(&format!(" ({via})"));
+    let place = f.elsewhere.as_ref().map(|e| e.describe());
+    match (f.via.describe(), place) {
+        (Some(via), Some(place)) => line.push_str(&format!(" ({via}, {place})")),
+        (Some(via), None) => line.push_str(&format!(" ({via})")),
+        (None, Some(place)) => line.push_str(&format!(" ({place})")),
+        (None, None) => {}
     }
     line.push_str(&format!(" {}.", f.loses));
     if f.uncertain {

@@ -211,7 +211,7 @@ fn readers_never_use_rules_context_policy_or_hosts() {
     let graph = sibling_graph();
     let top = &graph[&Vec::new()];
     let mut reaching = Vec::new();
-    for reader in ["syntax", "shell", "lang"] {
+    for reader in ["syntax", "shell", "lang", "motion"] {
         for used in top.get(reader).into_iter().flatten() {
             if ["rules", "context", "policy", "host", "config", "settings"].contains(&used.as_str())
             {

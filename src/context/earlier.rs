@@ -77,6 +77,15 @@ fn resolve(ctx: &Context, dir: &Path, word: &Word) -> Option<PathBuf> {
 }
 
 fn effect(cmd: &SimpleCommand) -> Effect {
+    // Run elsewhere, it reaches this machine only through the folders a container mounts,
+    // by paths of its own.
+    if let Some(place) = &cmd.elsewhere {
+        return if place.mounts_here() {
+            Effect::Anything
+        } else {
+            Effect::Nothing
+        };
+    }
     let mut written: Vec<Word> = cmd
         .redirects
         .iter()

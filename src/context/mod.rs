@@ -40,7 +40,8 @@ use std::time::{Duration, Instant};
 
 use crate::rules::{Finding, GitAliases, Subject, Tier};
 use crate::settings::Settings;
-use crate::shell::{SimpleCommand, Word};
+use crate::motion::channels::Landing;
+use crate::shell::{Elsewhere, SimpleCommand, Word};
 
 /// All context work for one hook call must fit in this.
 pub const DEADLINE: Duration = Duration::from_millis(200);
@@ -95,13 +96,32 @@ impl Context {
     /// The folder `finding`'s command runs in, following its `cd`s from where the command
     /// line starts: where a snapshot of what it could destroy is taken.
     pub fn run_directory(&self, finding: &Finding) -> Option<PathBuf> {
-        self.directory(&finding.dirs)
+        match &finding.elsewhere {
+            // Only the folders a new container mounts from here are this machine's.
+            Some(place) => self.here(finding, place).and_then(|mapped| self.run_directory(&mapped)),
+            None => self.directory(&finding.dirs),
+        }
     }
 
     /// Looks at what `finding` would destroy. Protected findings are never cleared, and
     /// neither is one whose clearing rests on state that a command in `before` (those that
     /// may run before it, see [`crate::shell::Analysis::before`]) could change.
     pub fn assess(&self, finding: &Finding, before: &[&SimpleCommand]) -> Assessment {
+        // What lies elsewhere is not known here: no "missing", no "clean tree" there. Only
+        // the folders a new container mounts from this machine are looked at, here.
+        if let Some(place) = &finding.elsewhere {
+            let Some(mapped) = self.here(finding, place) else {
+                return Assessment::Unknown;
+            };
+            // The command here that sends it (`docker run ...`, at the same place in the
+            // line) does nothing of its own before it.
+            let before: Vec<&SimpleCommand> = before
+                .iter()
+                .copied()
+                .filter(|cmd| cmd.elsewhere.is_some() || cmd.span != finding.span)
+                .collect();
+            return self.assess(&mapped, &before);
+        }
         let Some(dir) = self.directory(&finding.dirs) else {
             return Assessment::Unknown;
         };
@@ -159,6 +179,31 @@ impl Context {
             previous = std::mem::replace(&mut current, next);
         }
         Some(current)
+    }
+
+    /// `finding` as the same delete of the folders of this machine that the container
+    /// `place` mounts, when every path it names that outlives the container is one.
+    fn here(&self, finding: &Finding, place: &Elsewhere) -> Option<Finding> {
+        let Subject::Paths(targets) = &finding.subject else {
+            return None;
+        };
+        let mut here = Vec::new();
+        for target in targets {
+            match place.lands(&finding.dirs, target) {
+                Landing::Own => {}
+                Landing::Here(paths) => here.extend(paths),
+                Landing::Kept => return None,
+            }
+        }
+        if here.is_empty() {
+            return None;
+        }
+        Some(Finding {
+            subject: Subject::Paths(here),
+            dirs: place.dirs_here.clone(),
+            elsewhere: None,
+            ..finding.clone()
+        })
     }
 
     fn time_left(&self) -> Option<Duration> {

@@ -5,6 +5,7 @@
 //! it must stop and must pass. The docs pages and a test are generated from the same
 //! declaration, so the documentation cannot drift from the behaviour.
 
+mod elsewhere;
 mod fs;
 mod git;
 mod guard;
@@ -15,7 +16,7 @@ mod shell;
 use std::ops::Range;
 
 use crate::settings::{Profile, Settings};
-use crate::shell::{SimpleCommand, Via, Word};
+use crate::shell::{Elsewhere, SimpleCommand, Via, Word};
 
 /// How bad a finding is. Protected findings are never overridden or turned into a question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -97,6 +98,9 @@ pub struct Finding {
     pub dirs: Vec<Word>,
     /// The command's `NAME=value` prefixes: the environment it runs with (`GIT_DIR=...`).
     pub env: Vec<(String, Word)>,
+    /// Where the command runs when that is not here (a container, a pod, another host):
+    /// what lies there is not this machine's, but for the folders a new container mounts.
+    pub elsewhere: Option<Elsewhere>,
 }
 
 /// What a finding is about, in terms the context layer can check against the world.
@@ -324,6 +328,12 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
     if cmd.via == Via::Trap {
         hits.retain(|hit| hit.rule.id != fs::RM_ANY.id);
     }
+    if let Some(place) = &cmd.elsewhere {
+        hits.retain(|hit| !elsewhere::only_own_files(hit, place, &cmd.dirs));
+        for hit in &mut hits {
+            elsewhere::place(hit, place, &settings.production);
+        }
+    }
     // Whatever the program, it must not write the guard's own files.
     hits.extend(guard::check(cmd));
     hits.into_iter()
@@ -346,6 +356,7 @@ pub fn file_edit(tool: &str, path: &str, settings: &Settings) -> Option<Finding>
         input: None,
         fed_by: Vec::new(),
         call: None,
+        elsewhere: None,
     };
     Some(finding(hit, &edit, settings))
 }
@@ -374,6 +385,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         needs_confirmation: hit.needs_confirmation,
         dirs: cmd.dirs.clone(),
         env: cmd.assigns.clone(),
+        elsewhere: cmd.elsewhere.clone(),
     }
 }
 

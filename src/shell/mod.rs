@@ -16,6 +16,7 @@ use std::ops::Range;
 
 use crate::lang::Deadline;
 
+pub use crate::motion::channels::Elsewhere;
 pub use crate::syntax::{Incomplete, MAX_INPUT_BYTES, MAX_NESTING, PARSE_DEADLINE, Redirect, Word};
 
 /// How a command was reached, for reasons and for telling the agent where we looked.
@@ -47,6 +48,9 @@ pub enum Via {
     ScriptFile,
     /// Found in code given to an interpreter (`python3 -c`, `node -e`, PowerShell, `cmd /c`).
     Embedded(crate::lang::Lang),
+    /// Shell text sent to run elsewhere (`ssh host '...'`); where is the command's
+    /// [`SimpleCommand::elsewhere`].
+    Sent,
 }
 
 impl Via {
@@ -65,6 +69,7 @@ impl Via {
             Via::Scheduled => Some("in a job scheduled with `at`"),
             Via::ScriptFile => Some("in a script the line writes, then runs"),
             Via::Embedded(lang) => Some(lang.describe()),
+            Via::Sent => None,
         }
     }
 }
@@ -100,6 +105,9 @@ pub struct SimpleCommand {
     /// The call it was lowered from, when it comes from interpreter code
     /// (`shutil.rmtree('out')` for `rm -r out`): reasons name the call as written.
     pub call: Option<String>,
+    /// Where it runs when that is not here: a container, a pod, another host
+    /// (`docker exec api rm -rf /srv`). Its `dirs` are then the `cd`s made over there.
+    pub elsewhere: Option<Elsewhere>,
 }
 
 impl SimpleCommand {

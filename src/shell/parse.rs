@@ -12,7 +12,8 @@ use tree_sitter::{Node, Tree};
 
 use super::unwrap::{self, Run};
 use super::word::{self, Word};
-use super::{Analysis, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via};
+use super::{Analysis, Elsewhere, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via};
+use crate::motion::channels::Sent;
 use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang};
 
 struct Item<'t> {
@@ -124,6 +125,8 @@ pub(super) struct Origin {
     pub depth: u8,
     /// The directory changes in effect where the nested script runs.
     pub dirs: Vec<Word>,
+    /// Where the nested script runs when that is not here (`ssh host '...'`).
+    pub elsewhere: Option<Elsewhere>,
 }
 
 impl Origin {
@@ -135,6 +138,7 @@ impl Origin {
             uncertain: cmd.uncertain,
             depth: origin.depth + 1,
             dirs: cmd.dirs.clone(),
+            elsewhere: cmd.elsewhere.clone(),
         }
     }
 }
@@ -164,6 +168,7 @@ impl Walker {
             uncertain: false,
             depth: 0,
             dirs: Vec::new(),
+            elsewhere: None,
         };
         self.script(command, Via::Direct, &top);
         self.out
@@ -177,6 +182,7 @@ impl Walker {
             uncertain: false,
             depth: 0,
             dirs: Vec::new(),
+            elsewhere: None,
         };
         self.scopes.push(Vec::new());
         self.embedded(lang, Word::literal(command), &[], &top, 0);
@@ -340,6 +346,7 @@ impl Walker {
             input: None,
             fed_by: Vec::new(),
             call: None,
+            elsewhere: origin.elsewhere.clone(),
         });
     }
 
@@ -468,6 +475,7 @@ impl Walker {
             uncertain: origin.uncertain,
             depth: origin.depth + 1,
             dirs: self.scopes.get(scope).cloned().unwrap_or_default(),
+            elsewhere: origin.elsewhere.clone(),
         };
         self.script(&script, Via::Substitution, &nested);
     }
@@ -616,6 +624,7 @@ impl Walker {
             input: stdin.clone(),
             fed_by,
             call: None,
+            elsewhere: origin.elsewhere.clone(),
         };
         self.note_written(&cmd);
         let expanded = self.expansions(&cmd);
@@ -720,6 +729,70 @@ impl Walker {
                     self.follow(cmd, None, origin, scope);
                 }
             }
+            Run::Sent { cmd, place, sent } => self.sent(cmd, place, sent, stdin, origin),
+        }
+    }
+
+    /// Records `cmd`, which sends a command to run in `place`, and follows that command
+    /// there: in a shell of its own that starts in no folder of ours.
+    fn sent(
+        &mut self,
+        cmd: SimpleCommand,
+        place: Elsewhere,
+        sent: Sent,
+        stdin: Option<String>,
+        origin: &Origin,
+    ) {
+        // The guard's override in front of the sending command covers all it sends.
+        let overrides: Vec<(String, Word)> = cmd
+            .assigns
+            .iter()
+            .filter(|(name, _)| name.starts_with("AGENT_GUARD_"))
+            .cloned()
+            .collect();
+        let nested = Origin {
+            dirs: Vec::new(),
+            elsewhere: Some(place.clone()),
+            ..Origin::inside(&cmd, origin)
+        };
+        let first = self.out.commands.len() + 1;
+        match sent {
+            Sent::Argv { argv, env } => {
+                let there = SimpleCommand {
+                    argv,
+                    assigns: env,
+                    dirs: Vec::new(),
+                    redirects: Vec::new(),
+                    input: stdin.clone(),
+                    fed_by: Vec::new(),
+                    call: None,
+                    elsewhere: Some(place),
+                    ..cmd.clone()
+                };
+                self.out.commands.push(cmd);
+                self.scopes.push(Vec::new());
+                let scope = self.scopes.len() - 1;
+                self.follow(there, stdin, &nested, scope);
+            }
+            Sent::Script(script) => {
+                let nested = Origin {
+                    uncertain: cmd.uncertain || !script.literal,
+                    ..nested
+                };
+                self.out.commands.push(cmd);
+                self.script(&script.text, Via::Sent, &nested);
+            }
+            Sent::Stdin => {
+                self.out.commands.push(cmd);
+                if let Some(script) = stdin {
+                    self.script(&script, Via::Sent, &nested);
+                }
+            }
+        }
+        if !overrides.is_empty() {
+            for there in self.out.commands.get_mut(first..).into_iter().flatten() {
+                there.assigns.splice(0..0, overrides.iter().cloned());
+            }
         }
     }
 }
@@ -760,6 +833,7 @@ impl Walker {
                 uncertain,
                 depth: origin.depth + 1,
                 dirs: self.scopes.get(inner).cloned().unwrap_or_default(),
+                elsewhere: origin.elsewhere.clone(),
             };
             match effect {
                 Effect::Command {
@@ -778,6 +852,7 @@ impl Walker {
                         input: None,
                         fed_by: Vec::new(),
                         call: Some(call),
+                        elsewhere: origin.elsewhere.clone(),
                     };
                     self.follow(cmd, None, &nested, inner);
                 }
@@ -1023,6 +1098,7 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         input: parts.herestring.or(stdin.map(str::to_string)),
         fed_by: Vec::new(),
         call: None,
+        elsewhere: None,
     })
 }
 
@@ -1091,6 +1167,7 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
             input: None,
             fed_by: Vec::new(),
             call: None,
+            elsewhere: None,
         };
         out.push(match unwrap::resolve(cmd) {
             Run::Command(cmd) => cmd.argv,

@@ -29,7 +29,8 @@ pub fn alias_calls(analysis: &Analysis) -> Vec<&SimpleCommand> {
 
 /// `git <name> ...` where `name` is no git command, so it may be an alias to look up.
 fn alias_call_of(cmd: &SimpleCommand) -> Option<AliasCall> {
-    (cmd.program()? == "git")
+    // This machine's git configuration says nothing of git elsewhere.
+    (cmd.program()? == "git" && cmd.elsewhere.is_none())
         .then(|| alias_call(cmd.args()))
         .flatten()
 }
@@ -67,6 +68,7 @@ pub fn configured_findings(analysis: &Analysis, settings: &Settings) -> Vec<Find
             configured.dirs = cmd.dirs.clone();
             configured.assigns = cmd.assigns.clone();
             configured.via = cmd.via;
+            configured.elsewhere = cmd.elsewhere.clone();
             let mut hits = check(&configured, settings);
             for hit in &mut hits {
                 hit.command = cmd.display();

@@ -29,7 +29,8 @@ mod wrappers;
 mod xargs;
 
 use super::word::Word;
-use super::{SimpleCommand, Via};
+use super::{Elsewhere, SimpleCommand, Via};
+use crate::motion::channels::{self, Sent};
 use env::env;
 use find::{fd_execs, find_execs};
 use git::git;
@@ -68,6 +69,12 @@ pub(super) enum Run {
     Find {
         find: SimpleCommand,
         execs: Vec<SimpleCommand>,
+    },
+    /// `cmd` sends `sent` to run in `place` (`docker exec`, `ssh host ...`).
+    Sent {
+        cmd: SimpleCommand,
+        place: Elsewhere,
+        sent: Sent,
     },
 }
 
@@ -156,6 +163,11 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                     None => Run::Command(cmd),
                 };
             }
+            n if channels::is_channel(n)
+                && let Some(channel) = channels::channel(&cmd.argv, &cmd.assigns) =>
+            {
+                return sent(cmd, channel);
+            }
             n => match runner(n, &cmd.argv).or_else(|| wrapper(n).map(|w| peel(&w, &cmd.argv))) {
                 Some(start) => start,
                 None => return Run::Command(cmd),
@@ -192,6 +204,20 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             cmd.assigns.push((name.to_string(), value));
             cmd.argv.remove(0);
         }
+    }
+}
+
+/// A command sent elsewhere: its place, reached from wherever `cmd` itself runs.
+fn sent(cmd: SimpleCommand, channel: channels::Channel) -> Run {
+    let mut place = channel.place;
+    place.dirs_here = cmd.dirs.clone();
+    if let Some(outer) = &cmd.elsewhere {
+        place = place.within(outer);
+    }
+    Run::Sent {
+        cmd,
+        place,
+        sent: channel.sent,
     }
 }
 
