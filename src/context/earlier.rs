@@ -78,12 +78,18 @@ fn resolve(ctx: &Context, dir: &Path, word: &Word) -> Option<PathBuf> {
 
 fn effect(cmd: &SimpleCommand) -> Effect {
     // Run elsewhere, it reaches this machine only through the folders a container mounts,
-    // by paths of its own.
+    // by paths of its own: there any write may land anywhere.
     if let Some(place) = &cmd.elsewhere {
-        return if place.mounts_here() {
-            Effect::Anything
-        } else {
-            Effect::Nothing
+        if !place.mounts_here() {
+            return Effect::Nothing;
+        }
+        let as_if_here = SimpleCommand {
+            elsewhere: None,
+            ..cmd.clone()
+        };
+        return match effect(&as_if_here) {
+            Effect::Nothing => Effect::Nothing,
+            Effect::Paths(_) | Effect::Anything => Effect::Anything,
         };
     }
     let mut written: Vec<Word> = cmd
