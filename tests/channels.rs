@@ -67,7 +67,10 @@ fn a_bind_mount_of_this_folder_is_judged_here() {
             &world,
             "docker run --rm -v \"$PWD\":/src -w /src alpine rm -rf notes",
         ),
-        &["(in a new container of `alpine`)", "`notes` holds 1 untracked file"],
+        &[
+            "(in a new container of `alpine`)",
+            "`notes` holds 1 untracked file",
+        ],
     );
     // `$PWD` is where the `cd`s lead.
     stopped(
@@ -93,7 +96,10 @@ fn an_absolute_bind_mount_maps_to_its_host_folder() {
     let notes = world.repo.join("notes");
     let mount = format!("-v {}:/data", notes.display());
     stopped(
-        &judged(&world, &format!("docker run --rm {mount} alpine rm -rf /data")),
+        &judged(
+            &world,
+            &format!("docker run --rm {mount} alpine rm -rf /data"),
+        ),
         &[&format!("`{}` holds", notes.display())],
     );
     allowed(&judged(
@@ -102,7 +108,10 @@ fn an_absolute_bind_mount_maps_to_its_host_folder() {
     ));
     let bind = format!("--mount type=bind,source={},target=/data", notes.display());
     stopped(
-        &judged(&world, &format!("docker run --rm {bind} alpine rm -rf /data")),
+        &judged(
+            &world,
+            &format!("docker run --rm {bind} alpine rm -rf /data"),
+        ),
         &["untracked"],
     );
 }
@@ -136,15 +145,15 @@ fn the_reason_says_where_it_runs() {
             "kubectl exec -n shop web-0 -- sh -c 'rm -rf /data/*'",
             "(inside a `sh -c` script, in pod `web-0`)",
         ),
-        ("ssh -p 2222 deploy@web1 rm -rf /srv/app", "(on host `web1`)"),
+        (
+            "ssh -p 2222 deploy@web1 rm -rf /srv/app",
+            "(on host `web1`)",
+        ),
         (
             "docker compose run worker rm -rf /jobs",
             "(in a new container of service `worker`)",
         ),
-        (
-            "vagrant ssh -c 'rm -rf /opt/app'",
-            "(on machine `default`)",
-        ),
+        ("vagrant ssh -c 'rm -rf /opt/app'", "(on machine `default`)"),
     ] {
         let verdict = rules_alone(command);
         stopped(&verdict, &[place]);

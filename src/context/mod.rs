@@ -38,9 +38,9 @@ mod workcopy;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::motion::channels::Landing;
 use crate::rules::{Finding, GitAliases, Subject, Tier};
 use crate::settings::Settings;
-use crate::motion::channels::Landing;
 use crate::shell::{Elsewhere, SimpleCommand, Word};
 
 /// All context work for one hook call must fit in this.
@@ -98,7 +98,9 @@ impl Context {
     pub fn run_directory(&self, finding: &Finding) -> Option<PathBuf> {
         match &finding.elsewhere {
             // Only the folders a new container mounts from here are this machine's.
-            Some(place) => self.here(finding, place).and_then(|mapped| self.run_directory(&mapped)),
+            Some(place) => self
+                .here(finding, place)
+                .and_then(|mapped| self.run_directory(&mapped)),
             None => self.directory(&finding.dirs),
         }
     }

@@ -371,7 +371,16 @@ const ENGINE_GLOBAL: &[&str] = &[
 ];
 
 /// Options of the engines' global options that point them at another machine's daemon.
-const ENGINE_REMOTE: &[&str] = &["H", "host", "c", "context", "connection", "url", "r", "remote"];
+const ENGINE_REMOTE: &[&str] = &[
+    "H",
+    "host",
+    "c",
+    "context",
+    "connection",
+    "url",
+    "r",
+    "remote",
+];
 
 const EXEC_VALUED: &[&str] = &[
     "e",
@@ -529,7 +538,10 @@ fn env_of(opts: &argv::Argv, args: &[Word]) -> Vec<(String, Word)> {
         .filter(|o| o.is("e") || o.is("env"))
         .filter_map(|o| {
             let value = o.value?;
-            let literal = o.value_word.and_then(|i| args.get(i)).is_none_or(|w| w.literal);
+            let literal = o
+                .value_word
+                .and_then(|i| args.get(i))
+                .is_none_or(|w| w.literal);
             let (name, value) = value.split_once('=')?;
             Some((
                 name.to_string(),
@@ -1256,7 +1268,10 @@ mod tests {
             argv_of("kubectl -n ns exec -it -c app web -- rm -rf /d"),
             ["rm", "-rf", "/d"]
         );
-        assert_eq!(argv_of("incus exec c1 --cwd /srv -- rm -rf x"), ["rm", "-rf", "x"]);
+        assert_eq!(
+            argv_of("incus exec c1 --cwd /srv -- rm -rf x"),
+            ["rm", "-rf", "x"]
+        );
         assert_eq!(
             argv_of("docker compose -f c.yml exec -T -u app api rm -rf x"),
             ["rm", "-rf", "x"]
@@ -1296,7 +1311,10 @@ mod tests {
         let run = place("docker run --rm -v $PWD:/src -v data:/var/lib/db -w /src img true");
         let lands = |path: &str| run.lands(&[], &Word::literal(path));
         assert_eq!(lands("build"), Landing::Here(vec![Word::literal("build")]));
-        assert_eq!(lands("/src/a/../b"), Landing::Here(vec![Word::literal("b")]));
+        assert_eq!(
+            lands("/src/a/../b"),
+            Landing::Here(vec![Word::literal("b")])
+        );
         assert_eq!(lands("/src"), Landing::Here(vec![Word::literal(".")]));
         assert_eq!(lands("/tmp/x"), Landing::Own);
         assert_eq!(lands("/var/lib/db/x"), Landing::Kept);

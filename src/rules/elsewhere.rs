@@ -62,10 +62,7 @@ pub(super) fn place(hit: &mut Hit, place: &Elsewhere, production: &[String]) {
 }
 
 /// The first name of `place` that matches a production pattern, with the pattern.
-fn production_name<'a>(
-    place: &'a Elsewhere,
-    patterns: &'a [String],
-) -> Option<(&'a str, &'a str)> {
+fn production_name<'a>(place: &'a Elsewhere, patterns: &'a [String]) -> Option<(&'a str, &'a str)> {
     place
         .names
         .iter()

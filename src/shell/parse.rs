@@ -13,8 +13,8 @@ use tree_sitter::{Node, Tree};
 use super::unwrap::{self, Run};
 use super::word::{self, Word};
 use super::{Analysis, Elsewhere, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via};
-use crate::motion::channels::Sent;
 use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang};
+use crate::motion::channels::Sent;
 
 struct Item<'t> {
     node: Node<'t>,
