@@ -516,19 +516,24 @@ fn containers(args: &[Word], assigns: &[(String, Word)]) -> Option<Channel> {
     if text(args, at) == Some("container") {
         at += 1;
     }
-    let mut channel = match text(args, at)? {
+    let channel = match text(args, at)? {
         "exec" => exec(from(args, at + 1))?,
         "run" => run(from(args, at + 1))?,
         "compose" => compose(from(args, at + 1))?,
         _ => return None,
     };
-    if !remote.is_empty() {
-        channel.place = channel.place.clone().within(&Elsewhere {
-            names: remote,
-            ..Elsewhere::new(Kind::Host, "")
-        });
+    if remote.is_empty() {
+        return Some(channel);
     }
-    Some(channel)
+    // The daemon is another machine's: so are the folders its containers mount.
+    let daemon = Elsewhere {
+        names: remote,
+        ..Elsewhere::new(Kind::Host, "")
+    };
+    Some(Channel {
+        place: channel.place.within(&daemon),
+        sent: channel.sent,
+    })
 }
 
 /// The environment `-e K=V` options give the command, with `-e K` taking K's value here.
@@ -813,7 +818,7 @@ fn kubectl(args: &[Word]) -> Option<Channel> {
     place.names.extend(
         opts.opts
             .iter()
-            .filter(|o| !matches!(o.name, "c" | "container" | "v" | "token"))
+            .filter(|o| !matches!(o.name, "v" | "token"))
             .filter_map(|o| o.value.map(str::to_string)),
     );
     Some(Channel {
