@@ -9,8 +9,8 @@ pub static TAMPER: Rule = Rule {
     catches: "commands that would switch the guard off from inside the agent: `agent-guard \
               uninstall`, `cargo uninstall agent-guard`, `chmod` taking execute away from the \
               `agent-guard` binary the hooks run, writing, moving or deleting its config \
-              (`.agent-guard.toml`, `~/.config/agent-guard/`), its audit log, or the agent \
-              hosts' settings files that hold its hook, and putting `AGENT_GUARD_OFF` into a \
+              (`.agent-guard.toml`, `~/.config/agent-guard/`), its audit log, its journal of \
+              what agent sessions made, or the agent hosts' settings files that hold its hook, and putting `AGENT_GUARD_OFF` into a \
               shell profile",
     why: "A guard the agent can remove is no guard: one blocked command later it would simply \
           be gone. Only the person at the keyboard may change it, from their own terminal, \
@@ -27,6 +27,8 @@ pub static TAMPER: Rule = Rule {
         "mv .codex/hooks.json /tmp/",
         "tee .gemini/settings.json < new.json",
         "chmod -x ~/.cargo/bin/agent-guard",
+        "echo '{}' >> ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
+        "rm -f ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
         "chmod 644 \"$(which agent-guard)\"",
         "cargo uninstall agent-guard",
     ],
@@ -36,6 +38,7 @@ pub static TAMPER: Rule = Rule {
         "agent-guard uninstall --dry-run",
         "agent-guard check -- 'git status'",
         "cp .claude/settings.json /tmp/settings-copy.json",
+        "cat ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
         "echo 'alias ll=\"ls -l\"' >> ~/.bashrc",
         "chmod +x script.sh",
         "chmod 755 ~/.cargo/bin/agent-guard",
@@ -97,6 +100,7 @@ const GUARD_FOLDERS: &[&str] = &[
     ".qoder",
     ".config/agent-guard",
     "agent-guard",
+    "agent-guard/journal",
 ];
 
 /// Shell start-up files, where an `export AGENT_GUARD_OFF=1` would outlive the command.
@@ -115,10 +119,16 @@ const PROFILES: &[&str] = &[
     "/etc/profile",
 ];
 
+/// The folder of the journal of what agent sessions made: whoever can write it decides what
+/// counts as the agents' own work.
+const JOURNAL: &str = "agent-guard/journal/";
+
 fn is_guard_file(path: &str) -> bool {
     GUARD_FILES
         .iter()
         .any(|f| path == *f || path.ends_with(&format!("/{f}")))
+        || path.starts_with(JOURNAL)
+        || path.contains(&format!("/{JOURNAL}"))
 }
 
 fn is_guard_folder(path: &str) -> bool {
