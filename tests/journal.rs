@@ -313,3 +313,45 @@ fn a_read_only_line_writes_no_journal() {
     assert!(repo.journals().is_empty());
     assert!(!Path::new(&repo.sandbox.home().join(".local/state/agent-guard/journal")).exists());
 }
+
+#[test]
+fn an_after_call_event_is_only_observed() {
+    let repo = Repo::new();
+    let after = repo.payload(
+        "PostToolUse",
+        "Bash",
+        json!({ "command": "rm -rf / > log.txt" }),
+    );
+    assert_eq!(repo.hook(after), "allow");
+    assert!(repo.journals().is_empty());
+}
+
+#[test]
+fn gemini_clis_file_tool_and_after_tool_event_count_too() {
+    let repo = Repo::new();
+    let event = |name: &str| {
+        json!({
+            "session_id": "g-1", "transcript_path": "/t.json", "cwd": repo.dir(),
+            "hook_event_name": name, "timestamp": "2026-11-30T10:00:00Z",
+            "tool_name": "write_file", "tool_input": {"file_path": "gen/out.txt", "content": "x"}
+        })
+    };
+    let out = repo
+        .sandbox
+        .command()
+        .args(["hook", "--host", "gemini"])
+        .write_stdin(event("BeforeTool").to_string())
+        .output()
+        .unwrap();
+    assert!(out.stdout.is_empty(), "{out:?}");
+    repo.write("gen/out.txt", "x");
+    let out = repo
+        .sandbox
+        .command()
+        .args(["hook", "--host", "gemini"])
+        .write_stdin(event("AfterTool").to_string())
+        .output()
+        .unwrap();
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert_eq!(repo.judge("rm -rf gen"), "allow");
+}
