@@ -355,3 +355,57 @@ fn gemini_clis_file_tool_and_after_tool_event_count_too() {
     assert!(out.stdout.is_empty(), "{out:?}");
     assert_eq!(repo.judge("rm -rf gen"), "allow");
 }
+
+#[test]
+fn moving_someones_file_does_not_make_it_the_agents() {
+    let repo = Repo::new();
+    repo.agent_write("agent.txt", "a\n");
+    repo.write("mine.txt", "the user's\n");
+    repo.agent_shell("mv mine.txt moved.txt", |r| {
+        std::fs::rename(r.dir().join("mine.txt"), r.dir().join("moved.txt")).unwrap()
+    });
+    assert!(stopped(&repo.judge("rm -rf moved.txt")));
+    // The agents' own file moved stays theirs.
+    repo.agent_shell("mv agent.txt renamed.txt", |r| {
+        std::fs::rename(r.dir().join("agent.txt"), r.dir().join("renamed.txt")).unwrap()
+    });
+    assert_eq!(repo.judge("rm -rf renamed.txt"), "allow");
+}
+
+#[test]
+fn a_later_call_does_not_vouch_for_the_users_change() {
+    let repo = Repo::new();
+    repo.agent_shell("mkdir out && echo a > out/a.txt", |r| {
+        r.write("out/a.txt", "a\n")
+    });
+    repo.append("out/a.txt", "the user's line\n");
+    repo.agent_shell("mkdir -p out && touch out/a.txt", |_| {});
+    assert!(stopped(&repo.judge("rm -rf out")));
+    assert!(stopped(&repo.judge("rm -rf out/a.txt")));
+}
+
+#[test]
+fn staged_changes_under_the_agents_stop_a_discard() {
+    let repo = Repo::new();
+    repo.write("tracked.txt", "committed\nstaged by the user\n");
+    repo.git(&["add", "tracked.txt"]);
+    repo.agent_write(
+        "tracked.txt",
+        "committed\nstaged by the user\nthe agent's line\n",
+    );
+    assert!(stopped(&repo.judge("git checkout -- tracked.txt")));
+}
+
+#[test]
+fn a_discard_from_a_subfolder_weighs_the_same_files() {
+    let repo = Repo::new();
+    repo.write("src/lib.rs", "fn a() {}\n");
+    repo.git(&["add", "."]);
+    repo.git(&["commit", "-q", "-m", "src"]);
+    repo.agent_write("src/lib.rs", "fn a() {}\nfn b() {}\n");
+    let payload = json!({
+        "session_id": "agent-1", "cwd": repo.dir().join("src"), "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "git checkout -- lib.rs"}
+    });
+    assert_eq!(repo.hook(payload), "allow");
+}

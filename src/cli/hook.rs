@@ -112,18 +112,18 @@ fn journal_before(call: &ToolCall) {
     if !journal::may_write(&call.command) {
         return;
     }
-    let paths = written(call);
-    if paths.is_empty() {
+    let written = written(call);
+    if written.is_empty() {
         return;
     }
     let session = session_of(call.session.as_deref());
-    if let Err(e) = journal::before_shell(&paths, &session) {
+    if let Err(e) = journal::before_shell(&written, &session) {
         eprintln!("agent-guard: could not write the journal: {e}");
     }
 }
 
 /// The paths a shell call writes, absolute.
-fn written(call: &ToolCall) -> Vec<PathBuf> {
+fn written(call: &ToolCall) -> Vec<journal::targets::Written> {
     let Some(cwd) = call.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
         return Vec::new();
     };
@@ -148,7 +148,9 @@ fn session_of(given: Option<&str>) -> String {
 /// A call that has run: what it left in the files it wrote goes into the journal.
 fn observe(done: &Done) {
     let paths = match done {
-        Done::Shell(call) if journal::may_write(&call.command) => written(call),
+        Done::Shell(call) if journal::may_write(&call.command) => {
+            written(call).into_iter().map(|w| w.path).collect()
+        }
         Done::Shell(_) => return,
         Done::Files(edit) => edit_paths(edit),
     };

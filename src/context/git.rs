@@ -67,11 +67,18 @@ fn changed(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<
 }
 
 /// Whether every change to `files` (paths from the top of the work tree) is agent sessions'
-/// own: the journal shows they started from what the index holds, which is what a discard
-/// puts back, and no one changed the file after their last write.
+/// own: nothing of them is staged (a discard that also resets the index would drop that), the
+/// journal shows the agents started from what the index holds, which is what a discard puts
+/// back, and no one changed the file after their last write.
 fn agents_own_changes(ask: &dyn Fn(&[&str]) -> Option<String>, files: &[String]) -> bool {
     const MAX_WEIGHED: usize = 20;
     if files.len() > MAX_WEIGHED {
+        return false;
+    }
+    let specs: Vec<String> = files.iter().map(|f| format!(":(top,literal){f}")).collect();
+    let mut staged = vec!["diff", "--cached", "--name-only", "-z", "--"];
+    staged.extend(specs.iter().map(String::as_str));
+    if ask(&staged).is_none_or(|out| !out.is_empty()) {
         return false;
     }
     let Some(top) = ask(&["rev-parse", "--show-toplevel"]) else {

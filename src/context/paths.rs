@@ -144,19 +144,28 @@ fn target(ctx: &Context, journals: &mut Journals, path: &Path, text: &str) -> Op
     let mut untracked = Vec::new();
     let mut ignored = Vec::new();
     let mut agents = Vec::new();
+    let mut unstaged = Vec::new();
     for (code, file) in porcelain(&status) {
         match code.as_str() {
             "!!" if regenerable(ctx, &file) => {}
             "??" | "!!" if journals.owner_of_all(&top.join(&file)).is_agents() => agents.push(file),
             "??" => untracked.push(file),
             "!!" => ignored.push(file),
+            // Nothing staged: the index still holds what HEAD does.
+            c if c.starts_with(' ') => {
+                unstaged.push(file.clone());
+                changed.push(file);
+            }
             _ => changed.push(file),
         }
     }
     // Changes to a tracked file are the agents' own when they started from what the index
-    // holds, which is what `git restore` brings back.
+    // holds, and that is what HEAD holds: `git restore` brings it back.
     if changed.len() <= MAX_WEIGHED {
         changed.retain(|file| {
+            if !unstaged.contains(file) {
+                return true;
+            }
             let restored = git(ctx, &top, None, &[], &["show", &format!(":{file}")]);
             let theirs = restored.is_some_and(|r| {
                 journals

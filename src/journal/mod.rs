@@ -174,7 +174,8 @@ impl Journals {
         if !is_dir {
             return self.owner(path);
         }
-        let Some(files) = files_under(path) else {
+        // An empty folder holds no one's work, but that is for git to say, not the journal.
+        let Some(files) = files_under(path).filter(|f| !f.is_empty()) else {
             return Ownership::Someone;
         };
         let mut last = None;
@@ -223,10 +224,17 @@ pub fn may_write(command: &str) -> bool {
     WORDS.iter().any(|w| command.contains(w))
 }
 
-/// Before a shell line the guard lets run: each of `paths` that does not exist is created by
-/// `session`; one that is the agents' own gets written again by it.
-pub fn before_shell(paths: &[PathBuf], session: &str) -> io::Result<()> {
-    record(paths, |journals, path| {
+/// Before a shell line the guard lets run: each path it writes that does not exist is created
+/// by `session` (unless what is moved there is someone else's: a move makes nothing new);
+/// one that is the agents' own gets written again by it.
+pub fn before_shell(written: &[targets::Written], session: &str) -> io::Result<()> {
+    let mut journals = Journals::new();
+    let paths: Vec<PathBuf> = written
+        .iter()
+        .filter(|w| w.moved.iter().all(|m| journals.owner_of_all(m).is_agents()))
+        .map(|w| w.path.clone())
+        .collect();
+    record(&paths, |journals, path| {
         if std::fs::symlink_metadata(path).is_err() {
             return vec![event(Kind::Created, path, session, None)];
         }
@@ -251,14 +259,15 @@ pub fn before_edit(paths: &[PathBuf], session: &str) -> io::Result<()> {
     })
 }
 
-/// After `session`'s call wrote `paths`: what each holds now, for those it wrote last; for a
+/// After `session`'s call wrote `paths`: what each holds now, for those it was seen about to
+/// write (a write already settled, or another session's, is not vouched for again); for a
 /// folder it created, every file inside, as created by it too.
 pub fn after(paths: &[PathBuf], session: &str) -> io::Result<()> {
     record(paths, |journals, path| {
         let Some(state) = journals.states(path).and_then(|s| s.get(path)).cloned() else {
             return Vec::new();
         };
-        if state.session != session {
+        if state.session != session || state.after.is_some() {
             return Vec::new();
         }
         let is_dir = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
@@ -272,14 +281,19 @@ pub fn after(paths: &[PathBuf], session: &str) -> io::Result<()> {
                 None if state.origin == Origin::Created => {
                     events.push(event(Kind::Created, &file, session, None));
                 }
-                Some(known) if known.session == session => {}
+                Some(known) if known.session == session && known.after.is_none() => {}
                 _ => continue,
             }
             events.push(event(Kind::After, &file, session, hash_path(&file)));
         }
+        // The folder is settled too: a later call cannot claim what appears in it since.
+        events.push(event(Kind::After, path, session, Some(FOLDER.into())));
         events
     })
 }
+
+/// What a folder's after-event holds in place of a hash.
+const FOLDER: &str = "folder";
 
 fn event(kind: Kind, path: &Path, session: &str, hash: Option<String>) -> Event {
     Event {

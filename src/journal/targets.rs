@@ -15,6 +15,15 @@ pub struct Target {
     /// When `path` turns out to be an existing folder, the names that land in it instead
     /// (`cp a b dest/`).
     pub into: Vec<String>,
+    /// What `mv` brings there: its content is whoever's it was before the move.
+    pub moved: Vec<String>,
+}
+
+/// A path the line writes, absolute, and where its content comes from when it is moved there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    pub path: PathBuf,
+    pub moved: Vec<PathBuf>,
 }
 
 /// Every target of `commands` whose words are all known before the line runs.
@@ -24,7 +33,7 @@ pub fn of(commands: &[SimpleCommand]) -> Vec<Target> {
         if cmd.uncertain || cmd.dirs.iter().any(|d| !d.literal) {
             continue;
         }
-        let mut add = |word: &Word, into: Vec<String>| {
+        let mut add = |word: &Word, into: Vec<String>, moved: Vec<String>| {
             if let Some(text) = word.value().filter(|t| !t.is_empty() && *t != "-")
                 && !text.starts_with("/dev/")
             {
@@ -32,14 +41,22 @@ pub fn of(commands: &[SimpleCommand]) -> Vec<Target> {
                     dirs: cmd.dirs.clone(),
                     path: text.to_string(),
                     into,
+                    moved,
                 });
             }
         };
         for redirect in cmd.redirects.iter().filter(|r| r.writes()) {
-            add(&redirect.target, Vec::new());
+            add(&redirect.target, Vec::new(), Vec::new());
         }
         for (word, into) in operands_written(cmd) {
-            add(&word, into);
+            let moved = match cmd.program() {
+                Some("mv") => match moved_sources(cmd.args()) {
+                    Some(sources) => sources,
+                    None => continue,
+                },
+                _ => Vec::new(),
+            };
+            add(&word, into, moved);
         }
     }
     targets
@@ -88,6 +105,20 @@ fn operands_written(cmd: &SimpleCommand) -> Vec<(Word, Vec<String>)> {
         Some("git") => alone(clone_target(args).into_iter().collect()),
         _ => Vec::new(),
     }
+}
+
+/// What `mv` moves, when every source is known before it runs.
+fn moved_sources(args: &[Word]) -> Option<Vec<String>> {
+    let read = operands(args, "tS", &["target-directory", "suffix"]);
+    let into_option = read.value("t", "target-directory").is_some();
+    let mut sources = read.operands;
+    if !into_option {
+        sources.pop();
+    }
+    sources
+        .iter()
+        .map(|w| w.value().map(str::to_string))
+        .collect()
 }
 
 /// `git clone <url> [<dir>]`: the folder it makes.
@@ -215,7 +246,7 @@ fn operands(args: &[Word], short: &str, long: &[&str]) -> Read {
 /// The paths `target` writes, absolute from `start` and its `cd`s with `.` and `..` folded:
 /// its own, or when that is an existing folder, the names landing in it. None when a `cd`
 /// is `-` (the journal does not guess).
-pub fn resolve(start: &Path, target: &Target, home: Option<&Path>) -> Vec<PathBuf> {
+pub fn resolve(start: &Path, target: &Target, home: Option<&Path>) -> Vec<Written> {
     let mut dir = start.to_path_buf();
     for word in &target.dirs {
         match word.value().and_then(|w| step(&dir, w, home)) {
@@ -226,10 +257,25 @@ pub fn resolve(start: &Path, target: &Target, home: Option<&Path>) -> Vec<PathBu
     let Some(path) = step(&dir, &target.path, home).map(|p| normal(&p)) else {
         return Vec::new();
     };
+    let moved: Option<Vec<PathBuf>> = target
+        .moved
+        .iter()
+        .map(|m| step(&dir, m, home).map(|p| normal(&p)))
+        .collect();
+    let Some(moved) = moved else {
+        return Vec::new();
+    };
     if !target.into.is_empty() && path.is_dir() {
-        return target.into.iter().map(|name| path.join(name)).collect();
+        return target
+            .into
+            .iter()
+            .map(|name| Written {
+                path: path.join(name),
+                moved: moved.clone(),
+            })
+            .collect();
     }
-    vec![path]
+    vec![Written { path, moved }]
 }
 
 fn step(dir: &Path, text: &str, home: Option<&Path>) -> Option<PathBuf> {
@@ -291,9 +337,16 @@ mod tests {
     fn targets_follow_the_cds() {
         let targets = of(&crate::shell::analyze("cd app && touch ../b").commands);
         let target = targets.first().unwrap();
+        let written = resolve(Path::new("/w"), target, None);
         assert_eq!(
-            resolve(Path::new("/w"), target, None),
-            [PathBuf::from("/w/b")]
+            written,
+            [Written {
+                path: PathBuf::from("/w/b"),
+                moved: Vec::new()
+            }]
         );
+        let targets = of(&crate::shell::analyze("mv -f a b").commands);
+        assert_eq!(targets.first().unwrap().moved, ["a"]);
+        assert!(of(&crate::shell::analyze("mv $x b").commands).is_empty());
     }
 }
