@@ -21,14 +21,17 @@
 //!   only the command when the binary moved and the matcher when another was asked for, and
 //!   otherwise changes nothing, so running it twice is running it once. It is appended after
 //!   whatever hooks the event already has.
-//! - **Which tools.** Our entry takes the host's shell tool. With `--file-tools` it takes the
-//!   file-writing tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid),
-//!   so that writes to the guard's own files are refused and written files are claimed for the
-//!   agent; other hosts' hooks are shell-only events, and the flag is noted and changes nothing
-//!   there. The matcher follows the command line both ways: with the flag a shell-only entry of
-//!   ours is widened in place, and without it a wider one is narrowed back to the shell tool,
-//!   so the settings say what the last install was asked for. A group that holds other hooks
-//!   besides ours keeps its matcher, which decides when those run too.
+//! - **Which tools.** Our entry takes the host's shell tool, and by default the file-writing
+//!   tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid), so that writes
+//!   to the guard's own files are refused and written files are claimed for the agent; Claude
+//!   Code and Gemini CLI also get our entry after each call (`PostToolUse`, `AfterTool`), which
+//!   feeds the journal of what agent sessions made. `--no-file-tools` keeps to the shell tool
+//!   before the call. Other hosts' hooks are shell-only events; `--file-tools` named there is
+//!   noted and changes nothing. The entries follow the command line both ways: a shell-only
+//!   entry of ours is widened in place (and the after-call entry added), and with
+//!   `--no-file-tools` a wider one is narrowed back (and the after-call entry taken out), so the
+//!   settings say what the last install was asked for. A group that holds other hooks besides
+//!   ours keeps its matcher, which decides when those run too.
 //! - **Everything else stays** byte for byte: JSON is spliced as text in the file's own
 //!   indentation and line endings, TOML is edited with a format-preserving parser.
 //! - **Backups.** Before the first change to a file that existed, its bytes are copied to
@@ -36,7 +39,7 @@
 //!   file as it was before agent-guard first touched it.
 //! - **Uninstall** removes our entries only. An event list or hooks object that is left empty
 //!   goes too (one that was empty before install goes with it), and a file that is exactly what
-//!   install writes from nothing, with or without `--file-tools`, is deleted.
+//!   install writes from nothing, with or without the file-writing tools, is deleted.
 //! - **A file that does not parse** is left untouched, with an error naming the file and line;
 //!   the other hosts carry on.
 
