@@ -29,6 +29,7 @@ pub static TAMPER: Rule = Rule {
         "chmod -x ~/.cargo/bin/agent-guard",
         "echo '{}' >> ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
         "rm -f ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
+        "cd ~/.local/state/agent-guard/journal && echo '{}' >> app-0123456789abcdef.jsonl",
         "chmod 644 \"$(which agent-guard)\"",
         "cargo uninstall agent-guard",
     ],
@@ -162,13 +163,13 @@ pub(super) fn check(cmd: &SimpleCommand) -> Option<Hit> {
         }
         _ => {}
     }
-    let written = written_paths(cmd);
+    let written = with_dirs(cmd, written_paths(cmd));
     if let Some(path) = written.iter().find(|p| is_guard_file(p)) {
         return Some(tamper(format!(
             "rewrites `{path}`, which decides whether the guard runs"
         )));
     }
-    if let Some(path) = removed_paths(cmd)
+    if let Some(path) = with_dirs(cmd, removed_paths(cmd))
         .iter()
         .find(|p| is_guard_file(p) || is_guard_folder(p))
     {
@@ -316,6 +317,30 @@ fn cargo_uninstalls_guard(args: &[Word]) -> bool {
             .unwrap_or(t);
         value.split('@').next() == Some("agent-guard")
     })
+}
+
+/// `paths` as written, and each relative one also as reached through the command's `cd`s
+/// (`cd ~/.config/agent-guard && rm config.toml`).
+fn with_dirs(cmd: &SimpleCommand, paths: Vec<String>) -> Vec<String> {
+    if cmd.dirs.is_empty() {
+        return paths;
+    }
+    let through: String = cmd.dirs.iter().fold(String::new(), |at, dir| {
+        let dir = dir.text.trim_end_matches('/');
+        if dir.starts_with(['/', '~']) || at.is_empty() {
+            dir.to_string()
+        } else {
+            format!("{at}/{dir}")
+        }
+    });
+    let mut all = paths.clone();
+    all.extend(
+        paths
+            .iter()
+            .filter(|p| !p.starts_with(['/', '~']))
+            .map(|p| format!("{through}/{p}")),
+    );
+    all
 }
 
 /// Files the command writes: output redirections, `tee`, `sed -i`, and copy destinations.
