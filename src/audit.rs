@@ -206,7 +206,7 @@ fn open_append(path: &Path) -> io::Result<File> {
 }
 
 /// The log holds commands, which may name private things: only its owner reads it.
-fn create_private_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

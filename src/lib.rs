@@ -17,6 +17,7 @@ pub mod failure;
 pub mod git;
 pub mod host;
 pub mod install;
+pub mod journal;
 pub mod lang;
 pub mod motion;
 pub mod policy;
@@ -106,7 +107,16 @@ pub fn evaluate_dialect(
     for mut finding in found {
         let before = commands_before(&analysis, &finding);
         match ctx.assess(&finding, &before) {
-            Assessment::Clear(why) => cleared.push(Cleared { finding, why }),
+            Assessment::Clear(why) => cleared.push(Cleared {
+                finding,
+                why,
+                snapshot: false,
+            }),
+            Assessment::Owned(why) => cleared.push(Cleared {
+                finding,
+                why,
+                snapshot: true,
+            }),
             Assessment::Loss { loses, recovery } => {
                 finding.loses = loses;
                 finding.recovery = recovery.or(finding.recovery);

@@ -107,12 +107,17 @@ impl Verdict {
         }
     }
 
-    /// Whether this answer may let a destructive command run: overridden, only observed, or
-    /// put to the person. That is when a snapshot must be taken first.
+    /// Whether this answer may let a destructive command run: overridden, only observed, put
+    /// to the person, or let through because it destroys only agents' own work. That is when
+    /// a snapshot must be taken first.
     pub fn may_destroy(&self) -> bool {
         match self.decision {
             Decision::Ask => true,
-            Decision::Allow => self.override_by.is_some() || self.observed.is_some(),
+            Decision::Allow => {
+                self.override_by.is_some()
+                    || self.observed.is_some()
+                    || self.cleared.iter().any(|c| c.snapshot)
+            }
             Decision::Deny => false,
         }
     }
@@ -133,6 +138,8 @@ impl Verdict {
 pub struct Cleared {
     pub finding: Finding,
     pub why: String,
+    /// What it destroys is the agents' own work: kept in a snapshot first all the same.
+    pub snapshot: bool,
 }
 
 /// What the rules, the configuration and the repository left of a command's findings.
@@ -195,7 +202,11 @@ pub fn exempt(
                 .map(|e| format!("allowed by the exception at {}: {}", e.origin, e.reason))
         };
         match why {
-            Some(why) => exempted.push(Cleared { finding, why }),
+            Some(why) => exempted.push(Cleared {
+                finding,
+                why,
+                snapshot: false,
+            }),
             None => standing.push(finding),
         }
     }

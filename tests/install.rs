@@ -434,8 +434,8 @@ fn file_tools_widen_and_narrow_our_entry_in_place() {
 }
 
 /// Our handler in a group of the user's, under the wider matcher, next to another handler: the
-/// group's matcher stays with or without the flag (it decides when the other handler runs), and
-/// uninstall takes out our handler alone.
+/// group's matcher stays with or without the file-writing tools (it decides when the other
+/// handler runs), and uninstall takes out our handler alone.
 #[test]
 fn our_handler_in_a_shared_wide_group_is_found_and_removed() {
     let folders = Folders::new();
@@ -457,14 +457,14 @@ fn our_handler_in_a_shared_wide_group_is_found_and_removed() {
 }
 "#;
     let path = folders.put(".claude/settings.json", &theirs.replace("OURS", &ours));
-    for file_tools in [true, false] {
-        let change = install_with(Host::ClaudeCode, Scope::Project, &loc, BIN, file_tools);
-        assert_eq!(
-            change.outcome,
-            Outcome::AlreadyThere,
-            "--file-tools {file_tools}"
-        );
-    }
+    let shell = install_with(Host::ClaudeCode, Scope::Project, &loc, BIN, false);
+    assert_eq!(shell.outcome, Outcome::AlreadyThere);
+    // With the file-writing tools, only the hook after each call is added.
+    let wide = install_with(Host::ClaudeCode, Scope::Project, &loc, BIN, true);
+    assert_eq!(wide.outcome, Outcome::Rematched);
+    let diff = wide.diff();
+    assert!(diff.contains("+    \"PostToolUse\": ["), "{diff}");
+    assert!(!diff.contains("-        \"matcher\""), "{diff}");
     let found = install::wired(Host::ClaudeCode, &loc).unwrap();
     assert_eq!(found.len(), 1);
     let removed = uninstall(Host::ClaudeCode, Scope::Project, &loc);
@@ -777,12 +777,16 @@ fn dry_run_prints_a_diff_and_changes_nothing() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("+                \"matcher\": \"Bash|PowerShell\",\n"),
+        stdout.contains(
+            "+                \"matcher\": \"Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit\",\n"
+        ),
         "{stdout}"
     );
     assert!(stdout.contains("--- /dev/null\n+++ "), "{stdout}");
     assert!(
-        stdout.contains("would add the PreToolUse hook (matcher Bash|PowerShell)"),
+        stdout.contains(
+            "would add the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit) and the PostToolUse hook"
+        ),
         "{stdout}"
     );
     assert_eq!(read(&settings), existing("claude.json"));
@@ -912,7 +916,7 @@ fn file_tools_through_the_binary() {
     };
     assert!(
         row(&stdout, "claude").ends_with(
-            "created with the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit)"
+            "created with the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit) and the PostToolUse hook"
         ),
         "{stdout}"
     );
@@ -923,13 +927,19 @@ fn file_tools_through_the_binary() {
         "{stdout}"
     );
 
-    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,cursor"]);
+    assert!(stdout.contains("--no-file-tools"), "{stdout}");
+
+    let (stdout, stderr, code) = run(
+        &sandbox,
+        &["install", "--no-file-tools", "--host", "claude,cursor"],
+    );
     assert_eq!(code, 0, "{stderr}");
     assert!(
         row(&stdout, "claude")
             .contains("changed the hook to the PreToolUse hook (matcher Bash|PowerShell) "),
         "{stdout}"
     );
+    assert!(!stdout.contains("--no-file-tools"), "{stdout}");
     assert!(
         row(&stdout, "cursor").ends_with("already wired; nothing to change"),
         "{stdout}"
@@ -938,6 +948,19 @@ fn file_tools_through_the_binary() {
     assert!(
         settings.contains("\"matcher\": \"Bash|PowerShell\","),
         "{settings}"
+    );
+    assert!(!settings.contains("PostToolUse"), "{settings}");
+
+    // The file-writing tools are the default, and the shell-only host is not told otherwise.
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,cursor"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        row(&stdout, "claude").contains("and the PostToolUse hook"),
+        "{stdout}"
+    );
+    assert!(
+        row(&stdout, "cursor").ends_with("already wired; nothing to change"),
+        "{stdout}"
     );
 }
 

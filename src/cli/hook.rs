@@ -1,15 +1,16 @@
 //! `agent-guard hook`: the hot path. Read stdin, judge, answer, exit 0.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::InternalError;
 use crate::audit::{self, Record};
 use crate::claims;
-use crate::host::{self, FileEdit, Host, Reply, ToolCall};
-use crate::policy::{Channel, Verdict};
+use crate::host::{self, Done, FileEdit, Host, Reply, ToolCall};
+use crate::journal;
+use crate::policy::{Channel, Decision, Verdict};
 use crate::settings::Settings;
 use crate::shell::Dialect;
 
@@ -58,6 +59,12 @@ pub fn respond_with(
     started: Instant,
     judge: impl FnOnce(&str, Dialect, Option<&Path>, &Settings, Channel) -> Verdict,
 ) -> Reply {
+    if host::may_be_done(input)
+        && let Some(done) = host::decode_done(input, host)
+    {
+        observe(&done);
+        return Reply::silent();
+    }
     let Some(call) = host::decode(input, host) else {
         return match host::decode_file_edit(input, host) {
             Some(edit) => file_edit(&edit, started),
@@ -93,7 +100,75 @@ pub fn respond_with(
         missed: &missed,
     };
     audit(&call, loaded.repository, &outcome, settings, started);
+    if verdict.decision == Decision::Allow && error.is_none() && !settings.off {
+        journal_before(&call);
+    }
     host::encode(&call, &verdict)
+}
+
+/// Writes down in the journal what a line about to run creates: only a line that may write
+/// a file costs a look.
+fn journal_before(call: &ToolCall) {
+    if !journal::may_write(&call.command) {
+        return;
+    }
+    let written = written(call);
+    if written.is_empty() {
+        return;
+    }
+    let session = session_of(call.session.as_deref());
+    if let Err(e) = journal::before_shell(&written, &session) {
+        eprintln!("agent-guard: could not write the journal: {e}");
+    }
+}
+
+/// The paths a shell call writes, absolute.
+fn written(call: &ToolCall) -> Vec<journal::targets::Written> {
+    let Some(cwd) = call.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
+        return Vec::new();
+    };
+    let home = crate::config::dirs::home(
+        crate::config::dirs::Os::CURRENT,
+        &crate::config::dirs::process_env,
+    );
+    let analysis = crate::shell::analyze_as(&call.command, call.dialect());
+    journal::targets::of(&analysis.commands)
+        .iter()
+        .flat_map(|t| journal::targets::resolve(&cwd, t, home.as_deref()))
+        .collect()
+}
+
+/// The session a call belongs to: the host's, else the one the claims name.
+fn session_of(given: Option<&str>) -> String {
+    given
+        .filter(|s| !s.trim().is_empty())
+        .map_or_else(|| claims::Session::from_env(None).id, str::to_string)
+}
+
+/// A call that has run: what it left in the files it wrote goes into the journal.
+fn observe(done: &Done) {
+    let paths = match done {
+        Done::Shell(call) if journal::may_write(&call.command) => {
+            written(call).into_iter().map(|w| w.path).collect()
+        }
+        Done::Shell(_) => return,
+        Done::Files(edit) => edit_paths(edit),
+    };
+    if paths.is_empty() {
+        return;
+    }
+    let session = session_of(done.session());
+    if let Err(e) = journal::after(&paths, &session) {
+        eprintln!("agent-guard: could not write the journal: {e}");
+    }
+}
+
+/// The files a file tool writes, absolute.
+fn edit_paths(edit: &FileEdit) -> Vec<PathBuf> {
+    let Some(cwd) = edit.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
+        return Vec::new();
+    };
+    edit.paths.iter().map(|p| cwd.join(p)).collect()
 }
 
 /// After a panic outside the judging itself (reading the payload, the configuration, a
@@ -187,9 +262,13 @@ fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
     let settings = &loaded.settings;
     let call = edit.as_call();
     let verdict = crate::evaluate_file_edit(&edit.tool, &edit.paths, settings, call.channel());
-    if verdict.decision == crate::policy::Decision::Allow {
+    if verdict.decision == Decision::Allow {
         if !settings.off {
             claim(edit);
+            let session = session_of(edit.session.as_deref());
+            if let Err(e) = journal::before_edit(&edit_paths(edit), &session) {
+                eprintln!("agent-guard: could not write the journal: {e}");
+            }
         }
         return Reply::silent();
     }

@@ -22,12 +22,16 @@ pub struct Args {
     /// Print each file's change as a unified diff and change nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Also send the host's file-writing tools to the hook, so writes to the guard's own
-    /// settings are refused and files the agent writes are claimed for it (Claude Code, Gemini
-    /// CLI, Factory Droid; without it, shell commands only). Uninstall takes the hook out either
-    /// way.
-    #[arg(long)]
+    /// Send the host's file-writing tools to the hook too (the default where the host has
+    /// them: Claude Code, Gemini CLI, Factory Droid), so writes to the guard's own files are
+    /// refused, files the agent writes are claimed for it, and (Claude Code, Gemini CLI, with a
+    /// hook after each call) the journal knows what agent sessions made. Uninstall takes every
+    /// hook out either way.
+    #[arg(long, conflicts_with = "no_file_tools")]
     file_tools: bool,
+    /// Shell commands only: no file-writing tools, no hook after each call.
+    #[arg(long)]
+    no_file_tools: bool,
 }
 
 /// A host with a settings-file hook, or opencode, whose guard is a plugin.
@@ -48,6 +52,8 @@ fn target(name: &str) -> Result<Target, String> {
 }
 
 const OPENCODE: &str = "no settings-file hook: copy integrations/opencode/agent-guard.ts from the agent-guard repository into .opencode/plugin/ (this project) or ~/.config/opencode/plugin/ (every project), with agent-guard on the PATH";
+
+const FILE_TOOLS: &str = "File-writing tools go to the hook too where the host has them, and Claude Code and Gemini CLI report each call after it runs: agent-guard refuses writes to its own files and keeps a journal of what agent sessions make, so that they may delete or discard it again (snapshotted). `--no-file-tools` wires shell commands only.";
 
 impl Args {
     fn forced(&self) -> Option<Scope> {
@@ -145,6 +151,8 @@ pub fn run_install(args: &Args) -> ExitCode {
     let mut failed = false;
     let mut steps: Vec<&str> = Vec::new();
     let mut shared = false;
+    let file_tools = !args.no_file_tools;
+    let mut wide = false;
     for target in targets {
         let Target::Host(host) = target else {
             line("opencode", "-", OPENCODE);
@@ -153,11 +161,16 @@ pub fn run_install(args: &Args) -> ExitCode {
         let change = install::scope_for(host, &loc, args.forced())
             .map_err(|e| eprintln!("agent-guard: {}: {e}", host.name()))
             .and_then(|scope| {
-                install::plan_install(host, scope, &loc, &binary, args.file_tools)
+                install::plan_install(host, scope, &loc, &binary, file_tools)
                     .map_err(|p| fail(host.name(), p, "install"))
+            })
+            .map(|change| match args.file_tools {
+                true => change,
+                false => change.by_default(),
             });
         match change {
             Ok(change) => {
+                wide |= file_tools && install::takes_file_tools(host);
                 failed |= carry_out(&change, args.dry_run).is_err();
                 if change.outcome != Outcome::AlreadyThere {
                     shared |= change.scope == Scope::Project;
@@ -166,6 +179,9 @@ pub fn run_install(args: &Args) -> ExitCode {
             }
             Err(()) => failed = true,
         }
+    }
+    if wide {
+        println!("\n{FILE_TOOLS}");
     }
     if shared {
         steps.push(

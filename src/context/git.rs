@@ -66,6 +66,35 @@ fn changed(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<
     )
 }
 
+/// Whether every change to `files` (paths from the top of the work tree) is agent sessions'
+/// own: nothing of them is staged (a discard that also resets the index would drop that), the
+/// journal shows the agents started from what the index holds, which is what a discard puts
+/// back, and no one changed the file after their last write.
+fn agents_own_changes(ask: &dyn Fn(&[&str]) -> Option<String>, files: &[String]) -> bool {
+    const MAX_WEIGHED: usize = 20;
+    if files.len() > MAX_WEIGHED {
+        return false;
+    }
+    let specs: Vec<String> = files.iter().map(|f| format!(":(top,literal){f}")).collect();
+    let mut staged = vec!["diff", "--cached", "--name-only", "-z", "--"];
+    staged.extend(specs.iter().map(String::as_str));
+    if ask(&staged).is_none_or(|out| !out.is_empty()) {
+        return false;
+    }
+    let Some(top) = ask(&["rev-parse", "--show-toplevel"]) else {
+        return false;
+    };
+    let top = Path::new(top.trim_end_matches('\n'));
+    let mut journals = crate::journal::Journals::new();
+    files.iter().all(|file| {
+        ask(&["show", &format!(":{file}")]).is_some_and(|restored| {
+            journals
+                .changes_owner(&top.join(file), restored.as_bytes())
+                .is_agents()
+        })
+    })
+}
+
 /// `sha subject` lines of commits in `revs`, at most 50.
 fn commits(ask: &dyn Fn(&[&str]) -> Option<String>, revs: &[&str]) -> Option<Vec<String>> {
     let mut args = vec!["log", "--format=%h %s", "-n", "50"];
@@ -143,6 +172,12 @@ fn discard(ask: &dyn Fn(&[&str]) -> Option<String>, paths: &[String]) -> Option<
         return Some(Assessment::Clear(
             "none of the files it overwrites has uncommitted changes".into(),
         ));
+    }
+    if agents_own_changes(ask, &lost) {
+        return Some(Assessment::Owned(format!(
+            "the uncommitted changes to {} are agent sessions' own, unchanged since",
+            sample(&lost, "file")
+        )));
     }
     Some(Assessment::Loss {
         loses: format!("discards uncommitted changes to {}", sample(&lost, "file")),

@@ -51,6 +51,9 @@ pub const DEADLINE: Duration = Duration::from_millis(200);
 pub enum Assessment {
     /// Nothing would be lost; the reason says why.
     Clear(String),
+    /// Only agent sessions' own work would be lost (the journal shows it): the command passes,
+    /// and what it destroys is snapshotted first so that `undo` still brings it back.
+    Owned(String),
     /// Something would be lost: what, concretely, and how to get it back if there is a way.
     Loss {
         loses: String,
@@ -153,8 +156,12 @@ impl Context {
             }
         };
         match assessment {
-            Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,
-            Assessment::Clear(_) if earlier::could_change(self, finding, &dir, before) => {
+            Assessment::Clear(_) | Assessment::Owned(_) if finding.tier == Tier::Protected => {
+                Assessment::Unknown
+            }
+            Assessment::Clear(_) | Assessment::Owned(_)
+                if earlier::could_change(self, finding, &dir, before) =>
+            {
                 Assessment::Unknown
             }
             other => other,

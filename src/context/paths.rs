@@ -6,16 +6,24 @@ use std::path::{Path, PathBuf};
 use super::run::git;
 use super::{Assessment, Context, sample};
 use crate::git::porcelain;
+use crate::journal::{Journals, Ownership};
 use crate::shell::Word;
 
 /// Why one target is safe to delete, or what it holds that would be lost.
 enum Target {
     Safe(String),
+    /// Only agent sessions' own work: safe, once snapshotted.
+    Owned(String),
     Loses(String),
 }
 
+/// Most uncommitted files whose changes are weighed one by one against the journal.
+const MAX_WEIGHED: usize = 20;
+
 pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment {
+    let mut journals = Journals::new();
     let mut safe = Vec::new();
+    let mut owned = false;
     let mut lost = Vec::new();
     for word in targets {
         // A glob or variable could match anything: only the rules' verdict can stand.
@@ -26,11 +34,18 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
             Some(path) => path,
             None => return Assessment::Unknown,
         };
-        match target(ctx, &path, text) {
+        match target(ctx, &mut journals, &path, text) {
             Some(Target::Safe(why)) => safe.push(format!("`{text}` {why}")),
+            Some(Target::Owned(why)) => {
+                owned = true;
+                safe.push(format!("`{text}` {why}"));
+            }
             Some(Target::Loses(what)) => lost.push(format!("`{text}` holds {what}")),
             None => return Assessment::Unknown,
         }
+    }
+    if lost.is_empty() && owned {
+        return Assessment::Owned(safe.join("; "));
     }
     if lost.is_empty() {
         return Assessment::Clear(if safe.is_empty() {
@@ -55,7 +70,7 @@ fn resolve(ctx: &Context, dir: &Path, text: &str) -> Option<PathBuf> {
     })
 }
 
-fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
+fn target(ctx: &Context, journals: &mut Journals, path: &Path, text: &str) -> Option<Target> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -73,6 +88,13 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
         return Some(Target::Safe(
             "is a symbolic link: only the link goes".into(),
         ));
+    }
+    // What agent sessions made, all of it and unchanged since, is no one's loss: a clone
+    // or an unpacked archive as much as a file.
+    if let Ownership::AgentsOwn(session) = journals.owner_of_all(path) {
+        return Some(Target::Owned(format!(
+            "holds only what agent sessions made (last `{session}`), unchanged since"
+        )));
     }
     let real = path.canonicalize().ok()?;
     let lookup_dir = if real.is_dir() {
@@ -121,13 +143,40 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
     let mut changed = Vec::new();
     let mut untracked = Vec::new();
     let mut ignored = Vec::new();
+    let mut agents = Vec::new();
+    let mut unstaged = Vec::new();
     for (code, file) in porcelain(&status) {
         match code.as_str() {
-            "??" => untracked.push(file),
             "!!" if regenerable(ctx, &file) => {}
+            "??" | "!!" if journals.owner_of_all(&top.join(&file)).is_agents() => agents.push(file),
+            "??" => untracked.push(file),
             "!!" => ignored.push(file),
+            // Nothing staged: the index still holds what HEAD does.
+            c if c.starts_with(' ') => {
+                unstaged.push(file.clone());
+                changed.push(file);
+            }
             _ => changed.push(file),
         }
+    }
+    // Changes to a tracked file are the agents' own when they started from what the index
+    // holds, and that is what HEAD holds: `git restore` brings it back.
+    if changed.len() <= MAX_WEIGHED {
+        changed.retain(|file| {
+            if !unstaged.contains(file) {
+                return true;
+            }
+            let restored = git(ctx, &top, None, &[], &["show", &format!(":{file}")]);
+            let theirs = restored.is_some_and(|r| {
+                journals
+                    .changes_owner(&top.join(file), r.as_bytes())
+                    .is_agents()
+            });
+            if theirs {
+                agents.push(file.clone());
+            }
+            !theirs
+        });
     }
     let mut what = Vec::new();
     if !untracked.is_empty() {
@@ -141,6 +190,12 @@ fn target(ctx: &Context, path: &Path, text: &str) -> Option<Target> {
             "uncommitted changes to {}",
             sample(&changed, "file")
         ));
+    }
+    if what.is_empty() && !agents.is_empty() {
+        return Some(Target::Owned(format!(
+            "holds, besides what git can restore, only agent sessions' own work: {}",
+            sample(&agents, "file")
+        )));
     }
     if what.is_empty() {
         return Some(Target::Safe(

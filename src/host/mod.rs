@@ -332,6 +332,56 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
     })
 }
 
+/// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
+/// Qoder CLI) and `AfterTool` (Gemini CLI) events, which the guard only observes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Done {
+    /// A shell command ran.
+    Shell(ToolCall),
+    /// A file tool wrote these files.
+    Files(FileEdit),
+}
+
+impl Done {
+    pub fn session(&self) -> Option<&str> {
+        match self {
+            Done::Shell(call) => call.session.as_deref(),
+            Done::Files(edit) => edit.session.as_deref(),
+        }
+    }
+}
+
+/// Events that report a call after it ran; they name themselves in their payload.
+const AFTER_EVENTS: &[&str] = &["PostToolUse", "AfterTool"];
+
+/// Whether `input` may be an after-call event: a look at the bytes that spares a judged call
+/// a second parse of its payload.
+pub fn may_be_done(input: &[u8]) -> bool {
+    AFTER_EVENTS.iter().any(|event| {
+        input
+            .windows(event.len())
+            .any(|window| window == event.as_bytes())
+    })
+}
+
+/// Reads an after-call event; `None` for anything else, a call about to run included.
+pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
+    let payload: Value = serde_json::from_slice(input).ok()?;
+    let event = text(&payload, "hook_event_name")?;
+    if !AFTER_EVENTS.contains(&event) {
+        return None;
+    }
+    let host = host.unwrap_or(if event == "AfterTool" {
+        Host::Gemini
+    } else {
+        Host::ClaudeCode
+    });
+    match decode(input, Some(host)) {
+        Some(call) => Some(Done::Shell(call)),
+        None => decode_file_edit(input, Some(host)).map(Done::Files),
+    }
+}
+
 /// Qoder CLI sends exactly Claude Code's payload, so it is never told apart here: its installed
 /// command names it, and read as Claude Code's it gets the same answer.
 fn detect(payload: &Value) -> Host {

@@ -84,6 +84,25 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
     })
 }
 
+/// The event that reports each call to the hook after it ran, on the hosts where install wires
+/// one (with the file-writing tools): what agent sessions made goes into the journal.
+pub fn after_event(host: Host) -> Option<&'static str> {
+    match host {
+        Host::ClaudeCode => Some("PostToolUse"),
+        Host::Gemini => Some("AfterTool"),
+        _ => None,
+    }
+}
+
+/// Our after-call entry in `host`'s settings: the same tools as the one before, under
+/// [`after_event`].
+pub fn after_layout(host: Host) -> Option<Layout> {
+    let event = after_event(host)?;
+    let mut layout = layout(host, true);
+    layout.path = vec!["hooks", event];
+    Some(layout)
+}
+
 /// Whether `--file-tools` changes what `host` sends to the hook; the other hosts' hooks are
 /// shell-only events.
 pub fn takes_file_tools(host: Host) -> bool {

@@ -21,14 +21,17 @@
 //!   only the command when the binary moved and the matcher when another was asked for, and
 //!   otherwise changes nothing, so running it twice is running it once. It is appended after
 //!   whatever hooks the event already has.
-//! - **Which tools.** Our entry takes the host's shell tool. With `--file-tools` it takes the
-//!   file-writing tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid),
-//!   so that writes to the guard's own files are refused and written files are claimed for the
-//!   agent; other hosts' hooks are shell-only events, and the flag is noted and changes nothing
-//!   there. The matcher follows the command line both ways: with the flag a shell-only entry of
-//!   ours is widened in place, and without it a wider one is narrowed back to the shell tool,
-//!   so the settings say what the last install was asked for. A group that holds other hooks
-//!   besides ours keeps its matcher, which decides when those run too.
+//! - **Which tools.** Our entry takes the host's shell tool, and by default the file-writing
+//!   tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid), so that writes
+//!   to the guard's own files are refused and written files are claimed for the agent; Claude
+//!   Code and Gemini CLI also get our entry after each call (`PostToolUse`, `AfterTool`), which
+//!   feeds the journal of what agent sessions made. `--no-file-tools` keeps to the shell tool
+//!   before the call. Other hosts' hooks are shell-only events; `--file-tools` named there is
+//!   noted and changes nothing. The entries follow the command line both ways: a shell-only
+//!   entry of ours is widened in place (and the after-call entry added), and with
+//!   `--no-file-tools` a wider one is narrowed back (and the after-call entry taken out), so the
+//!   settings say what the last install was asked for. A group that holds other hooks besides
+//!   ours keeps its matcher, which decides when those run too.
 //! - **Everything else stays** byte for byte: JSON is spliced as text in the file's own
 //!   indentation and line endings, TOML is edited with a format-preserving parser.
 //! - **Backups.** Before the first change to a file that existed, its bytes are copied to
@@ -36,7 +39,7 @@
 //!   file as it was before agent-guard first touched it.
 //! - **Uninstall** removes our entries only. An event list or hooks object that is left empty
 //!   goes too (one that was empty before install goes with it), and a file that is exactly what
-//!   install writes from nothing, with or without `--file-tools`, is deleted.
+//!   install writes from nothing, with or without the file-writing tools, is deleted.
 //! - **A file that does not parse** is left untouched, with an error naming the file and line;
 //!   the other hosts carry on.
 
@@ -54,7 +57,7 @@ use crate::config::dirs::{self, Os};
 use crate::host::Host;
 
 pub use doctor::{DESTRUCTIVE, Health, SAFE, Wired, examine, wired};
-pub use hosts::manual_steps;
+pub use hosts::{manual_steps, takes_file_tools};
 
 /// The two folders settings live in.
 #[derive(Debug, Clone)]
@@ -268,6 +271,9 @@ pub struct Change {
     executable: bool,
     /// Install was asked for the file-writing tools too; always false for uninstall.
     file_tools: bool,
+    /// The file-writing tools were asked for by name, not by default: a host that has none
+    /// says so.
+    file_tools_named: bool,
 }
 
 impl Change {
@@ -338,14 +344,24 @@ impl Change {
         Ok(backup)
     }
 
+    /// The change as install makes it when the file-writing tools are its default rather
+    /// than asked for: a host without them is not told the flag does not apply.
+    pub fn by_default(mut self) -> Change {
+        self.file_tools_named = false;
+        self
+    }
+
     /// What was (or, in a dry run, would be) done, for the line printed per host.
     pub fn describe(&self, dry_run: bool) -> String {
         let (event, matcher) = hosts::event(self.host, self.file_tools);
         // Uninstall takes our entry out whatever its matcher, so it names none.
-        let hook = match matcher {
+        let mut hook = match matcher {
             Some(m) if self.outcome != Outcome::Removed => format!("{event} hook (matcher {m})"),
             _ => format!("{event} hook"),
         };
+        if let Some(after) = hosts::after_event(self.host).filter(|_| self.file_tools) {
+            hook.push_str(&format!(" and the {after} hook"));
+        }
         let (done, would) = match self.outcome {
             Outcome::Created => (
                 format!("created with the {hook}"),
@@ -374,7 +390,7 @@ impl Change {
             ),
         };
         let what = if dry_run { would } else { done };
-        match self.file_tools && !hosts::takes_file_tools(self.host) {
+        match self.file_tools_named && !hosts::takes_file_tools(self.host) {
             true => {
                 format!("{what} (--file-tools does not apply: its hook sees shell commands only)")
             }
@@ -518,6 +534,13 @@ pub fn plan_install(
         }
     };
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
+    let (after, outcome) = match (&target.kind, hosts::after_layout(host)) {
+        (hosts::Kind::Json(_), Some(layout)) => {
+            after_entry(&after, outcome, &layout, file_tools, &command, &ours)
+                .map_err(|e| Problem::at(&target.path, e))?
+        }
+        _ => (after, outcome),
+    };
     Ok(Change {
         host,
         scope,
@@ -527,7 +550,34 @@ pub fn plan_install(
         after: Some(after),
         executable: matches!(target.kind, hosts::Kind::ClineScript),
         file_tools,
+        file_tools_named: file_tools,
     })
+}
+
+/// `text` (install's result so far, `outcome`) with our after-call entry added when
+/// `file_tools`, taken out otherwise: the settings say what the last install was asked for.
+fn after_entry(
+    text: &str,
+    outcome: Outcome,
+    layout: &json::Layout,
+    file_tools: bool,
+    command: &str,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<(String, Outcome), Located> {
+    let (text, changed) = if file_tools {
+        let (text, after) = json::install(Some(text), layout, command, ours)?;
+        (text, after != Outcome::AlreadyThere)
+    } else {
+        match json::uninstall(text, layout, ours)? {
+            Removal::Text(text) => (text, true),
+            Removal::NotThere | Removal::DeleteFile => (text.to_string(), false),
+        }
+    };
+    let outcome = match outcome {
+        Outcome::AlreadyThere | Outcome::Updated if changed => Outcome::Rematched,
+        other => other,
+    };
+    Ok((text, outcome))
 }
 
 /// The changes that take our entries out of `host`'s `scope` settings, one per file that has
@@ -539,17 +589,32 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
         let Some(text) = hosts::read(&target.path)? else {
             continue;
         };
+        // Our after-call entry goes first; the entry before the call then decides what is
+        // left, as it does on the hosts that have only that one.
+        let rest = match (&target.kind, hosts::after_layout(host)) {
+            (hosts::Kind::Json(_), Some(layout)) => {
+                match json::uninstall(&text, &layout, &ours)
+                    .map_err(|e| Problem::at(&target.path, e))?
+                {
+                    Removal::Text(rest) => Some(rest),
+                    Removal::NotThere | Removal::DeleteFile => None,
+                }
+            }
+            _ => None,
+        };
+        let left = rest.as_deref().unwrap_or(&text);
         let removal = match &target.kind {
-            hosts::Kind::Json(layout) => json::uninstall(&text, layout, &ours),
-            hosts::Kind::CodexToml(group) => toml::uninstall(&text, group, &ours),
-            hosts::Kind::ClineScript => Ok(script::uninstall(&text, &ours)),
-            hosts::Kind::HookTables(tables) => hook_tables::uninstall(&text, tables, &ours),
+            hosts::Kind::Json(layout) => json::uninstall(left, layout, &ours),
+            hosts::Kind::CodexToml(group) => toml::uninstall(left, group, &ours),
+            hosts::Kind::ClineScript => Ok(script::uninstall(left, &ours)),
+            hosts::Kind::HookTables(tables) => hook_tables::uninstall(left, tables, &ours),
         }
         .map_err(|e| Problem::at(&target.path, e))?;
-        let (after, outcome) = match removal {
-            Removal::NotThere => continue,
-            Removal::Text(after) => (Some(after), Outcome::Removed),
-            Removal::DeleteFile => (None, Outcome::Deleted),
+        let (after, outcome) = match (removal, rest) {
+            (Removal::NotThere, None) => continue,
+            (Removal::NotThere, Some(rest)) => (Some(rest), Outcome::Removed),
+            (Removal::Text(after), _) => (Some(after), Outcome::Removed),
+            (Removal::DeleteFile, _) => (None, Outcome::Deleted),
         };
         changes.push(Change {
             host,
@@ -560,6 +625,7 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
             after,
             executable: false,
             file_tools: false,
+            file_tools_named: false,
         });
     }
     Ok(changes)

@@ -9,8 +9,8 @@ pub static TAMPER: Rule = Rule {
     catches: "commands that would switch the guard off from inside the agent: `agent-guard \
               uninstall`, `cargo uninstall agent-guard`, `chmod` taking execute away from the \
               `agent-guard` binary the hooks run, writing, moving or deleting its config \
-              (`.agent-guard.toml`, `~/.config/agent-guard/`), its audit log, or the agent \
-              hosts' settings files that hold its hook, and putting `AGENT_GUARD_OFF` into a \
+              (`.agent-guard.toml`, `~/.config/agent-guard/`), its audit log, its journal of \
+              what agent sessions made, or the agent hosts' settings files that hold its hook, and putting `AGENT_GUARD_OFF` into a \
               shell profile",
     why: "A guard the agent can remove is no guard: one blocked command later it would simply \
           be gone. Only the person at the keyboard may change it, from their own terminal, \
@@ -27,6 +27,9 @@ pub static TAMPER: Rule = Rule {
         "mv .codex/hooks.json /tmp/",
         "tee .gemini/settings.json < new.json",
         "chmod -x ~/.cargo/bin/agent-guard",
+        "echo '{}' >> ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
+        "rm -f ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
+        "cd ~/.local/state/agent-guard/journal && echo '{}' >> app-0123456789abcdef.jsonl",
         "chmod 644 \"$(which agent-guard)\"",
         "cargo uninstall agent-guard",
     ],
@@ -36,6 +39,7 @@ pub static TAMPER: Rule = Rule {
         "agent-guard uninstall --dry-run",
         "agent-guard check -- 'git status'",
         "cp .claude/settings.json /tmp/settings-copy.json",
+        "cat ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
         "echo 'alias ll=\"ls -l\"' >> ~/.bashrc",
         "chmod +x script.sh",
         "chmod 755 ~/.cargo/bin/agent-guard",
@@ -97,6 +101,7 @@ const GUARD_FOLDERS: &[&str] = &[
     ".qoder",
     ".config/agent-guard",
     "agent-guard",
+    "agent-guard/journal",
 ];
 
 /// Shell start-up files, where an `export AGENT_GUARD_OFF=1` would outlive the command.
@@ -115,10 +120,16 @@ const PROFILES: &[&str] = &[
     "/etc/profile",
 ];
 
+/// The folder of the journal of what agent sessions made: whoever can write it decides what
+/// counts as the agents' own work.
+const JOURNAL: &str = "agent-guard/journal/";
+
 fn is_guard_file(path: &str) -> bool {
     GUARD_FILES
         .iter()
         .any(|f| path == *f || path.ends_with(&format!("/{f}")))
+        || path.starts_with(JOURNAL)
+        || path.contains(&format!("/{JOURNAL}"))
 }
 
 fn is_guard_folder(path: &str) -> bool {
@@ -152,13 +163,13 @@ pub(super) fn check(cmd: &SimpleCommand) -> Option<Hit> {
         }
         _ => {}
     }
-    let written = written_paths(cmd);
+    let written = with_dirs(cmd, written_paths(cmd));
     if let Some(path) = written.iter().find(|p| is_guard_file(p)) {
         return Some(tamper(format!(
             "rewrites `{path}`, which decides whether the guard runs"
         )));
     }
-    if let Some(path) = removed_paths(cmd)
+    if let Some(path) = with_dirs(cmd, removed_paths(cmd))
         .iter()
         .find(|p| is_guard_file(p) || is_guard_folder(p))
     {
@@ -306,6 +317,30 @@ fn cargo_uninstalls_guard(args: &[Word]) -> bool {
             .unwrap_or(t);
         value.split('@').next() == Some("agent-guard")
     })
+}
+
+/// `paths` as written, and each relative one also as reached through the command's `cd`s
+/// (`cd ~/.config/agent-guard && rm config.toml`).
+fn with_dirs(cmd: &SimpleCommand, paths: Vec<String>) -> Vec<String> {
+    if cmd.dirs.is_empty() {
+        return paths;
+    }
+    let through: String = cmd.dirs.iter().fold(String::new(), |at, dir| {
+        let dir = dir.text.trim_end_matches('/');
+        if dir.starts_with(['/', '~']) || at.is_empty() {
+            dir.to_string()
+        } else {
+            format!("{at}/{dir}")
+        }
+    });
+    let mut all = paths.clone();
+    all.extend(
+        paths
+            .iter()
+            .filter(|p| !p.starts_with(['/', '~']))
+            .map(|p| format!("{through}/{p}")),
+    );
+    all
 }
 
 /// Files the command writes: output redirections, `tee`, `sed -i`, and copy destinations.

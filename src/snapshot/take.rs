@@ -21,8 +21,18 @@ pub fn before(
     verdict: &Verdict,
     settings: &Settings,
 ) -> Vec<Result<Taken, String>> {
-    // What stands (asked about, or only observed) and what an override lets through.
-    let findings = verdict.findings.iter().chain(&verdict.overridden);
+    // What stands (asked about, or only observed), what an override lets through, and what
+    // passes because it destroys only agents' own work.
+    let owned = verdict
+        .cleared
+        .iter()
+        .filter(|c| c.snapshot)
+        .map(|c| &c.finding);
+    let findings = verdict
+        .findings
+        .iter()
+        .chain(&verdict.overridden)
+        .chain(owned);
     let ctx = Context::new(cwd, settings);
     let mut places: Vec<Place> = Vec::new();
     let mut outcomes = Vec::new();
