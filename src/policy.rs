@@ -358,6 +358,7 @@ fn reason(
 fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
     let written = match f.via {
         Via::Embedded(_) => line.get(f.span.clone()).map(str::trim),
+        _ if f.recipe.is_some() => line.get(f.span.clone()).map(str::trim),
         _ => None,
     };
     written.filter(|w| !w.is_empty()).unwrap_or(&f.command)
@@ -365,9 +366,28 @@ fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
 
 /// "agent-guard \[rule\]: `cmd` (where) loses...", then what to do instead and how to recover.
 pub fn finding_text(f: &Finding) -> String {
-    let mut line = format!("agent-guard [{}]: `{}`", f.rule.id, shorten(&f.command));
-    if let Some(via) = f.via.describe() {
-        line.push_str(&format!(" ({via})"));
+    let mut line = format!("agent-guard [{}]: ", f.rule.id);
+    match &f.recipe {
+        // "`pnpm run fresh` runs `git clean -fd` (package.json scripts.fresh), which ..."
+        Some(recipe) => {
+            line.push_str(&format!(
+                "`{}` runs `{}` ({}), ",
+                shorten(&recipe.runner),
+                shorten(&recipe.text),
+                recipe.source
+            ));
+            if recipe.text.trim() == f.command {
+                line.push_str("which");
+            } else {
+                line.push_str(&format!("where `{}`", shorten(&f.command)));
+            }
+        }
+        None => {
+            line.push_str(&format!("`{}`", shorten(&f.command)));
+            if let Some(via) = f.via.describe() {
+                line.push_str(&format!(" ({via})"));
+            }
+        }
     }
     line.push_str(&format!(" {}.", f.loses));
     if f.uncertain {

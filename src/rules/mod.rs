@@ -97,6 +97,8 @@ pub struct Finding {
     pub dirs: Vec<Word>,
     /// The command's `NAME=value` prefixes: the environment it runs with (`GIT_DIR=...`).
     pub env: Vec<(String, Word)>,
+    /// The task runner's recipe the command runs in, when it does.
+    pub recipe: Option<Box<crate::shell::FromRecipe>>,
 }
 
 /// What a finding is about, in terms the context layer can check against the world.
@@ -295,7 +297,7 @@ pub use git::{
     Aliases as GitAliases, alias_calls as git_alias_calls, alias_findings as git_alias_findings,
     configured_findings as git_configured_findings,
 };
-pub use shell::unanalyzable;
+pub use shell::{unanalyzable, unanalyzable_because};
 
 /// How a rule family reads argv: exactly as the program would, or — when the program's name
 /// was only guessed — refusing anything the program would reject.
@@ -346,6 +348,7 @@ pub fn file_edit(tool: &str, path: &str, settings: &Settings) -> Option<Finding>
         input: None,
         fed_by: Vec::new(),
         call: None,
+        recipe: None,
     };
     Some(finding(hit, &edit, settings))
 }
@@ -374,6 +377,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         needs_confirmation: hit.needs_confirmation,
         dirs: cmd.dirs.clone(),
         env: cmd.assigns.clone(),
+        recipe: cmd.recipe.clone(),
     }
 }
 

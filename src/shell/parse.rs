@@ -7,13 +7,15 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 use tree_sitter::{Node, Tree};
 
 use super::unwrap::{self, Run};
 use super::word::{self, Word};
-use super::{Analysis, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via};
+use super::{Analysis, FromRecipe, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via};
 use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang};
+use crate::motion::recipes::{self, Outcome};
 
 struct Item<'t> {
     node: Node<'t>,
@@ -77,6 +79,10 @@ pub(super) struct Walker {
     /// Literal values the line gives shell variables (`cmd="git reset --hard"`), for a
     /// command run as `$cmd`.
     values: Vec<(String, String)>,
+    /// The directory the line starts in, where task runners' recipe files are read
+    /// (inside, `None` for the process's current directory, found when first needed);
+    /// `None` when the line is read as text alone.
+    cwd: Option<Option<PathBuf>>,
 }
 
 /// A file a command writes: where (see [`file_key`]) and the text it holds afterwards,
@@ -140,8 +146,9 @@ impl Origin {
 }
 
 impl Walker {
-    pub(super) fn new(deadline: Deadline) -> Self {
+    pub(super) fn new(deadline: Deadline, cwd: Option<Option<PathBuf>>) -> Self {
         Walker {
+            cwd,
             deadline,
             out: Analysis::default(),
             removed: Removed::default(),
@@ -340,6 +347,7 @@ impl Walker {
             input: None,
             fed_by: Vec::new(),
             call: None,
+            recipe: None,
         });
     }
 
@@ -616,6 +624,7 @@ impl Walker {
             input: stdin.clone(),
             fed_by,
             call: None,
+            recipe: None,
         };
         self.note_written(&cmd);
         let expanded = self.expansions(&cmd);
@@ -720,8 +729,104 @@ impl Walker {
                     self.follow(cmd, None, origin, scope);
                 }
             }
+            Run::Recipe { cmd } => self.recipe(cmd, stdin, origin, scope),
         }
     }
+
+    /// A task runner asked for a recipe: the runner itself is recorded, and the recipe's
+    /// shell text is read as scripts it runs, found where the runner would look.
+    fn recipe(&mut self, cmd: SimpleCommand, stdin: Option<String>, origin: &Origin, scope: usize) {
+        let Some(name) = cmd.program().map(str::to_string) else {
+            self.out.commands.push(cmd);
+            return;
+        };
+        if let Some(cwd @ None) = &mut self.cwd {
+            *cwd = std::env::current_dir().ok();
+        }
+        let dir = self
+            .cwd
+            .as_ref()
+            .map(|cwd| cwd.as_deref().and_then(|cwd| start_dir(cwd, &cmd.dirs)));
+        if let Some(None) = dir {
+            self.unresolved(
+                &cmd,
+                "the directory it runs in is only known at run time",
+                "",
+            );
+        }
+        match recipes::read(&name, &cmd.argv, dir.flatten().as_deref()) {
+            Outcome::Nothing => self.out.commands.push(cmd),
+            Outcome::Program(at) => {
+                let mut program = cmd;
+                program.argv.drain(..at.min(program.argv.len()));
+                if !program.argv.is_empty() {
+                    self.follow(program, stdin, origin, scope);
+                }
+            }
+            Outcome::Unknown { why, seen } => {
+                self.unresolved(&cmd, &why, &seen);
+                self.out.commands.push(cmd);
+            }
+            Outcome::Runs(found) => {
+                let runner = cmd.display();
+                self.out.commands.push(cmd.clone());
+                for recipe in found {
+                    let mut dirs = cmd.dirs.clone();
+                    dirs.extend(recipe.dir.as_deref().map(Word::literal));
+                    let nested = Origin {
+                        dirs,
+                        ..Origin::inside(&cmd, origin)
+                    };
+                    let start = self.out.commands.len();
+                    for line in &recipe.lines {
+                        self.script(line, Via::Recipe, &nested);
+                    }
+                    let text = recipe.text();
+                    for ran in self.out.commands.iter_mut().skip(start) {
+                        // The runner's environment is the recipe's (`GIT_DIR=x make`).
+                        let own = std::mem::take(&mut ran.assigns);
+                        ran.assigns = cmd.assigns.iter().cloned().chain(own).collect();
+                        ran.recipe = Some(Box::new(match ran.recipe.take() {
+                            None => FromRecipe {
+                                runner: runner.clone(),
+                                source: recipe.source.clone(),
+                                text: text.clone(),
+                            },
+                            Some(inner) => FromRecipe {
+                                runner: runner.clone(),
+                                source: format!("{}, run by {}", inner.source, recipe.source),
+                                text: inner.text,
+                            },
+                        }));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notes that what `cmd` runs could not be resolved: `seen` is the recipe text that
+    /// could be seen, any of which may run.
+    fn unresolved(&mut self, cmd: &SimpleCommand, why: &str, seen: &str) {
+        self.out.unread.push(Unread {
+            code: format!("{}\n{seen}", cmd.display()),
+            span: cmd.span.clone(),
+            why: Some(format!(
+                "what `{}` runs cannot be told: {why}",
+                cmd.display()
+            )),
+        });
+    }
+}
+
+/// The directory a command starts in, from the line's own and the `cd`s before it;
+/// `None` when a step is only known at run time.
+fn start_dir(cwd: &Path, dirs: &[Word]) -> Option<PathBuf> {
+    let mut at = cwd.to_path_buf();
+    for step in dirs {
+        let step = step.value().filter(|s| *s != "-" && !s.starts_with('~'))?;
+        at.push(step);
+    }
+    Some(at)
 }
 
 impl Walker {
@@ -753,6 +858,7 @@ impl Walker {
             .extend(lowered.unread.into_iter().map(|code| Unread {
                 code,
                 span: span.clone(),
+                why: None,
             }));
         for effect in lowered.effects {
             let nested = Origin {
@@ -778,6 +884,7 @@ impl Walker {
                         input: None,
                         fed_by: Vec::new(),
                         call: Some(call),
+                        recipe: None,
                     };
                     self.follow(cmd, None, &nested, inner);
                 }
@@ -1023,6 +1130,7 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         input: parts.herestring.or(stdin.map(str::to_string)),
         fed_by: Vec::new(),
         call: None,
+        recipe: None,
     })
 }
 
@@ -1091,6 +1199,7 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
             input: None,
             fed_by: Vec::new(),
             call: None,
+            recipe: None,
         };
         out.push(match unwrap::resolve(cmd) {
             Run::Command(cmd) => cmd.argv,

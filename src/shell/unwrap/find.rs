@@ -36,6 +36,7 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 input: None,
                 fed_by: Vec::new(),
                 call: None,
+                recipe: None,
             });
         }
     }
@@ -92,6 +93,7 @@ pub(super) fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
             input: None,
             fed_by: vec![search.clone()],
             call: None,
+            recipe: None,
         })
         .collect()
 }
