@@ -5,10 +5,16 @@
 //! Line format (all keys required, no others):
 //! `{"files": {"<path>": "<text>", ...}, "command": "...", "expect": "allow"|"deny",
 //!   "rule": "<rule id>"|null, "reason": "<text the reason must hold>"|null, "note": "why"}`.
+//!
+//! With context on, a recipe's commands are asked about the repository like any other.
 
 mod common;
+mod scratch;
 
+use agent_guard::policy::Decision;
+use agent_guard::settings::Settings;
 use common::{Sandbox, clip, fail_if_any, par_map, read_jsonl, rule_ids, test_file};
+use scratch::World;
 use serde_json::Value;
 
 const KEYS: [&str; 6] = ["files", "command", "expect", "rule", "reason", "note"];
@@ -179,4 +185,41 @@ fn recipes_are_judged_as_the_shell_they_hold() {
     .flatten()
     .collect();
     fail_if_any("recipe cases", &failures);
+}
+
+/// The recipe's commands meet the repository as written ones do: a hard reset in a script
+/// passes on a clean tree and is stopped, naming the script, once there are edits to lose.
+#[test]
+fn recipe_commands_are_cleared_by_the_repository_they_run_in() {
+    let world = World::repo();
+    world.write(
+        "package.json",
+        br#"{"scripts": {"sync": "git reset --hard", "prune": "rm -rf coverage"}}"#,
+    );
+    world.write("Makefile", b"sync:\n\t@git reset --hard\n");
+    world.commit("scripts");
+    let judge =
+        |command: &str| agent_guard::evaluate_in(command, Some(&world.repo), &Settings::default());
+    for command in ["npm run sync", "make sync", "npm run prune"] {
+        let verdict = judge(command);
+        assert_eq!(
+            verdict.decision,
+            Decision::Allow,
+            "{command}: {}",
+            verdict.reason
+        );
+    }
+    world.write("src/lib.rs", b"pub fn f() { edited() }\n");
+    world.write("coverage/index.html", b"<html>\n");
+    let verdict = judge("npm run sync");
+    assert_eq!(verdict.decision, Decision::Deny);
+    assert!(
+        verdict
+            .reason
+            .contains("`npm run sync` runs `git reset --hard` (package.json scripts.sync)"),
+        "{}",
+        verdict.reason
+    );
+    assert_eq!(judge("make sync").decision, Decision::Deny);
+    assert_eq!(judge("npm run prune").decision, Decision::Deny);
 }

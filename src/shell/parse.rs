@@ -733,8 +733,9 @@ impl Walker {
         }
     }
 
-    /// A task runner asked for a recipe: the runner itself is recorded, and the recipe's
-    /// shell text is read as scripts it runs, found where the runner would look.
+    /// A task runner asked for a recipe: the recipe's shell text is read as scripts the
+    /// runner runs, found where the runner would look. A runner whose recipes are not
+    /// known is recorded itself.
     fn recipe(&mut self, cmd: SimpleCommand, stdin: Option<String>, origin: &Origin, scope: usize) {
         let Some(name) = cmd.program().map(str::to_string) else {
             self.out.commands.push(cmd);
@@ -767,9 +768,10 @@ impl Walker {
                 self.unresolved(&cmd, &why, &seen);
                 self.out.commands.push(cmd);
             }
+            // The runner itself does nothing but run them: its recipes stand for it (so it
+            // is not a command that could change anything before them).
             Outcome::Runs(found) => {
                 let runner = cmd.display();
-                self.out.commands.push(cmd.clone());
                 for recipe in found {
                     let mut dirs = cmd.dirs.clone();
                     dirs.extend(recipe.dir.as_deref().map(Word::literal));

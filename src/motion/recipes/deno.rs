@@ -6,7 +6,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{MAX_RECIPES, Outcome, Recipe, appended, moved, option_value, read_file};
+use super::{
+    MAX_RECIPES, Outcome, Recipe, appended, moved, nearest_file, option_value, read_file, shown_dir,
+};
 use crate::syntax::Word;
 
 pub(super) fn runs_recipe(argv: &[Word]) -> bool {
@@ -53,11 +55,22 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     let (Some(name), Some(dir)) = (name, dir) else {
         return Outcome::Nothing;
     };
+    let mut shown = workdir.as_ref().map(|w| w.text.clone());
     let root = match &workdir {
         Some(to) => match moved(dir, to) {
             Some(root) => root,
             None => return super::unknown_name("the task's directory", String::new()),
         },
+        // deno looks upward for its configuration, and runs tasks where it is.
+        None if config.is_none() => {
+            match nearest_file(dir, &["deno.json", "deno.jsonc", "package.json"]) {
+                Ok(Some((_, _, Some(above)))) => {
+                    shown = Some(shown_dir(&above));
+                    above
+                }
+                _ => dir.to_path_buf(),
+            }
+        }
         None => dir.to_path_buf(),
     };
     let files: Vec<String> = match &config {
@@ -99,7 +112,7 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         let mut walk = Walk {
             tasks,
             file,
-            dir: workdir.as_ref().map(|w| w.text.clone()),
+            dir: shown.clone(),
             seen: HashSet::new(),
             out: Vec::new(),
         };

@@ -4,7 +4,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::{MAX_RECIPES, Outcome, Recipe, first_file, moved, option_value, read_file};
+use super::{
+    MAX_RECIPES, Outcome, Recipe, moved, nearest_file, option_value, read_file, shown_dir,
+};
 use crate::syntax::Word;
 
 /// What stands in the shell text for a value just computes (`{{ ... }}` of an expression).
@@ -76,12 +78,12 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     };
     let found = match &file_opt {
         Some(file) => match moved(dir, file) {
-            Some(path) => read_file(&path).map(|t| t.map(|t| (file.text.clone(), t))),
+            Some(path) => read_file(&path).map(|t| t.map(|t| (file.text.clone(), t, None))),
             None => return super::unknown_name("the justfile", String::new()),
         },
-        None => first_file(dir, &["justfile", "Justfile", ".justfile", "JUSTFILE"]),
+        None => nearest_file(dir, &["justfile", "Justfile", ".justfile", "JUSTFILE"]),
     };
-    let (name, text) = match found {
+    let (name, text, above) = match found {
         Ok(Some(found)) => found,
         Ok(None) => return Outcome::Nothing,
         Err(why) => {
@@ -92,7 +94,11 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         }
     };
     let file = parse(&text);
-    let dir_shown = workdir.map(|w| w.text);
+    // Recipes run in the justfile's folder, unless told otherwise.
+    let dir_shown = match (workdir, above) {
+        (Some(w), _) => Some(w.text),
+        (None, above) => above.as_deref().map(shown_dir),
+    };
     // `NAME=value` words before the first recipe override variables; the rest are recipes
     // and their arguments.
     let mut goals = Vec::new();

@@ -117,6 +117,32 @@ fn first_file(dir: &Path, names: &[&str]) -> Result<Option<(String, String)>, St
     Ok(None)
 }
 
+/// Where a runner that looks upward (npm, just, Task, deno) finds its file: the nearest of
+/// `dir` and the folders above it holding one of `names`. The file's name and text, and the
+/// folder when it is not `dir` itself (recipes run there).
+type Found = (String, String, Option<PathBuf>);
+
+fn nearest_file(dir: &Path, names: &[&str]) -> Result<Option<Found>, String> {
+    if let Some((name, text)) = first_file(dir, names)? {
+        return Ok(Some((name, text, None)));
+    }
+    // Folders above are the real ones, not the spelling's (`a/..`).
+    let Ok(real) = std::fs::canonicalize(dir) else {
+        return Ok(None);
+    };
+    for above in real.ancestors().skip(1) {
+        if let Some((name, text)) = first_file(above, names)? {
+            return Ok(Some((name, text, Some(above.to_path_buf()))));
+        }
+    }
+    Ok(None)
+}
+
+/// A folder as the directory a recipe runs in.
+fn shown_dir(dir: &Path) -> String {
+    dir.to_string_lossy().into_owned()
+}
+
 /// A file's name as reasons show it: its last component.
 fn shown(path: &Path) -> String {
     path.file_name().map_or_else(

@@ -6,7 +6,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Outcome, Recipe, appended, moved, option_value, read_file, unknown_name};
+use super::{
+    Outcome, Recipe, appended, moved, nearest_file, option_value, read_file, shown_dir,
+    unknown_name,
+};
 use crate::syntax::Word;
 
 /// yarn's own commands, which are not a script to run (`yarn add rimraf`).
@@ -308,8 +311,15 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
         },
         None => dir.to_path_buf(),
     };
-    let text = match read_file(&root.join("package.json")) {
-        Ok(Some(text)) => text,
+    // npm, pnpm, yarn and bun look upward for the package, unless told where it is.
+    let found = match &call.dir {
+        Some(_) => {
+            read_file(&root.join("package.json")).map(|t| t.map(|t| (String::new(), t, None)))
+        }
+        None => nearest_file(&root, &["package.json"]),
+    };
+    let (text, above) = match found {
+        Ok(Some((_, text, above))) => (text, above),
         Ok(None) => return program(),
         Err(why) => {
             return Outcome::Unknown {
@@ -343,7 +353,10 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
         return unknown_name("the script's name", all());
     };
     let extra = passed_on(tool, args.get(name_at + 1..).unwrap_or_default());
-    let dir_shown = call.dir.as_ref().map(|w| w.text.clone());
+    let dir_shown = match &above {
+        Some(above) => Some(shown_dir(above)),
+        None => call.dir.as_ref().map(|w| w.text.clone()),
+    };
     let recipe = |name: &str, text: &str, extra: &[Word]| Recipe {
         source: format!("package.json scripts.{name}"),
         lines: vec![appended(text, extra)],

@@ -6,7 +6,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::{MAX_RECIPES, Outcome, Recipe, first_file, moved, option_value, read_file};
+use super::{
+    MAX_RECIPES, Outcome, Recipe, first_file, moved, nearest_file, option_value, read_file,
+    shown_dir,
+};
 use crate::syntax::Word;
 
 /// What stands in the shell text for a template value (`{{.DIR}}`).
@@ -68,12 +71,13 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     };
     let found = match &file_opt {
         Some(file) => match moved(&root, file) {
-            Some(path) => read_file(&path).map(|t| t.map(|t| (file.text.clone(), t))),
+            Some(path) => read_file(&path).map(|t| t.map(|t| (file.text.clone(), t, None))),
             None => return super::unknown_name("the Taskfile", String::new()),
         },
-        None => first_file(&root, FILES),
+        None if workdir.is_some() => first_file(&root, FILES).map(|f| f.map(|(n, t)| (n, t, None))),
+        None => nearest_file(&root, FILES),
     };
-    let (name, text) = match found {
+    let (name, text, above) = match found {
         Ok(Some(found)) => found,
         Ok(None) => return Outcome::Nothing,
         Err(why) => {
@@ -97,7 +101,10 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     let mut walk = Walk {
         file: &file,
         name: &name,
-        dir: workdir.map(|w| w.text),
+        dir: match (workdir, above) {
+            (Some(w), _) => Some(w.text),
+            (None, above) => above.as_deref().map(shown_dir),
+        },
         seen: HashSet::new(),
         out: Vec::new(),
         unknown: None,
