@@ -1337,6 +1337,74 @@ mod tests {
     }
 
     #[test]
+    fn a_recipe_runs_where_its_runner_sends_it_with_the_runners_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("api")).unwrap();
+        std::fs::write(
+            dir.path().join("api/Makefile"),
+            "reset: clean\n\tgit reset --hard\nclean:\n\tcd out && rm -rf cache\n",
+        )
+        .unwrap();
+        let line = "cd svc; GIT_DIR=g make -C ../api reset";
+        std::fs::create_dir(dir.path().join("svc")).unwrap();
+        let analysis =
+            crate::shell::analyze_in(line, crate::shell::Dialect::Posix, Some(dir.path()));
+        let ran: Vec<(String, Vec<String>, Option<String>)> = analysis
+            .commands
+            .iter()
+            .filter(|c| c.via == Via::Recipe)
+            .map(|c| {
+                (
+                    c.display(),
+                    c.dirs.iter().map(|w| w.text.clone()).collect(),
+                    c.recipe.as_ref().map(|r| r.source.clone()),
+                )
+            })
+            .collect();
+        let dirs = |d: &[&str]| d.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let source = |s: &str| Some(s.to_string());
+        assert_eq!(
+            ran,
+            [
+                (
+                    "cd out".into(),
+                    dirs(&["svc", "../api"]),
+                    source("Makefile target clean")
+                ),
+                (
+                    "rm -rf cache".into(),
+                    dirs(&["svc", "../api", "out"]),
+                    source("Makefile target clean")
+                ),
+                (
+                    "git reset --hard".into(),
+                    dirs(&["svc", "../api"]),
+                    source("Makefile target reset")
+                ),
+            ]
+        );
+        let git = analysis.commands.last().unwrap();
+        assert_eq!(git.assigned("GIT_DIR"), Some("g"));
+        assert_eq!(git.span, 8..line.len());
+        // The runner itself stands for nothing once its recipes are known.
+        assert!(
+            analysis
+                .commands
+                .iter()
+                .all(|c| c.program() != Some("make"))
+        );
+        // Read as text alone, no file is opened and the runner is a command like any other.
+        let text_only = crate::shell::analyze(line);
+        assert!(
+            text_only
+                .commands
+                .iter()
+                .any(|c| c.program() == Some("make"))
+        );
+        assert!(text_only.commands.iter().all(|c| c.via != Via::Recipe));
+    }
+
+    #[test]
     fn brace_scanner_guard_keeps_offsets() {
         let src = "echo {\u{65e20} {1..\u{10ffff}} é";
         let guarded = guard_brace_scanner(src);

@@ -174,11 +174,11 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         file.open.push("`--eval` text".into());
     }
     let dir_shown = (!call.dirs.is_empty()).then(|| {
-        call.dirs
-            .iter()
-            .map(|w| w.text.as_str())
-            .collect::<Vec<_>>()
-            .join("/")
+        let mut shown = PathBuf::new();
+        for dir in &call.dirs {
+            shown.push(&dir.text);
+        }
+        shown.to_string_lossy().into_owned()
     });
     let goals: Vec<String> = if call.goals.is_empty() {
         match file.default_goal() {

@@ -239,6 +239,12 @@ fn call(tool: &str, args: &[Word]) -> Call {
         }
         i += 1;
     }
+    // npm reads its options anywhere before `--`: a workspace option after the name still
+    // sends the run to the workspaces (`npm run build -w api`).
+    out.workspaces |= tool == "npm"
+        && args.iter().take_while(|w| w.text != "--").any(|w| {
+            WORKSPACES.contains(&w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n))
+        });
     out
 }
 
