@@ -812,10 +812,7 @@ impl Walker {
         self.out.unread.push(Unread {
             code: format!("{}\n{seen}", cmd.display()),
             span: cmd.span.clone(),
-            why: Some(format!(
-                "what `{}` runs cannot be told: {why}",
-                cmd.display()
-            )),
+            why: Some(format!("the recipe it runs cannot be told: {why}")),
         });
     }
 }

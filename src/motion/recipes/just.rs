@@ -159,7 +159,7 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
 fn unknown(file: &Justfile, text: &str, what: &str) -> Outcome {
     Outcome::Unknown {
         why: format!(
-            "{what} may come from `{}`, which is not read",
+            "{what} may come from `{}`, which the guard does not follow",
             file.open.first().map_or("", String::as_str)
         ),
         seen: text.to_string(),

@@ -487,7 +487,7 @@ impl Makefile {
         }
         let first = self.open.first().map_or("", String::as_str);
         Outcome::Unknown {
-            why: format!("{what} may be defined by `{first}`, which is not read"),
+            why: format!("{what} may be defined by `{first}`, which the guard does not follow"),
             seen,
         }
     }

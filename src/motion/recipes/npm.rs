@@ -265,9 +265,27 @@ fn ask(tool: &str, sub: &str) -> Option<Ask> {
 pub(super) fn runs_recipe(tool: &str, argv: &[Word]) -> bool {
     let args = argv.get(1..).unwrap_or_default();
     let call = call(tool, args);
-    call.sub
-        .and_then(|at| args.get(at))
-        .is_some_and(|sub| !sub.literal || ask(tool, &sub.text).is_some())
+    let Some(at) = call.sub else {
+        return false;
+    };
+    let Some(sub) = args.get(at) else {
+        return false;
+    };
+    if !sub.literal {
+        return true;
+    }
+    let asked = ask(tool, &sub.text);
+    // `bun fix.ts`, `bun run ./x.js`: a file bun runs as the interpreter it also is.
+    if tool == "bun" {
+        let name = match asked {
+            Some(Ask::Run) => first_operand(args, at + 1).and_then(|i| args.get(i)),
+            _ => Some(sub),
+        };
+        if name.is_some_and(|n| n.text.contains(['.', '/'])) {
+            return false;
+        }
+    }
+    asked.is_some()
 }
 
 pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
@@ -484,6 +502,8 @@ mod tests {
             "pnpm install",
             "bun test",
             "bun install",
+            "bun fix.ts",
+            "bun run ./x.js",
         ] {
             let argv = words(line);
             let tool = argv[0].text.clone();

@@ -114,7 +114,7 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
             if file.includes || goal.contains(':') {
                 return Outcome::Unknown {
                     why: format!(
-                        "the task `{goal}` may come from an included Taskfile, which is not read"
+                        "the task `{goal}` may come from an included Taskfile, which the guard does not follow"
                     ),
                     seen: text,
                 };
