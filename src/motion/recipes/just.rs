@@ -291,7 +291,19 @@ impl Walk<'_> {
             self.recipe(dep);
         }
         if !def.body.is_empty() {
-            let body: Vec<String> = def.body.iter().map(|l| self.interpolate(l)).collect();
+            // A line ending in `\` goes on on the next, as just joins them.
+            let mut body: Vec<String> = Vec::new();
+            for line in &def.body {
+                let line = self.interpolate(line);
+                match body.last_mut() {
+                    Some(open) if open.ends_with('\\') => {
+                        open.pop();
+                        open.push(' ');
+                        open.push_str(&line);
+                    }
+                    _ => body.push(line),
+                }
+            }
             let lines = match body.first() {
                 Some(shebang) if shebang.starts_with("#!") => {
                     if !runs_shell(shebang) {
@@ -355,14 +367,14 @@ mod tests {
     #[test]
     fn dependencies_run_first_and_arguments_are_not_recipes() {
         let dir = tempfile::tempdir().unwrap();
-        let text = "out := \"dist\"\n\ndefault: build\n\nclean:\n    rm -rf {{out}}\n\nbuild target: clean\n    @cargo build {{target}}\n";
+        let text = "out := \"dist\"\n\ndefault: build\n\nclean:\n    rm -rf \\\n      {{out}}\n\nbuild target: clean\n    @cargo build {{target}}\n";
         std::fs::write(dir.path().join("justfile"), text).unwrap();
         let args: Vec<Word> = ["build", "clean"].map(Word::literal).to_vec();
         let Outcome::Runs(out) = read(&args, Some(dir.path())) else {
             panic!()
         };
         let texts: Vec<String> = out.iter().map(Recipe::text).collect();
-        assert_eq!(texts, ["rm -rf dist", "cargo build ${JUST_COMPUTED}"]);
+        assert_eq!(texts, ["rm -rf  dist", "cargo build ${JUST_COMPUTED}"]);
         let Outcome::Runs(out) = read(&[], Some(dir.path())) else {
             panic!()
         };
