@@ -83,6 +83,26 @@ fn invocation(args: &[Word]) -> Invocation {
                         i += usize::from(rest.is_empty());
                         break;
                     }
+                    // `-sC dir`, `-kf file`: the letter's value ends the cluster.
+                    'C' | 'f' => {
+                        let value = if rest.is_empty() {
+                            i += 1;
+                            args.get(i - 1).cloned()
+                        } else {
+                            Some(Word {
+                                text: rest.to_string(),
+                                literal: word.literal,
+                            })
+                        };
+                        if let Some(value) = value {
+                            if c == 'C' {
+                                out.dirs.push(value);
+                            } else {
+                                out.file = Some(value);
+                            }
+                        }
+                        break;
+                    }
                     'I' | 'o' | 'W' => {
                         i += usize::from(rest.is_empty());
                         break;
@@ -650,6 +670,18 @@ mod tests {
                 vec!["rm -rf dist/ $HOME/x".to_string()]
             )]
         );
+    }
+
+    #[test]
+    fn a_directory_in_a_cluster_is_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/Makefile"), "x:\n\trm -rf y\n").unwrap();
+        let args: Vec<Word> = ["-sC", "sub", "x"].map(Word::literal).to_vec();
+        let Outcome::Runs(out) = read(&args, Some(dir.path())) else {
+            panic!()
+        };
+        assert_eq!(out[0].dir.as_deref(), Some("sub"));
     }
 
     #[test]

@@ -130,8 +130,9 @@ fn nearest_file(dir: &Path, names: &[&str]) -> Result<Option<Found>, String> {
     let Ok(real) = std::fs::canonicalize(dir) else {
         return Ok(None);
     };
+    // A folder above that cannot be read is one the runner cannot read either.
     for above in real.ancestors().skip(1) {
-        if let Some((name, text)) = first_file(above, names)? {
+        if let Ok(Some((name, text))) = first_file(above, names) {
             return Ok(Some((name, text, Some(above.to_path_buf()))));
         }
     }
