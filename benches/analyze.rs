@@ -7,6 +7,8 @@
 //! - `interpreter/<name>`: one-line interpreter, PowerShell and `cmd` commands, whose code
 //!   is parsed with its own grammar (budget: under 1 ms each). They are kept out of the mix
 //!   so its figure stays the cost of commands that never meet a grammar.
+//! - `recipes/<name>`: a task runner whose recipe file is read (a package.json of 40 scripts,
+//!   a Makefile of 30 targets) and whose recipe is judged (budget: under 1 ms each).
 //! - `pathological/*`: a 100 KB command, 500 nested `$( )`, 5,000 `;`-separated commands;
 //!   these must stay bounded, not be fast.
 //!
@@ -169,6 +171,49 @@ fn interpreter(c: &mut Criterion) {
     group.finish();
 }
 
+fn recipes(c: &mut Criterion) {
+    let settings = settings();
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let scripts: Vec<String> = (0..40)
+        .map(|i| format!("\"task{i}\": \"tsc -p tsconfig.{i}.json && node dist/{i}.js\""))
+        .collect();
+    let package = format!(
+        "{{\"name\": \"app\", \"version\": \"1.0.0\", \"scripts\": {{{}, \"prebuild\": \
+         \"rm -rf dist\", \"build\": \"tsc\"}}, \"devDependencies\": {{\"typescript\": \"^5\"}}}}",
+        scripts.join(", ")
+    );
+    let mut makefile = String::from("CC ?= cc\nCFLAGS := -O2 -Wall\nOUT = build\n\n");
+    for i in 0..30u32 {
+        let prereq = i
+            .checked_sub(1)
+            .map(|p| format!("t{p}"))
+            .unwrap_or_default();
+        makefile.push_str(&format!(
+            "t{i}: {prereq}\n\t@$(CC) $(CFLAGS) -o $(OUT)/t{i} src/t{i}.c\n\n"
+        ));
+    }
+    makefile.push_str("clean:\n\t-rm -rf $(OUT)\n");
+    std::fs::write(dir.path().join("package.json"), package).expect("write package.json");
+    std::fs::write(dir.path().join("Makefile"), makefile).expect("write Makefile");
+    let mut group = c.benchmark_group("recipes");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for (name, cmd) in [
+        ("npm_run_build", "npm run build"),
+        ("npm_run_task", "npm run task7"),
+        ("make_chain", "make t29"),
+        ("make_clean", "make clean"),
+    ] {
+        let verdict = agent_guard::evaluate_in(cmd, Some(dir.path()), &settings);
+        eprintln!("recipes/{name}: {}", verdict.decision.as_str());
+        group.bench_with_input(BenchmarkId::from_parameter(name), cmd, |b, cmd| {
+            b.iter(|| agent_guard::evaluate_in(black_box(cmd), Some(dir.path()), &settings))
+        });
+    }
+    group.finish();
+}
+
 fn pathological(c: &mut Criterion) {
     let settings = settings();
     let inputs = [
@@ -200,5 +245,5 @@ fn pathological(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, mix, interpreter, pathological);
+criterion_group!(benches, mix, interpreter, recipes, pathological);
 criterion_main!(benches);

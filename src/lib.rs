@@ -72,12 +72,12 @@ pub fn evaluate_dialect(
     settings: &Settings,
     channel: Channel,
 ) -> Verdict {
-    let mut analysis = shell::analyze_as(command, dialect);
+    let mut analysis = shell::analyze_in(command, dialect, cwd);
     // `--yes-i-know` is the agent's word to the guard, not part of the command: the command
     // is judged without it.
     let confirmed = policy::confirmation(command, &analysis);
     if let Some(stripped) = &confirmed {
-        analysis = shell::analyze_as(stripped, dialect);
+        analysis = shell::analyze_in(stripped, dialect, cwd);
     }
     let line = confirmed.as_deref().unwrap_or(command);
     let found = rules_findings(line, &analysis, settings);
@@ -219,13 +219,18 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
             found.extend(rules::unanalyzable(command, whole, command, incomplete));
         }
         for part in &analysis.unread {
-            let why = Incomplete::Unreadable;
-            add_unique(
-                &mut found,
-                rules::unanalyzable(command, part.span.clone(), &part.code, why)
-                    .into_iter()
-                    .collect(),
-            );
+            let found_here = match &part.why {
+                Some(why) => {
+                    rules::unanalyzable_because(command, part.span.clone(), &part.code, why)
+                }
+                None => rules::unanalyzable(
+                    command,
+                    part.span.clone(),
+                    &part.code,
+                    Incomplete::Unreadable,
+                ),
+            };
+            add_unique(&mut found, found_here.into_iter().collect());
         }
     }
     found

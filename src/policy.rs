@@ -370,7 +370,7 @@ fn reason(
 fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
     let written = match f.via {
         Via::Embedded(_) => line.get(f.span.clone()).map(str::trim),
-        _ if f.elsewhere.is_some() => line.get(f.span.clone()).map(str::trim),
+        _ if f.elsewhere.is_some() || f.recipe.is_some() => line.get(f.span.clone()).map(str::trim),
         _ => None,
     };
     written.filter(|w| !w.is_empty()).unwrap_or(&f.command)
@@ -378,13 +378,32 @@ fn override_target<'a>(f: &'a Finding, line: &'a str) -> &'a str {
 
 /// "agent-guard \[rule\]: `cmd` (where) loses...", then what to do instead and how to recover.
 pub fn finding_text(f: &Finding) -> String {
-    let mut line = format!("agent-guard [{}]: `{}`", f.rule.id, shorten(&f.command));
+    let mut line = format!("agent-guard [{}]: ", f.rule.id);
     let place = f.elsewhere.as_ref().map(|e| e.describe());
-    match (f.via.describe(), place) {
-        (Some(via), Some(place)) => line.push_str(&format!(" ({via}, {place})")),
-        (Some(via), None) => line.push_str(&format!(" ({via})")),
-        (None, Some(place)) => line.push_str(&format!(" ({place})")),
-        (None, None) => {}
+    match &f.recipe {
+        // "`pnpm run fresh` runs `git clean -fd` (package.json scripts.fresh), which ..."
+        Some(recipe) => {
+            line.push_str(&format!(
+                "`{}` runs `{}` ({}), ",
+                shorten(&recipe.runner),
+                shorten(&recipe.text),
+                recipe.source
+            ));
+            if recipe.text.trim() == f.command {
+                line.push_str("which");
+            } else {
+                line.push_str(&format!("where `{}`", shorten(&f.command)));
+            }
+        }
+        None => {
+            line.push_str(&format!("`{}`", shorten(&f.command)));
+            match (f.via.describe(), place) {
+                (Some(via), Some(place)) => line.push_str(&format!(" ({via}, {place})")),
+                (Some(via), None) => line.push_str(&format!(" ({via})")),
+                (None, Some(place)) => line.push_str(&format!(" ({place})")),
+                (None, None) => {}
+            }
+        }
     }
     line.push_str(&format!(" {}.", f.loses));
     if f.uncertain {

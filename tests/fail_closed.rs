@@ -108,7 +108,7 @@ fn every_reader_cut_short_by_the_deadline_leaves_the_line_unanalyzable() {
             // The line itself is short enough to be read whole; the code in it is not read
             // once the deadline has passed, and the analysis says so.
             let passed = Deadline::at(Instant::now());
-            let cut = shell::analyze_within(command, dialect, passed);
+            let cut = shell::analyze_within(command, dialect, passed, shell::Files::Unread);
             assert_eq!(cut.incomplete, Some(Incomplete::Timeout), "{command}");
         }
         let why = Incomplete::Timeout;

@@ -205,7 +205,8 @@ fn no_module_uses_one_that_uses_it_back() {
 }
 
 /// The readers of command text (the syntax leaf, the shell walker, the interpreter-code
-/// readers) know nothing of what is done with what they read.
+/// readers, the reader of what a line sets in motion) know nothing of what is done with
+/// what they read.
 #[test]
 fn readers_never_use_rules_context_policy_or_hosts() {
     let graph = sibling_graph();
@@ -223,6 +224,12 @@ fn readers_never_use_rules_context_policy_or_hosts() {
     assert!(
         top.get("syntax").is_none_or(|used| used.is_empty()),
         "syntax is a leaf: {top:?}"
+    );
+    // The recipes are read as text the shell then reads: motion stands below the shell.
+    assert!(
+        top.get("motion")
+            .is_none_or(|used| used.iter().all(|u| u == "syntax")),
+        "motion reads only with syntax: {top:?}"
     );
 }
 

@@ -101,6 +101,8 @@ pub struct Finding {
     /// Where the command runs when that is not here (a container, a pod, another host):
     /// what lies there is not this machine's, but for the folders a new container mounts.
     pub elsewhere: Option<Elsewhere>,
+    /// The task runner's recipe the command runs in, when it does.
+    pub recipe: Option<Box<crate::shell::FromRecipe>>,
 }
 
 /// What a finding is about, in terms the context layer can check against the world.
@@ -299,7 +301,7 @@ pub use git::{
     Aliases as GitAliases, alias_calls as git_alias_calls, alias_findings as git_alias_findings,
     configured_findings as git_configured_findings,
 };
-pub use shell::unanalyzable;
+pub use shell::{unanalyzable, unanalyzable_because};
 
 /// How a rule family reads argv: exactly as the program would, or — when the program's name
 /// was only guessed — refusing anything the program would reject.
@@ -357,6 +359,7 @@ pub fn file_edit(tool: &str, path: &str, settings: &Settings) -> Option<Finding>
         fed_by: Vec::new(),
         call: None,
         elsewhere: None,
+        recipe: None,
     };
     Some(finding(hit, &edit, settings))
 }
@@ -386,6 +389,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         dirs: cmd.dirs.clone(),
         env: cmd.assigns.clone(),
         elsewhere: cmd.elsewhere.clone(),
+        recipe: cmd.recipe.clone(),
     }
 }
 

@@ -30,8 +30,9 @@ pub static UNANALYZABLE: Rule = Rule {
     id: "shell.unanalyzable",
     catches: "a command line the guard could not analyze in full (over 1 MiB, scripts nested \
               too deep, too slow to parse, code handed to an interpreter or SQL handed to a \
-              database client that could not be read to its end, or an internal error of the \
-              guard) that names anything destructive",
+              database client that could not be read to its end, a task runner's recipe that \
+              could not be resolved, or an internal error of the guard) that names anything \
+              destructive",
     why: "Silence must never be read as safety: when part of the input was not seen and it \
           names a command, call or statement that destroys (`rm`, `git`, `find`, \
           `shutil.rmtree`, `fs.rmSync`, `Remove-Item`, `rd`, `DROP`, `TRUNCATE`, ...), the \
@@ -122,6 +123,16 @@ pub fn unanalyzable(
     unread: &str,
     why: Incomplete,
 ) -> Option<Finding> {
+    unanalyzable_because(line, span, unread, why.describe())
+}
+
+/// [`unanalyzable`], with `why` the analysis fell short in words.
+pub fn unanalyzable_because(
+    line: &str,
+    span: Range<usize>,
+    unread: &str,
+    why: &str,
+) -> Option<Finding> {
     names_destructive(unread).then(|| Finding {
         rule: &UNANALYZABLE,
         tier: Tier::Destructive,
@@ -131,10 +142,7 @@ pub fn unanalyzable(
             .chars()
             .take(80)
             .collect(),
-        loses: format!(
-            "could not be checked in full ({}) and names a command that destroys",
-            why.describe()
-        ),
+        loses: format!("could not be checked in full ({why}) and names a command that destroys"),
         safer: Some(SAFER.into()),
         recovery: None,
         span,
@@ -146,6 +154,7 @@ pub fn unanalyzable(
         dirs: Vec::new(),
         env: Vec::new(),
         elsewhere: None,
+        recipe: None,
     })
 }
 

@@ -13,6 +13,7 @@ mod unwrap;
 pub mod word;
 
 use std::ops::Range;
+use std::path::Path;
 
 use crate::lang::Deadline;
 
@@ -51,6 +52,8 @@ pub enum Via {
     /// Shell text sent to run elsewhere (`ssh host '...'`); where is the command's
     /// [`SimpleCommand::elsewhere`].
     Sent,
+    /// A recipe a task runner runs (`npm run build`, `make clean`, `just reset`).
+    Recipe,
 }
 
 impl Via {
@@ -70,6 +73,7 @@ impl Via {
             Via::ScriptFile => Some("in a script the line writes, then runs"),
             Via::Embedded(lang) => Some(lang.describe()),
             Via::Sent => None,
+            Via::Recipe => Some("in a recipe a task runner runs"),
         }
     }
 }
@@ -108,6 +112,21 @@ pub struct SimpleCommand {
     /// Where it runs when that is not here: a container, a pod, another host
     /// (`docker exec api rm -rf /srv`). Its `dirs` are then the `cd`s made over there.
     pub elsewhere: Option<Elsewhere>,
+    /// The recipe it runs in, when a task runner runs it: reasons name the runner command,
+    /// where the recipe is defined and what it says.
+    pub recipe: Option<Box<FromRecipe>>,
+}
+
+/// The recipe a command comes from, as reasons show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FromRecipe {
+    /// The runner command, wrappers peeled (`pnpm run fresh`).
+    pub runner: String,
+    /// Where the recipe is defined (`package.json scripts.fresh`), and through which other
+    /// recipes it was reached.
+    pub source: String,
+    /// The recipe's text.
+    pub text: String,
 }
 
 impl SimpleCommand {
@@ -150,6 +169,9 @@ fn program_name(word: &Word) -> Option<&str> {
 pub struct Unread {
     pub code: String,
     pub span: Range<usize>,
+    /// Why, when it is not code an interpreter reader gave up on (a recipe that could not
+    /// be resolved).
+    pub why: Option<String>,
 }
 
 /// Everything the shell would run, as far as it could be seen.
@@ -220,22 +242,56 @@ pub enum Dialect {
     PowerShell,
 }
 
-/// Analyzes one command line written for `dialect`.
+/// Analyzes one command line written for `dialect`, as text alone: no recipe file is read.
 pub fn analyze_as(command: &str, dialect: Dialect) -> Analysis {
-    analyze_within(command, dialect, Deadline::after(PARSE_DEADLINE))
+    analyze_within(
+        command,
+        dialect,
+        Deadline::after(PARSE_DEADLINE),
+        Files::Unread,
+    )
+}
+
+/// Analyzes one command line written for `dialect` that runs in `cwd` (the process's
+/// current directory when `None`): the recipes a task runner in it runs are read from the
+/// files there.
+pub fn analyze_in(command: &str, dialect: Dialect, cwd: Option<&Path>) -> Analysis {
+    let files = cwd.map_or(Files::Current, Files::In);
+    analyze_within(command, dialect, Deadline::after(PARSE_DEADLINE), files)
+}
+
+/// Where the files a line's task runners read are found.
+#[derive(Debug, Clone, Copy)]
+pub enum Files<'a> {
+    /// Nowhere: the line is read as text alone.
+    Unread,
+    /// From this directory.
+    In(&'a Path),
+    /// From the process's current directory, asked for only when a runner needs it.
+    Current,
 }
 
 /// Analyzes one command line written for `dialect`, reading nothing more once `deadline`
 /// passes: the line, every script nested in it and every piece of code it hands an
-/// interpreter share it.
-pub fn analyze_within(command: &str, dialect: Dialect, deadline: Deadline) -> Analysis {
+/// interpreter share it. Recipe files are read from where `files` says.
+pub fn analyze_within(
+    command: &str,
+    dialect: Dialect,
+    deadline: Deadline,
+    files: Files,
+) -> Analysis {
     if command.len() > MAX_INPUT_BYTES {
         return Analysis {
             incomplete: Some(Incomplete::TooLarge),
             ..Analysis::default()
         };
     }
-    let walker = parse::Walker::new(deadline);
+    let cwd = match files {
+        Files::Unread => None,
+        Files::In(dir) => Some(Some(dir.to_path_buf())),
+        Files::Current => Some(None),
+    };
+    let walker = parse::Walker::new(deadline, cwd);
     match dialect {
         Dialect::Posix => walker.run(command),
         Dialect::PowerShell => walker.run_code(crate::lang::Lang::PowerShell, command),

@@ -7,14 +7,18 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 use tree_sitter::{Node, Tree};
 
 use super::unwrap::{self, Run};
 use super::word::{self, Word};
-use super::{Analysis, Elsewhere, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via};
+use super::{
+    Analysis, Elsewhere, FromRecipe, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via,
+};
 use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang};
 use crate::motion::channels::Sent;
+use crate::motion::recipes::{self, Outcome};
 
 struct Item<'t> {
     node: Node<'t>,
@@ -78,6 +82,10 @@ pub(super) struct Walker {
     /// Literal values the line gives shell variables (`cmd="git reset --hard"`), for a
     /// command run as `$cmd`.
     values: Vec<(String, String)>,
+    /// The directory the line starts in, where task runners' recipe files are read
+    /// (inside, `None` for the process's current directory, found when first needed);
+    /// `None` when the line is read as text alone.
+    cwd: Option<Option<PathBuf>>,
 }
 
 /// A file a command writes: where (see [`file_key`]) and the text it holds afterwards,
@@ -144,8 +152,9 @@ impl Origin {
 }
 
 impl Walker {
-    pub(super) fn new(deadline: Deadline) -> Self {
+    pub(super) fn new(deadline: Deadline, cwd: Option<Option<PathBuf>>) -> Self {
         Walker {
+            cwd,
             deadline,
             out: Analysis::default(),
             removed: Removed::default(),
@@ -347,6 +356,7 @@ impl Walker {
             fed_by: Vec::new(),
             call: None,
             elsewhere: origin.elsewhere.clone(),
+            recipe: None,
         });
     }
 
@@ -625,6 +635,7 @@ impl Walker {
             fed_by,
             call: None,
             elsewhere: origin.elsewhere.clone(),
+            recipe: None,
         };
         self.note_written(&cmd);
         let expanded = self.expansions(&cmd);
@@ -730,6 +741,7 @@ impl Walker {
                 }
             }
             Run::Sent { cmd, place, sent } => self.sent(cmd, place, sent, stdin, origin),
+            Run::Recipe { cmd } => self.recipe(cmd, stdin, origin, scope),
         }
     }
 
@@ -795,6 +807,105 @@ impl Walker {
             }
         }
     }
+
+    /// A task runner asked for a recipe: the recipe's shell text is read as scripts the
+    /// runner runs, found where the runner would look. A runner whose recipes are not
+    /// known is recorded itself.
+    fn recipe(&mut self, cmd: SimpleCommand, stdin: Option<String>, origin: &Origin, scope: usize) {
+        // A runner sent elsewhere reads that machine's recipe files, not ours.
+        let Some(name) = cmd
+            .program()
+            .map(str::to_string)
+            .filter(|_| cmd.elsewhere.is_none())
+        else {
+            self.out.commands.push(cmd);
+            return;
+        };
+        if let Some(cwd @ None) = &mut self.cwd {
+            *cwd = std::env::current_dir().ok();
+        }
+        let dir = self
+            .cwd
+            .as_ref()
+            .map(|cwd| cwd.as_deref().and_then(|cwd| start_dir(cwd, &cmd.dirs)));
+        if let Some(None) = dir {
+            self.unresolved(
+                &cmd,
+                "the directory it runs in is only known at run time",
+                "",
+            );
+        }
+        match recipes::read(&name, &cmd.argv, dir.flatten().as_deref()) {
+            Outcome::Nothing => self.out.commands.push(cmd),
+            Outcome::Program(at) => {
+                let mut program = cmd;
+                program.argv.drain(..at.min(program.argv.len()));
+                if !program.argv.is_empty() {
+                    self.follow(program, stdin, origin, scope);
+                }
+            }
+            Outcome::Unknown { why, seen } => {
+                self.unresolved(&cmd, &why, &seen);
+                self.out.commands.push(cmd);
+            }
+            // The runner itself does nothing but run them: its recipes stand for it (so it
+            // is not a command that could change anything before them).
+            Outcome::Runs(found) => {
+                let runner = cmd.display();
+                for recipe in found {
+                    let mut dirs = cmd.dirs.clone();
+                    dirs.extend(recipe.dir.as_deref().map(Word::literal));
+                    let nested = Origin {
+                        dirs,
+                        ..Origin::inside(&cmd, origin)
+                    };
+                    let start = self.out.commands.len();
+                    for line in &recipe.lines {
+                        self.script(line, Via::Recipe, &nested);
+                    }
+                    let text = recipe.text();
+                    for ran in self.out.commands.iter_mut().skip(start) {
+                        // The runner's environment is the recipe's (`GIT_DIR=x make`).
+                        let own = std::mem::take(&mut ran.assigns);
+                        ran.assigns = cmd.assigns.iter().cloned().chain(own).collect();
+                        ran.recipe = Some(Box::new(match ran.recipe.take() {
+                            None => FromRecipe {
+                                runner: runner.clone(),
+                                source: recipe.source.clone(),
+                                text: text.clone(),
+                            },
+                            Some(inner) => FromRecipe {
+                                runner: runner.clone(),
+                                source: format!("{}, run by {}", inner.source, recipe.source),
+                                text: inner.text,
+                            },
+                        }));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notes that what `cmd` runs could not be resolved: `seen` is the recipe text that
+    /// could be seen, any of which may run.
+    fn unresolved(&mut self, cmd: &SimpleCommand, why: &str, seen: &str) {
+        self.out.unread.push(Unread {
+            code: format!("{}\n{seen}", cmd.display()),
+            span: cmd.span.clone(),
+            why: Some(format!("the recipe it runs cannot be told: {why}")),
+        });
+    }
+}
+
+/// The directory a command starts in, from the line's own and the `cd`s before it;
+/// `None` when a step is only known at run time.
+fn start_dir(cwd: &Path, dirs: &[Word]) -> Option<PathBuf> {
+    let mut at = cwd.to_path_buf();
+    for step in dirs {
+        let step = step.value().filter(|s| *s != "-" && !s.starts_with('~'))?;
+        at.push(step);
+    }
+    Some(at)
 }
 
 impl Walker {
@@ -826,6 +937,7 @@ impl Walker {
             .extend(lowered.unread.into_iter().map(|code| Unread {
                 code,
                 span: span.clone(),
+                why: None,
             }));
         for effect in lowered.effects {
             let nested = Origin {
@@ -853,6 +965,7 @@ impl Walker {
                         fed_by: Vec::new(),
                         call: Some(call),
                         elsewhere: origin.elsewhere.clone(),
+                        recipe: None,
                     };
                     self.follow(cmd, None, &nested, inner);
                 }
@@ -1099,6 +1212,7 @@ fn stdout_of(node: Node, src: &str, stdin: Option<&str>) -> Option<String> {
         fed_by: Vec::new(),
         call: None,
         elsewhere: None,
+        recipe: None,
     })
 }
 
@@ -1168,6 +1282,7 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
             fed_by: Vec::new(),
             call: None,
             elsewhere: None,
+            recipe: None,
         };
         out.push(match unwrap::resolve(cmd) {
             Run::Command(cmd) => cmd.argv,
@@ -1300,6 +1415,74 @@ mod tests {
                 expect("rm", &["app", "~"]),
             ]
         );
+    }
+
+    #[test]
+    fn a_recipe_runs_where_its_runner_sends_it_with_the_runners_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("api")).unwrap();
+        std::fs::write(
+            dir.path().join("api/Makefile"),
+            "reset: clean\n\tgit reset --hard\nclean:\n\tcd out && rm -rf cache\n",
+        )
+        .unwrap();
+        let line = "cd svc; GIT_DIR=g make -C ../api reset";
+        std::fs::create_dir(dir.path().join("svc")).unwrap();
+        let analysis =
+            crate::shell::analyze_in(line, crate::shell::Dialect::Posix, Some(dir.path()));
+        let ran: Vec<(String, Vec<String>, Option<String>)> = analysis
+            .commands
+            .iter()
+            .filter(|c| c.via == Via::Recipe)
+            .map(|c| {
+                (
+                    c.display(),
+                    c.dirs.iter().map(|w| w.text.clone()).collect(),
+                    c.recipe.as_ref().map(|r| r.source.clone()),
+                )
+            })
+            .collect();
+        let dirs = |d: &[&str]| d.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let source = |s: &str| Some(s.to_string());
+        assert_eq!(
+            ran,
+            [
+                (
+                    "cd out".into(),
+                    dirs(&["svc", "../api"]),
+                    source("Makefile target clean")
+                ),
+                (
+                    "rm -rf cache".into(),
+                    dirs(&["svc", "../api", "out"]),
+                    source("Makefile target clean")
+                ),
+                (
+                    "git reset --hard".into(),
+                    dirs(&["svc", "../api"]),
+                    source("Makefile target reset")
+                ),
+            ]
+        );
+        let git = analysis.commands.last().unwrap();
+        assert_eq!(git.assigned("GIT_DIR"), Some("g"));
+        assert_eq!(git.span, 8..line.len());
+        // The runner itself stands for nothing once its recipes are known.
+        assert!(
+            analysis
+                .commands
+                .iter()
+                .all(|c| c.program() != Some("make"))
+        );
+        // Read as text alone, no file is opened and the runner is a command like any other.
+        let text_only = crate::shell::analyze(line);
+        assert!(
+            text_only
+                .commands
+                .iter()
+                .any(|c| c.program() == Some("make"))
+        );
+        assert!(text_only.commands.iter().all(|c| c.via != Via::Recipe));
     }
 
     #[test]

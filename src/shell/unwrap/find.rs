@@ -37,6 +37,7 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 fed_by: Vec::new(),
                 call: None,
                 elsewhere: find.elsewhere.clone(),
+                recipe: None,
             });
         }
     }
@@ -94,6 +95,7 @@ pub(super) fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
             fed_by: vec![search.clone()],
             call: None,
             elsewhere: fd.elsewhere.clone(),
+            recipe: None,
         })
         .collect()
 }

@@ -76,6 +76,9 @@ pub(super) enum Run {
         place: Elsewhere,
         sent: Sent,
     },
+    /// A task runner asked for a recipe (`npm run build`, `make clean`): what runs is in
+    /// its recipe file.
+    Recipe { cmd: SimpleCommand },
 }
 
 /// Where the command a wrapper or runner runs starts.
@@ -159,6 +162,12 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             n if is_shell(n) => return shell(cmd),
             n if crate::lang::language_of(n).is_some() => {
                 return match crate::lang::code_of(&cmd.argv) {
+                    // `bun run build`, `deno task clean`: no code of its own, a recipe.
+                    Some((_, crate::lang::Code::Elsewhere)) | None
+                        if crate::motion::recipes::runs_recipe(n, &cmd.argv) =>
+                    {
+                        Run::Recipe { cmd }
+                    }
                     Some((lang, code)) => Run::Embedded { cmd, lang, code },
                     None => Run::Command(cmd),
                 };
@@ -167,6 +176,9 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 && let Some(channel) = channels::channel(&cmd.argv, &cmd.assigns) =>
             {
                 return sent(cmd, channel);
+            }
+            n if crate::motion::recipes::runs_recipe(n, &cmd.argv) => {
+                return Run::Recipe { cmd };
             }
             n => match runner(n, &cmd.argv).or_else(|| wrapper(n).map(|w| peel(&w, &cmd.argv))) {
                 Some(start) => start,

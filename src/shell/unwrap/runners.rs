@@ -1,4 +1,5 @@
-//! Package and environment runners: `npx`, `pnpm exec`, `yarn`, `bundle exec`, `uv run`, ...
+//! Package and environment runners: `npx`, `pnpm exec`, `yarn dlx`, `bundle exec`, `uv run`, ...
+//! (A `yarn X` that is no yarn command asks for a script first: see the recipes.)
 
 use super::wrappers::{PLAIN, Wrapper, peel};
 use super::{Start, Word};
@@ -8,58 +9,6 @@ use super::{Start, Word};
 /// program. `None` when `argv` is not such a run; `npx -c '<script>'` runs a script of its
 /// own and is left as it is.
 pub(super) fn runner(name: &str, argv: &[Word]) -> Option<Start> {
-    // yarn's own commands, which are not a program to run (`yarn add rimraf`).
-    const YARN: &[&str] = &[
-        "add",
-        "audit",
-        "autoclean",
-        "bin",
-        "cache",
-        "check",
-        "config",
-        "constraints",
-        "create",
-        "dedupe",
-        "explain",
-        "generate-lock-entry",
-        "global",
-        "help",
-        "import",
-        "info",
-        "init",
-        "install",
-        "licenses",
-        "link",
-        "list",
-        "login",
-        "logout",
-        "node",
-        "npm",
-        "outdated",
-        "owner",
-        "pack",
-        "patch",
-        "plugin",
-        "policies",
-        "publish",
-        "rebuild",
-        "remove",
-        "search",
-        "set",
-        "stage",
-        "tag",
-        "team",
-        "unlink",
-        "unplug",
-        "up",
-        "upgrade",
-        "upgrade-interactive",
-        "version",
-        "versions",
-        "why",
-        "workspace",
-        "workspaces",
-    ];
     let sub = argv.get(1).map(|w| w.text.as_str());
     let node = Wrapper {
         short_value: "pw",
@@ -69,8 +18,7 @@ pub(super) fn runner(name: &str, argv: &[Word]) -> Option<Start> {
     let (skip, spec) = match (name, sub) {
         ("npx" | "bunx" | "pnpx", _) => (0, node),
         ("pnpm", Some("dlx" | "exec")) | ("npm", Some("exec" | "x")) => (1, node),
-        ("yarn", Some("dlx" | "exec" | "run")) => (1, node),
-        ("yarn", Some(s)) if !s.starts_with('-') && !YARN.contains(&s) => (0, PLAIN),
+        ("yarn", Some("dlx" | "exec")) => (1, node),
         ("bundle", Some("exec")) | ("poetry", Some("run")) | ("pipenv", Some("run")) => (1, PLAIN),
         ("uv", Some("run")) => (
             1,

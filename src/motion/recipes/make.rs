@@ -1,0 +1,704 @@
+//! Makefiles, as make runs them: the goals named (or the default goal), each target's
+//! prerequisites before it, variables defined in the file or on the command line expanded,
+//! each recipe line a shell of its own.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::{MAX_RECIPES, Outcome, Recipe, first_file, moved, option_value, read_file};
+use crate::syntax::Word;
+
+/// Deepest a variable's value is expanded through others.
+const MAX_EXPANSION_DEPTH: u8 = 16;
+
+/// What stands in the shell text for a value make computes at run time: a shell
+/// expansion, so the words it lands in are not literal.
+const COMPUTED: &str = "${MAKE_COMPUTED}";
+
+pub(super) fn runs_recipe(_argv: &[Word]) -> bool {
+    true
+}
+
+/// What the command line asks of make.
+#[derive(Default)]
+struct Invocation {
+    dirs: Vec<Word>,
+    file: Option<Word>,
+    /// Nothing runs: a dry run, a question, `--touch`, help or version.
+    nothing: bool,
+    /// `--eval` adds makefile text the guard does not read.
+    evaluates: bool,
+    goals: Vec<Word>,
+    vars: Vec<(String, String)>,
+}
+
+fn invocation(args: &[Word]) -> Invocation {
+    let mut out = Invocation::default();
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let text = word.text.as_str();
+        if text == "--" {
+            out.goals
+                .extend(args.get(i + 1..).unwrap_or_default().iter().cloned());
+            break;
+        }
+        if let Some((dir, taken)) = option_value(args, i, &["--directory", "-C"]) {
+            out.dirs.push(dir);
+            i += taken;
+            continue;
+        }
+        if let Some((file, taken)) = option_value(args, i, &["--file", "--makefile", "-f"]) {
+            out.file = Some(file);
+            i += taken;
+            continue;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(n, _)| n);
+            match name {
+                "dry-run" | "just-print" | "recon" | "question" | "touch" | "help" | "version"
+                | "print-data-base" => out.nothing |= name != "print-data-base",
+                "eval" => {
+                    out.evaluates = true;
+                    i += usize::from(!long.contains('='));
+                }
+                "include-dir" | "old-file" | "assume-old" | "what-if" | "new-file"
+                | "assume-new" | "jobs" | "load-average"
+                    if !long.contains('=') && valued_next(name, args.get(i + 1)) =>
+                {
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if let Some(cluster) = text.strip_prefix('-').filter(|c| !c.is_empty()) {
+            i += 1;
+            for (at, c) in cluster.char_indices() {
+                let rest = cluster.get(at + c.len_utf8()..).unwrap_or("");
+                match c {
+                    'n' | 'q' | 't' | 'h' | 'v' => out.nothing = true,
+                    'E' => {
+                        out.evaluates = true;
+                        i += usize::from(rest.is_empty());
+                        break;
+                    }
+                    // `-sC dir`, `-kf file`: the letter's value ends the cluster.
+                    'C' | 'f' => {
+                        let value = if rest.is_empty() {
+                            i += 1;
+                            args.get(i - 1).cloned()
+                        } else {
+                            Some(Word {
+                                text: rest.to_string(),
+                                literal: word.literal,
+                            })
+                        };
+                        if let Some(value) = value {
+                            if c == 'C' {
+                                out.dirs.push(value);
+                            } else {
+                                out.file = Some(value);
+                            }
+                        }
+                        break;
+                    }
+                    'I' | 'o' | 'W' => {
+                        i += usize::from(rest.is_empty());
+                        break;
+                    }
+                    'j' | 'l' => {
+                        let counts = |w: &Word| w.text.chars().all(|c| c.is_ascii_digit());
+                        if rest.is_empty() && args.get(i).is_some_and(counts) {
+                            i += 1;
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        match assignment_on_command_line(text) {
+            Some((name, value)) if word.literal => out.vars.push((name, value)),
+            _ => out.goals.push(word.clone()),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether a long option's value is the next word (`--jobs` and `--load-average` take one
+/// only when it is a number).
+fn valued_next(name: &str, next: Option<&Word>) -> bool {
+    match name {
+        "jobs" | "load-average" => {
+            next.is_some_and(|w| !w.text.is_empty() && w.text.chars().all(|c| c.is_ascii_digit()))
+        }
+        _ => true,
+    }
+}
+
+/// `NAME=value` (or `NAME:=value`) given to make as a variable.
+fn assignment_on_command_line(text: &str) -> Option<(String, String)> {
+    let (name, value) = text.split_once('=')?;
+    let name = name.trim_end_matches([':', '?', '+', '!']);
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    valid.then(|| (name.to_string(), value.to_string()))
+}
+
+pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
+    let call = invocation(args);
+    if call.nothing {
+        return Outcome::Nothing;
+    }
+    let Some(dir) = dir else {
+        return Outcome::Nothing;
+    };
+    let mut root = dir.to_path_buf();
+    for to in &call.dirs {
+        match moved(&root, to) {
+            Some(next) => root = next,
+            None => return super::unknown_name("make's directory", String::new()),
+        }
+    }
+    let found = match &call.file {
+        Some(file) if file.text == "-" => {
+            return Outcome::Unknown {
+                why: "make reads its makefile from stdin".into(),
+                seen: String::new(),
+            };
+        }
+        Some(file) => match file.value() {
+            Some(name) => read_file(&root.join(name)).map(|t| t.map(|t| (name.to_string(), t))),
+            None => return super::unknown_name("the makefile", String::new()),
+        },
+        None => first_file(&root, &["GNUmakefile", "makefile", "Makefile"]),
+    };
+    let (name, text) = match found {
+        Ok(Some(found)) => found,
+        // No makefile: make has nothing to run.
+        Ok(None) => return Outcome::Nothing,
+        Err(why) => {
+            return Outcome::Unknown {
+                why,
+                seen: String::new(),
+            };
+        }
+    };
+    let mut file = Makefile::parse(&text, &call.vars);
+    if call.evaluates {
+        file.open.push("`--eval` text".into());
+    }
+    let dir_shown = (!call.dirs.is_empty()).then(|| {
+        let mut shown = PathBuf::new();
+        for dir in &call.dirs {
+            shown.push(&dir.text);
+        }
+        shown.to_string_lossy().into_owned()
+    });
+    let goals: Vec<String> = if call.goals.is_empty() {
+        match file.default_goal() {
+            Some(goal) => vec![goal],
+            None if file.open.is_empty() => return Outcome::Nothing,
+            None => return file.unknown(&root, &text, "the default goal"),
+        }
+    } else {
+        let mut goals = Vec::new();
+        for goal in &call.goals {
+            match goal.value() {
+                Some(goal) => goals.push(goal.to_string()),
+                None => return super::unknown_name("the target", text),
+            }
+        }
+        goals
+    };
+    let mut walk = Walk {
+        file: &file,
+        name: &name,
+        dir: dir_shown,
+        seen: HashSet::new(),
+        out: Vec::new(),
+        missing: None,
+    };
+    for goal in &goals {
+        walk.target(goal, true);
+    }
+    if walk.out.len() > MAX_RECIPES {
+        return Outcome::Unknown {
+            why: format!("{name} runs more recipes than the guard follows"),
+            seen: text,
+        };
+    }
+    if let Some(target) = walk.missing {
+        return file.unknown(&root, &text, &format!("the target `{target}`"));
+    }
+    Outcome::Runs(walk.out)
+}
+
+/// A makefile as far as it is read: its rules, its variables, and what it leaves open.
+#[derive(Default)]
+struct Makefile {
+    rules: HashMap<String, Rule>,
+    first_target: Option<String>,
+    /// Variables defined in the file or on the command line; `None` for a value only known
+    /// at run time (`!=`, `define`).
+    vars: HashMap<String, Option<String>>,
+    /// Variables the command line set: the file does not change them.
+    fixed: HashSet<String>,
+    /// What the file leaves for make to find elsewhere: included files, computed lines.
+    open: Vec<String>,
+    one_shell: bool,
+}
+
+#[derive(Default)]
+struct Rule {
+    prereqs: Vec<String>,
+    recipe: Vec<String>,
+}
+
+impl Makefile {
+    fn parse(text: &str, given: &[(String, String)]) -> Makefile {
+        let mut file = Makefile::default();
+        for (name, value) in given {
+            file.vars.insert(name.clone(), Some(value.clone()));
+            file.fixed.insert(name.clone());
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let mut current: Vec<String> = Vec::new();
+        let mut in_define = false;
+        let mut i = 0;
+        while let Some(&line) = lines.get(i) {
+            i += 1;
+            if in_define {
+                in_define = line.trim() != "endef";
+                continue;
+            }
+            if let Some(body) = line.strip_prefix('\t')
+                && !current.is_empty()
+            {
+                let mut recipe = body.to_string();
+                while recipe.ends_with('\\')
+                    && let Some(&next) = lines.get(i)
+                {
+                    i += 1;
+                    recipe.push('\n');
+                    recipe.push_str(next.strip_prefix('\t').unwrap_or(next));
+                }
+                for target in &current {
+                    if let Some(rule) = file.rules.get_mut(target) {
+                        rule.recipe.push(recipe.clone());
+                    }
+                }
+                continue;
+            }
+            let mut logical = line.to_string();
+            while logical.ends_with('\\')
+                && let Some(&next) = lines.get(i)
+            {
+                i += 1;
+                logical.pop();
+                logical.push(' ');
+                logical.push_str(next.trim_start());
+            }
+            let code = logical.split('#').next().unwrap_or("").trim_end();
+            let trimmed = code.trim_start();
+            if trimmed.is_empty() {
+                continue;
+            }
+            let first = trimmed.split_whitespace().next().unwrap_or("");
+            match first {
+                "define" => {
+                    in_define = true;
+                    if let Some(name) = trimmed.split_whitespace().nth(1) {
+                        file.vars.insert(name.to_string(), None);
+                    }
+                    current.clear();
+                    continue;
+                }
+                "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif" => continue,
+                "include" | "-include" | "sinclude" => {
+                    let rest = trimmed.get(first.len()..).unwrap_or("");
+                    file.open.push(format!("include {}", rest.trim()));
+                    current.clear();
+                    continue;
+                }
+                "vpath" | "unexport" => continue,
+                _ => {}
+            }
+            let statement = strip_keywords(trimmed);
+            if let Some((name, op, value)) = assignment(statement) {
+                file.assign(name, op, value);
+                current.clear();
+                continue;
+            }
+            match rule(statement) {
+                Some((targets, prereqs, inline)) => {
+                    current = file.add_rule(targets, prereqs, inline);
+                }
+                None => {
+                    // `$(eval ...)`, a function call on its own: it may define anything.
+                    if statement.contains('$') {
+                        file.open.push(statement.to_string());
+                    }
+                    current.clear();
+                }
+            }
+        }
+        file.one_shell = file.rules.contains_key(".ONESHELL");
+        file
+    }
+
+    fn assign(&mut self, name: &str, op: &str, value: &str) {
+        if self.fixed.contains(name) {
+            return;
+        }
+        let value = value.trim().to_string();
+        let new = match op {
+            "?" if self.vars.contains_key(name) => return,
+            "+" => match self.vars.get(name) {
+                Some(Some(old)) => Some(format!("{old} {value}")),
+                Some(None) => None,
+                None => Some(value),
+            },
+            "!" => None,
+            // `:=` and `::=` expand once, now.
+            ":" | "::" => Some(self.expand(&value, 0, None)),
+            _ => Some(value),
+        };
+        self.vars.insert(name.to_string(), new);
+    }
+
+    /// Records a rule line; gives the targets later recipe lines belong to.
+    fn add_rule(&mut self, targets: &str, prereqs: &str, inline: Option<&str>) -> Vec<String> {
+        let targets: Vec<String> = self
+            .expand(targets, 0, None)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let prereqs: Vec<String> = self
+            .expand(prereqs, 0, None)
+            .split_whitespace()
+            .filter(|p| *p != "|")
+            .map(str::to_string)
+            .collect();
+        for target in &targets {
+            let plain = !target.starts_with('.') || target.contains('/');
+            if self.first_target.is_none() && plain && !target.contains('%') {
+                self.first_target = Some(target.clone());
+            }
+            let rule = self.rules.entry(target.clone()).or_default();
+            rule.prereqs.extend(prereqs.iter().cloned());
+            if let Some(inline) = inline {
+                rule.recipe.push(inline.to_string());
+            }
+        }
+        targets
+    }
+
+    fn default_goal(&self) -> Option<String> {
+        match self.vars.get(".DEFAULT_GOAL") {
+            Some(Some(goal)) => {
+                let goal = self.expand(goal, 0, None);
+                let goal = goal.trim();
+                (!goal.is_empty()).then(|| goal.to_string())
+            }
+            _ => self.first_target.clone(),
+        }
+    }
+
+    /// Expands make's variable references in `text`. In a recipe, `rule` gives the
+    /// automatic variables (`$@`, `$<`, `$^`). What cannot be known stands as a shell
+    /// expansion.
+    fn expand(&self, text: &str, depth: u8, rule: Option<(&str, &Rule)>) -> String {
+        if depth > MAX_EXPANSION_DEPTH {
+            return COMPUTED.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut chars = text.char_indices().peekable();
+        while let Some((_, c)) = chars.next() {
+            if c != '$' {
+                out.push(c);
+                continue;
+            }
+            let Some((at, next)) = chars.next() else {
+                break;
+            };
+            let name = match next {
+                '$' => {
+                    out.push('$');
+                    continue;
+                }
+                '(' | '{' => {
+                    let close = if next == '(' { ')' } else { '}' };
+                    let start = at + 1;
+                    let mut level = 1;
+                    let mut end = None;
+                    for (pos, c) in chars.by_ref() {
+                        if c == next {
+                            level += 1;
+                        } else if c == close {
+                            level -= 1;
+                            if level == 0 {
+                                end = Some(pos);
+                                break;
+                            }
+                        }
+                    }
+                    match end.and_then(|end| text.get(start..end)) {
+                        Some(name) => name,
+                        None => {
+                            out.push_str(COMPUTED);
+                            break;
+                        }
+                    }
+                }
+                _ => text.get(at..at + next.len_utf8()).unwrap_or(""),
+            };
+            out.push_str(&self.value_of(name, depth, rule));
+        }
+        out
+    }
+
+    fn value_of(&self, name: &str, depth: u8, rule: Option<(&str, &Rule)>) -> String {
+        if let Some((target, rule)) = rule {
+            match name {
+                "@" => return target.to_string(),
+                "<" => return rule.prereqs.first().cloned().unwrap_or_default(),
+                "^" | "+" | "?" => return rule.prereqs.join(" "),
+                _ => {}
+            }
+        }
+        match self.vars.get(name) {
+            Some(Some(value)) => self.expand(value, depth + 1, rule),
+            Some(None) => COMPUTED.to_string(),
+            None if name == "MAKE" => "make".to_string(),
+            None if name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                // Undefined in the file: the environment may give it.
+                format!("${{{name}}}")
+            }
+            None => COMPUTED.to_string(),
+        }
+    }
+
+    /// The unknown outcome when `what` is not defined in the file but the file leaves
+    /// something open; nothing runs when it leaves nothing open (make refuses).
+    fn unknown(&self, root: &Path, text: &str, what: &str) -> Outcome {
+        if self.open.is_empty() {
+            return Outcome::Nothing;
+        }
+        // Whatever included files can be read is seen too.
+        let mut seen = text.to_string();
+        for open in &self.open {
+            for included in open
+                .strip_prefix("include ")
+                .unwrap_or("")
+                .split_whitespace()
+            {
+                let path: PathBuf = root.join(self.expand(included, 0, None));
+                if let Ok(Some(more)) = read_file(&path) {
+                    seen.push('\n');
+                    seen.push_str(&more);
+                }
+            }
+        }
+        let first = self.open.first().map_or("", String::as_str);
+        Outcome::Unknown {
+            why: format!("{what} may be defined by `{first}`, which the guard does not follow"),
+            seen,
+        }
+    }
+}
+
+/// `override`, `export`, `private` before an assignment or rule.
+fn strip_keywords(mut line: &str) -> &str {
+    loop {
+        let Some(rest) = ["override ", "export ", "private "]
+            .iter()
+            .find_map(|k| line.strip_prefix(k))
+        else {
+            return line;
+        };
+        line = rest.trim_start();
+    }
+}
+
+/// `NAME = value`, `NAME := value`, `NAME ?= value`, `NAME += value`, `NAME != command`:
+/// the name, the operator before `=`, and the value.
+fn assignment(line: &str) -> Option<(&str, &str, &str)> {
+    let eq = line.find('=')?;
+    let before = line.get(..eq)?;
+    let name_part = before.trim_end_matches([':', '?', '+', '!']);
+    if name_part.contains([':', ';']) || name_part.contains("$(") && !name_part.ends_with(')') {
+        return None;
+    }
+    let name = name_part.trim();
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return None;
+    }
+    let op = before.get(name_part.len()..)?;
+    Some((name, op, line.get(eq + 1..)?))
+}
+
+/// `targets: prereqs` or `targets:: prereqs`, with an inline recipe after `;`. A
+/// target-specific variable (`t: VAR = x`) is no rule to run.
+fn rule(line: &str) -> Option<(&str, &str, Option<&str>)> {
+    let colon = colon_outside_references(line)?;
+    let targets = line.get(..colon)?;
+    let rest = line.get(colon + 1..)?;
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    let (prereqs, inline) = match rest.split_once(';') {
+        Some((p, r)) => (p, Some(r.trim_start())),
+        None => (rest, None),
+    };
+    if prereqs.contains('=') {
+        return None;
+    }
+    // A static pattern rule (`objs: %.o: %.c`): the prerequisites are after the second colon.
+    let prereqs = prereqs.rsplit(':').next().unwrap_or(prereqs);
+    Some((targets, prereqs, inline))
+}
+
+/// The first `:` not inside a `$( )` reference.
+fn colon_outside_references(line: &str) -> Option<usize> {
+    let mut level = 0u32;
+    for (at, c) in line.char_indices() {
+        match c {
+            '(' | '{' => level += 1,
+            ')' | '}' => level = level.saturating_sub(1),
+            ':' if level == 0 => return Some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Following goals to the recipes they run, prerequisites first, each target once.
+struct Walk<'a> {
+    file: &'a Makefile,
+    name: &'a str,
+    dir: Option<String>,
+    seen: HashSet<String>,
+    out: Vec<Recipe>,
+    /// A goal the file does not define.
+    missing: Option<String>,
+}
+
+impl Walk<'_> {
+    /// Follows `target`; `goal` when the command line asked for it.
+    fn target(&mut self, target: &str, goal: bool) {
+        if self.out.len() > MAX_RECIPES || !self.seen.insert(target.to_string()) {
+            return;
+        }
+        let Some(rule) = self.file.rules.get(target) else {
+            // A prerequisite with no rule is a file, or one a built-in rule makes: nothing
+            // of the makefile's runs for it. A goal defined nowhere may come from what the
+            // file leaves open.
+            if goal {
+                self.missing.get_or_insert_with(|| target.to_string());
+            }
+            return;
+        };
+        for prereq in &rule.prereqs {
+            self.target(prereq, false);
+        }
+        if rule.recipe.is_empty() {
+            return;
+        }
+        let lines: Vec<String> = rule
+            .recipe
+            .iter()
+            .map(|line| self.file.expand(line, 0, Some((target, rule))))
+            .map(|line| strip_prefixes(&line).to_string())
+            .collect();
+        let lines = if self.file.one_shell {
+            vec![lines.join("\n")]
+        } else {
+            lines
+        };
+        self.out.push(Recipe {
+            source: format!("{} target {target}", self.name),
+            lines,
+            dir: self.dir.clone(),
+        });
+    }
+}
+
+/// A recipe line without make's own prefixes: `@` (silent), `-` (errors ignored), `+`
+/// (run even under `-n`).
+fn strip_prefixes(line: &str) -> &str {
+    line.trim_start_matches(|c: char| matches!(c, '@' | '-' | '+') || c.is_whitespace())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recipes(text: &str, args: &str) -> Vec<(String, Vec<String>)> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Makefile"), text).unwrap();
+        let args: Vec<Word> = args.split_whitespace().map(Word::literal).collect();
+        match read(&args, Some(dir.path())) {
+            Outcome::Runs(out) => out.into_iter().map(|r| (r.source, r.lines)).collect(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn prerequisites_run_first_with_variables_expanded() {
+        let text = "OUT := build\nRM = rm -rf\n\nall: clean compile\n\nclean:\n\t@$(RM) $(OUT)/ $$HOME/x\n\ncompile: ; cc -o $@ main.c\n.PHONY: all clean\n";
+        assert_eq!(
+            recipes(text, ""),
+            [
+                (
+                    "Makefile target clean".to_string(),
+                    vec!["rm -rf build/ $HOME/x".to_string()]
+                ),
+                (
+                    "Makefile target compile".to_string(),
+                    vec!["cc -o compile main.c".to_string()]
+                ),
+            ]
+        );
+        assert_eq!(
+            recipes(text, "OUT=dist clean"),
+            [(
+                "Makefile target clean".to_string(),
+                vec!["rm -rf dist/ $HOME/x".to_string()]
+            )]
+        );
+    }
+
+    #[test]
+    fn a_directory_in_a_cluster_is_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/Makefile"), "x:\n\trm -rf y\n").unwrap();
+        let args: Vec<Word> = ["-sC", "sub", "x"].map(Word::literal).to_vec();
+        let Outcome::Runs(out) = read(&args, Some(dir.path())) else {
+            panic!()
+        };
+        assert_eq!(out[0].dir.as_deref(), Some("sub"));
+    }
+
+    #[test]
+    fn a_dry_run_runs_nothing() {
+        for args in ["-n", "--dry-run clean", "-nk", "-q all", "--just-print"] {
+            let words: Vec<Word> = args.split_whitespace().map(Word::literal).collect();
+            assert_eq!(
+                read(&words, Some(Path::new("/"))),
+                Outcome::Nothing,
+                "{args}"
+            );
+        }
+    }
+
+    #[test]
+    fn undefined_variables_are_left_to_the_shell() {
+        let out = recipes("x:\n\trm -rf $(BUILD) $(shell pwd)\n", "x");
+        assert_eq!(out[0].1, ["rm -rf ${BUILD} ${MAKE_COMPUTED}"]);
+    }
+}

@@ -1,0 +1,206 @@
+//! The recipes a task runner runs: package.json scripts (npm, pnpm, yarn, bun), make
+//! targets, just recipes, Taskfile tasks, deno tasks and composer scripts.
+//!
+//! [`runs_recipe`] tells from the words alone whether a command asks a runner for a recipe
+//! (no file is touched: a line with no runner pays nothing). [`read`] then finds the
+//! recipe file where the runner would look, and gives the shell text each recipe runs, in
+//! the order the runner runs them (`preX`, `X`, `postX`; a target's prerequisites before
+//! the target). What cannot be resolved (an `include`, a name built at run time, a file
+//! that cannot be read) is [`Outcome::Unknown`]; a recipe the file does not define runs
+//! nothing, as the runner itself would refuse it.
+
+mod composer;
+mod deno;
+mod just;
+mod make;
+mod npm;
+mod task;
+
+use std::path::{Path, PathBuf};
+
+use crate::syntax::Word;
+
+/// Largest recipe file read: a bigger one is not a recipe file anyone writes by hand.
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Most recipes one runner command is followed into (prerequisites, dependencies).
+const MAX_RECIPES: usize = 64;
+
+/// One recipe a runner runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recipe {
+    /// Where it is defined, for reasons: `package.json scripts.build`, `Makefile target clean`.
+    pub source: String,
+    /// Its shell text, one entry per shell the runner starts (make runs each recipe line in
+    /// a shell of its own; the others run one script).
+    pub lines: Vec<String>,
+    /// The directory it runs in, relative to where the runner starts, when not there.
+    pub dir: Option<String>,
+}
+
+impl Recipe {
+    /// The recipe's text on one line, for reasons.
+    pub fn text(&self) -> String {
+        self.lines.join("; ")
+    }
+}
+
+/// What a runner command runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// These recipes, in order.
+    Runs(Vec<Recipe>),
+    /// Nothing: a dry run, a listing, a recipe the file does not define, no recipe file.
+    Nothing,
+    /// Not a recipe after all: the program at this index of the argv runs, with the words
+    /// after it (`yarn rimraf dist` where no script is named `rimraf`).
+    Program(usize),
+    /// What runs cannot be told: `why`, and the recipe text that could be seen (any of it
+    /// may run).
+    Unknown { why: String, seen: String },
+}
+
+/// Whether `argv` (program `name`) asks a task runner for a recipe, by its words alone.
+pub fn runs_recipe(name: &str, argv: &[Word]) -> bool {
+    match name {
+        "npm" | "pnpm" | "yarn" | "bun" => npm::runs_recipe(name, argv),
+        "make" | "gmake" => make::runs_recipe(argv),
+        "just" => just::runs_recipe(argv),
+        "task" | "go-task" => task::runs_recipe(argv),
+        "deno" => deno::runs_recipe(argv),
+        "composer" => composer::runs_recipe(argv),
+        _ => false,
+    }
+}
+
+/// What `argv` runs, its recipe files read from `dir` (where the runner starts). `None`
+/// for `dir` when no file can be read there: then only what the words alone say is given.
+pub fn read(name: &str, argv: &[Word], dir: Option<&Path>) -> Outcome {
+    let args = argv.get(1..).unwrap_or_default();
+    match name {
+        "npm" | "pnpm" | "yarn" | "bun" => npm::read(name, args, dir),
+        "make" | "gmake" => make::read(args, dir),
+        "just" => just::read(args, dir),
+        "task" | "go-task" => task::read(args, dir),
+        "deno" => deno::read(args, dir),
+        "composer" => composer::read(args, dir),
+        _ => Outcome::Nothing,
+    }
+}
+
+/// A recipe file's text. `Err` when it exists but cannot be read (too big, not UTF-8, no
+/// permission): what it runs is then unknown. `Ok(None)` when there is no such file.
+fn read_file(path: &Path) -> Result<Option<String>, String> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{} could not be read: {e}", shown(path))),
+    };
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!("{} is larger than the guard reads", shown(path)));
+    }
+    std::fs::read_to_string(path)
+        .map(Some)
+        .map_err(|e| format!("{} could not be read: {e}", shown(path)))
+}
+
+/// The first of `names` that exists in `dir`, with its text.
+fn first_file(dir: &Path, names: &[&str]) -> Result<Option<(String, String)>, String> {
+    for name in names {
+        if let Some(text) = read_file(&dir.join(name))? {
+            return Ok(Some(((*name).to_string(), text)));
+        }
+    }
+    Ok(None)
+}
+
+/// Where a runner that looks upward (npm, just, Task, deno) finds its file: the nearest of
+/// `dir` and the folders above it holding one of `names`. The file's name and text, and the
+/// folder when it is not `dir` itself (recipes run there).
+type Found = (String, String, Option<PathBuf>);
+
+fn nearest_file(dir: &Path, names: &[&str]) -> Result<Option<Found>, String> {
+    if let Some((name, text)) = first_file(dir, names)? {
+        return Ok(Some((name, text, None)));
+    }
+    // Folders above are the real ones, not the spelling's (`a/..`).
+    let Ok(real) = std::fs::canonicalize(dir) else {
+        return Ok(None);
+    };
+    // A folder above that cannot be read is one the runner cannot read either.
+    for above in real.ancestors().skip(1) {
+        if let Ok(Some((name, text))) = first_file(above, names) {
+            return Ok(Some((name, text, Some(above.to_path_buf()))));
+        }
+    }
+    Ok(None)
+}
+
+/// A folder as the directory a recipe runs in.
+fn shown_dir(dir: &Path) -> String {
+    dir.to_string_lossy().into_owned()
+}
+
+/// A file's name as reasons show it: its last component.
+fn shown(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
+}
+
+/// The value of an option at `args[at]` named by any of `names` (`--prefix`, `-C`):
+/// `--name value`, `--name=value`, `-C value`, `-Cvalue`. The value, and how many words the
+/// option took; `None` when the word is not that option.
+fn option_value(args: &[Word], at: usize, names: &[&str]) -> Option<(Word, usize)> {
+    let word = args.get(at)?;
+    let text = word.text.as_str();
+    for name in names {
+        if text == *name {
+            return args.get(at + 1).map(|value| (value.clone(), 2));
+        }
+        let Some(rest) = text.strip_prefix(name) else {
+            continue;
+        };
+        let value = if name.starts_with("--") {
+            rest.strip_prefix('=')
+        } else {
+            Some(rest.strip_prefix('=').unwrap_or(rest))
+        };
+        if let Some(value) = value {
+            let value = Word {
+                text: value.to_string(),
+                literal: word.literal,
+            };
+            return Some((value, 1));
+        }
+    }
+    None
+}
+
+/// `dir` moved by a runner's directory option: `None` when the directory is only known at
+/// run time.
+fn moved(dir: &Path, to: &Word) -> Option<PathBuf> {
+    let to = to.value()?;
+    (!to.starts_with('~')).then(|| dir.join(to))
+}
+
+/// Words appended to a script as the runner passes them on, each quoted for the shell.
+fn appended(script: &str, extra: &[Word]) -> String {
+    if extra.is_empty() {
+        return script.to_string();
+    }
+    let words: Vec<String> = extra.iter().map(Word::shell_quoted).collect();
+    format!("{script} {}", words.join(" "))
+}
+
+/// The unknown outcome for a name or directory only known at run time.
+fn unknown_name(what: &str, seen: String) -> Outcome {
+    Outcome::Unknown {
+        why: format!("{what} is only known at run time"),
+        seen,
+    }
+}

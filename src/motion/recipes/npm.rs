@@ -1,0 +1,537 @@
+//! package.json scripts, as npm, pnpm, yarn and bun run them: `run X`, `run-script X`, the
+//! `test`/`start`/`stop`/`restart` shorthands, a bare `yarn X`/`pnpm X`/`bun X`, with the
+//! `preX`/`postX` scripts around it and the words after the name passed on.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{
+    Outcome, Recipe, appended, moved, nearest_file, option_value, read_file, shown_dir,
+    unknown_name,
+};
+use crate::syntax::Word;
+
+/// yarn's own commands, which are not a script to run (`yarn add rimraf`).
+const YARN: &[&str] = &[
+    "add",
+    "audit",
+    "autoclean",
+    "bin",
+    "cache",
+    "check",
+    "config",
+    "constraints",
+    "create",
+    "dedupe",
+    "dlx",
+    "exec",
+    "explain",
+    "generate-lock-entry",
+    "global",
+    "help",
+    "import",
+    "info",
+    "init",
+    "install",
+    "licenses",
+    "link",
+    "list",
+    "login",
+    "logout",
+    "node",
+    "npm",
+    "outdated",
+    "owner",
+    "pack",
+    "patch",
+    "plugin",
+    "policies",
+    "publish",
+    "rebuild",
+    "remove",
+    "search",
+    "set",
+    "stage",
+    "tag",
+    "team",
+    "unlink",
+    "unplug",
+    "up",
+    "upgrade",
+    "upgrade-interactive",
+    "version",
+    "versions",
+    "why",
+    "workspace",
+    "workspaces",
+];
+
+/// pnpm's own commands.
+const PNPM: &[&str] = &[
+    "add",
+    "approve-builds",
+    "audit",
+    "bin",
+    "c",
+    "cat-file",
+    "cat-index",
+    "catalog",
+    "config",
+    "create",
+    "dedupe",
+    "deploy",
+    "dlx",
+    "doctor",
+    "env",
+    "exec",
+    "fetch",
+    "find-hash",
+    "help",
+    "i",
+    "ignored-builds",
+    "import",
+    "init",
+    "install",
+    "install-test",
+    "it",
+    "licenses",
+    "link",
+    "list",
+    "ln",
+    "ls",
+    "outdated",
+    "pack",
+    "patch",
+    "patch-commit",
+    "patch-remove",
+    "prune",
+    "publish",
+    "rb",
+    "rebuild",
+    "remove",
+    "rm",
+    "root",
+    "self-update",
+    "server",
+    "setup",
+    "store",
+    "un",
+    "uninstall",
+    "unlink",
+    "up",
+    "update",
+    "why",
+];
+
+/// bun's own commands (`bun test` is bun's test runner, not the `test` script).
+const BUN: &[&str] = &[
+    "a",
+    "add",
+    "audit",
+    "build",
+    "c",
+    "completions",
+    "create",
+    "exec",
+    "help",
+    "i",
+    "info",
+    "init",
+    "install",
+    "link",
+    "outdated",
+    "patch",
+    "pm",
+    "publish",
+    "remove",
+    "repl",
+    "rm",
+    "test",
+    "unlink",
+    "update",
+    "upgrade",
+    "why",
+    "x",
+];
+
+/// How a tool names its directory option, and its options that take a value.
+fn directory_options(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "npm" => &["--prefix", "-C"],
+        "pnpm" => &["--dir", "-C"],
+        _ => &["--cwd"],
+    }
+}
+
+const VALUED: &[&str] = &["--workspace", "-w", "--filter", "-F", "--loglevel"];
+
+/// Options that make the script run in workspace packages: which, and what they hold, is
+/// not read.
+const WORKSPACES: &[&str] = &[
+    "--workspace",
+    "-w",
+    "--workspaces",
+    "-ws",
+    "--filter",
+    "-F",
+    "--recursive",
+    "-r",
+];
+
+/// How a command asks for a script.
+enum Ask {
+    /// `run X`, `run-script X`: the name is the next operand.
+    Run,
+    /// `test`, `start`, ...: the name is given.
+    Shorthand(&'static str),
+    /// `yarn X`: the subcommand is the name, and a program of that name runs when no
+    /// script has it.
+    Bare,
+}
+
+/// One command read: where the subcommand stands, its directory option, whether workspaces
+/// are asked for, and whether lifecycle scripts are off.
+struct Call {
+    sub: Option<usize>,
+    dir: Option<Word>,
+    workspaces: bool,
+    ignore_scripts: bool,
+}
+
+fn call(tool: &str, args: &[Word]) -> Call {
+    let dirs = directory_options(tool);
+    let mut out = Call {
+        sub: None,
+        dir: None,
+        workspaces: false,
+        ignore_scripts: false,
+    };
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let text = word.text.as_str();
+        if text == "--" {
+            break;
+        }
+        if let Some((value, taken)) = option_value(args, i, dirs) {
+            out.dir = Some(value);
+            i += taken;
+            continue;
+        }
+        if text.starts_with('-') && text.len() > 1 {
+            let name = text.split_once('=').map_or(text, |(n, _)| n);
+            out.workspaces |= WORKSPACES.contains(&name);
+            out.ignore_scripts |= name == "--ignore-scripts";
+            i += if VALUED.contains(&text) && !text.contains('=') {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        if out.sub.is_none() {
+            out.sub = Some(i);
+        }
+        // Options may follow the subcommand too (`npm run build --prefix app`); only the
+        // words up to the script's name are the tool's.
+        if i > out.sub.unwrap_or(i) {
+            break;
+        }
+        i += 1;
+    }
+    // npm reads its options anywhere before `--`: a workspace option after the name still
+    // sends the run to the workspaces (`npm run build -w api`).
+    out.workspaces |= tool == "npm"
+        && args.iter().take_while(|w| w.text != "--").any(|w| {
+            WORKSPACES.contains(&w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n))
+        });
+    out
+}
+
+fn ask(tool: &str, sub: &str) -> Option<Ask> {
+    match (tool, sub) {
+        (_, "run" | "run-script") | ("npm", "rum" | "urn") => Some(Ask::Run),
+        ("npm" | "pnpm", "test" | "t" | "tst") => Some(Ask::Shorthand("test")),
+        ("npm" | "pnpm", "start") => Some(Ask::Shorthand("start")),
+        ("npm" | "pnpm", "stop") => Some(Ask::Shorthand("stop")),
+        ("npm" | "pnpm", "restart") => Some(Ask::Shorthand("restart")),
+        ("yarn", s) if !YARN.contains(&s) => Some(Ask::Bare),
+        ("pnpm", s) if !PNPM.contains(&s) => Some(Ask::Bare),
+        ("bun", s) if !BUN.contains(&s) => Some(Ask::Bare),
+        _ => None,
+    }
+}
+
+pub(super) fn runs_recipe(tool: &str, argv: &[Word]) -> bool {
+    let args = argv.get(1..).unwrap_or_default();
+    let call = call(tool, args);
+    let Some(at) = call.sub else {
+        return false;
+    };
+    let Some(sub) = args.get(at) else {
+        return false;
+    };
+    if !sub.literal {
+        return true;
+    }
+    let asked = ask(tool, &sub.text);
+    // `bun fix.ts`, `bun run ./x.js`: a file bun runs as the interpreter it also is.
+    if tool == "bun" {
+        let name = match asked {
+            Some(Ask::Run) => first_operand(args, at + 1).and_then(|i| args.get(i)),
+            _ => Some(sub),
+        };
+        if name.is_some_and(|n| n.text.contains(['.', '/'])) {
+            return false;
+        }
+    }
+    asked.is_some()
+}
+
+pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
+    let call = call(tool, args);
+    let Some(at) = call.sub else {
+        return Outcome::Nothing;
+    };
+    let Some(sub) = args.get(at) else {
+        return Outcome::Nothing;
+    };
+    let asked = if sub.literal {
+        ask(tool, &sub.text)
+    } else {
+        Some(Ask::Bare)
+    };
+    let Some(asked) = asked else {
+        return Outcome::Nothing;
+    };
+    // The script's name, where it stands, and the words passed on to it.
+    let (name, name_at) = match asked {
+        Ask::Run => match first_operand(args, at + 1) {
+            Some(i) => (args.get(i).cloned().unwrap_or_else(|| Word::literal("")), i),
+            // `npm run` alone lists the scripts.
+            None => return Outcome::Nothing,
+        },
+        Ask::Shorthand(name) => (Word::literal(name), at),
+        Ask::Bare => (sub.clone(), at),
+    };
+    let program = || {
+        // A bare `yarn X`/`pnpm X`, and `yarn run X`, run the program X when no script is
+        // named X; `npm run X` and `pnpm run X` fail. bun runs a file or a program of that
+        // name, as the interpreter it also is: the bun command is then judged as it stands.
+        let falls_back = matches!(asked, Ask::Bare) || tool == "yarn";
+        if falls_back && tool != "bun" && !matches!(asked, Ask::Shorthand(_)) {
+            Outcome::Program(name_at + 1)
+        } else {
+            Outcome::Nothing
+        }
+    };
+    let Some(dir) = dir else {
+        return program();
+    };
+    let root = match &call.dir {
+        Some(to) => match moved(dir, to) {
+            Some(root) => root,
+            None => return unknown_name("the package's directory", String::new()),
+        },
+        None => dir.to_path_buf(),
+    };
+    // npm, pnpm, yarn and bun look upward for the package, unless told where it is.
+    let found = match &call.dir {
+        Some(_) => {
+            read_file(&root.join("package.json")).map(|t| t.map(|t| (String::new(), t, None)))
+        }
+        None => nearest_file(&root, &["package.json"]),
+    };
+    let (text, above) = match found {
+        Ok(Some((_, text, above))) => (text, above),
+        Ok(None) => return program(),
+        Err(why) => {
+            return Outcome::Unknown {
+                why,
+                seen: String::new(),
+            };
+        }
+    };
+    let Ok(json) = serde_json::from_str::<Value>(&text) else {
+        return Outcome::Unknown {
+            why: "package.json could not be parsed".into(),
+            seen: text,
+        };
+    };
+    let scripts = json.get("scripts").and_then(Value::as_object);
+    let script = |name: &str| scripts.and_then(|s| s.get(name)).and_then(Value::as_str);
+    let all = || {
+        scripts
+            .into_iter()
+            .flat_map(|s| s.values().filter_map(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    if call.workspaces {
+        return Outcome::Unknown {
+            why: "it runs scripts of workspace packages, which are not read".into(),
+            seen: all(),
+        };
+    }
+    let Some(name) = name.value() else {
+        return unknown_name("the script's name", all());
+    };
+    let extra = passed_on(tool, args.get(name_at + 1..).unwrap_or_default());
+    let dir_shown = match &above {
+        Some(above) => Some(shown_dir(above)),
+        None => call.dir.as_ref().map(|w| w.text.clone()),
+    };
+    let recipe = |name: &str, text: &str, extra: &[Word]| Recipe {
+        source: format!("package.json scripts.{name}"),
+        lines: vec![appended(text, extra)],
+        dir: dir_shown.clone(),
+    };
+    let lifecycle = |name: &str, out: &mut Vec<Recipe>, extra: &[Word]| -> bool {
+        let Some(main) = script(name) else {
+            return false;
+        };
+        let pre = format!("pre{name}");
+        let post = format!("post{name}");
+        if !call.ignore_scripts
+            && let Some(text) = script(&pre)
+        {
+            out.push(recipe(&pre, text, &[]));
+        }
+        out.push(recipe(name, main, extra));
+        if !call.ignore_scripts
+            && let Some(text) = script(&post)
+        {
+            out.push(recipe(&post, text, &[]));
+        }
+        true
+    };
+    let mut out = Vec::new();
+    if lifecycle(name, &mut out, &extra) {
+        return Outcome::Runs(out);
+    }
+    // `npm restart` with no `restart` script stops and starts.
+    if name == "restart" && matches!(asked, Ask::Shorthand(_)) {
+        lifecycle("stop", &mut out, &[]);
+        lifecycle("start", &mut out, &[]);
+        return Outcome::Runs(out);
+    }
+    program()
+}
+
+/// The first word from `from` that is not an option (or the tool's value of one).
+fn first_operand(args: &[Word], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(word) = args.get(i) {
+        let text = word.text.as_str();
+        if text == "--" {
+            return args.get(i + 1).map(|_| i + 1);
+        }
+        if !text.starts_with('-') || text == "-" {
+            return Some(i);
+        }
+        i += if VALUED.contains(&text) || text == "--prefix" || text == "--dir" || text == "-C" {
+            2
+        } else {
+            1
+        };
+    }
+    None
+}
+
+/// The words after the script's name the tool passes on to it: all of them for yarn,
+/// pnpm and bun; for npm those after `--`, and operands before it (its own options it
+/// keeps).
+fn passed_on(tool: &str, after: &[Word]) -> Vec<Word> {
+    let dashdash = after.iter().position(|w| w.text == "--");
+    match (tool, dashdash) {
+        ("npm", Some(at)) => {
+            let (before, rest) = after.split_at(at);
+            before
+                .iter()
+                .filter(|w| !w.text.starts_with('-'))
+                .chain(rest.iter().skip(1))
+                .cloned()
+                .collect()
+        }
+        ("npm", None) => after
+            .iter()
+            .filter(|w| !w.text.starts_with('-'))
+            .cloned()
+            .collect(),
+        (_, Some(at)) => after
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != at)
+            .map(|(_, w)| w.clone())
+            .collect(),
+        (_, None) => after.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word> {
+        line.split_whitespace().map(Word::literal).collect()
+    }
+
+    #[test]
+    fn the_words_tell_a_script_run_from_the_tools_own_commands() {
+        for line in [
+            "npm run build",
+            "npm --prefix app run build",
+            "npm test",
+            "npm t",
+            "pnpm build",
+            "pnpm -C app run x",
+            "yarn clean",
+            "yarn --cwd web lint",
+            "bun run dev",
+            "bun dev",
+        ] {
+            let argv = words(line);
+            let tool = argv[0].text.clone();
+            assert!(runs_recipe(&tool, &argv), "{line}");
+        }
+        for line in [
+            "npm install",
+            "npm exec rimraf",
+            "yarn add rimraf",
+            "yarn",
+            "pnpm install",
+            "bun test",
+            "bun install",
+            "bun fix.ts",
+            "bun run ./x.js",
+        ] {
+            let argv = words(line);
+            let tool = argv[0].text.clone();
+            assert!(!runs_recipe(&tool, &argv), "{line}");
+        }
+    }
+
+    #[test]
+    fn npm_keeps_its_own_options_and_passes_the_rest_on() {
+        let texts = |ws: Vec<Word>| ws.into_iter().map(|w| w.text).collect::<Vec<_>>();
+        assert_eq!(
+            texts(passed_on("npm", &words("--silent x -- -f y"))),
+            ["x", "-f", "y"]
+        );
+        assert_eq!(texts(passed_on("yarn", &words("-f -- y"))), ["-f", "y"]);
+    }
+
+    #[test]
+    fn with_no_file_a_bare_run_is_the_program() {
+        assert_eq!(
+            read("yarn", &words("rimraf dist"), None),
+            Outcome::Program(1)
+        );
+        assert_eq!(
+            read("yarn", &words("run rimraf dist"), None),
+            Outcome::Program(2)
+        );
+        assert_eq!(read("npm", &words("run clean"), None), Outcome::Nothing);
+        assert_eq!(read("npm", &words("run"), None), Outcome::Nothing);
+    }
+}

@@ -1,0 +1,432 @@
+//! Taskfiles, as Task (`task X`) runs them: a task's `deps` first, then its `cmds`, a
+//! `task:` entry running that task. The file is YAML; this reads the plain shape a
+//! Taskfile is written in (block lists and maps, plain and quoted scalars, `|` and `>`
+//! blocks). What it cannot read (anchors, loops, includes) is unknown.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::{
+    MAX_RECIPES, Outcome, Recipe, first_file, moved, nearest_file, option_value, read_file,
+    shown_dir,
+};
+use crate::syntax::Word;
+
+/// What stands in the shell text for a template value (`{{.DIR}}`).
+const COMPUTED: &str = "${TASK_COMPUTED}";
+
+const FILES: &[&str] = &[
+    "Taskfile.yml",
+    "taskfile.yml",
+    "Taskfile.yaml",
+    "taskfile.yaml",
+    "Taskfile.dist.yml",
+    "taskfile.dist.yml",
+    "Taskfile.dist.yaml",
+    "taskfile.dist.yaml",
+];
+
+pub(super) fn runs_recipe(_argv: &[Word]) -> bool {
+    true
+}
+
+pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
+    let mut file_opt = None;
+    let mut workdir = None;
+    let mut goals = Vec::new();
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let text = word.text.as_str();
+        if text == "--" {
+            break;
+        }
+        if let Some((file, taken)) = option_value(args, i, &["--taskfile", "-t"]) {
+            file_opt = Some(file);
+            i += taken;
+            continue;
+        }
+        if let Some((to, taken)) = option_value(args, i, &["--dir", "-d"]) {
+            workdir = Some(to);
+            i += taken;
+            continue;
+        }
+        match text {
+            "-n" | "--dry" | "-l" | "--list" | "-a" | "--list-all" | "--summary" | "-h"
+            | "--help" | "--version" | "-i" | "--init" | "--status" => return Outcome::Nothing,
+            t if t.starts_with('-') && t.len() > 1 => {}
+            t if word.literal && t.contains('=') => {}
+            _ => goals.push(word.clone()),
+        }
+        i += 1;
+    }
+    let Some(dir) = dir else {
+        return Outcome::Nothing;
+    };
+    let root = match &workdir {
+        Some(to) => match moved(dir, to) {
+            Some(root) => root,
+            None => return super::unknown_name("the Taskfile's directory", String::new()),
+        },
+        None => dir.to_path_buf(),
+    };
+    let found = match &file_opt {
+        Some(file) => match moved(&root, file) {
+            Some(path) => read_file(&path).map(|t| t.map(|t| (file.text.clone(), t, None))),
+            None => return super::unknown_name("the Taskfile", String::new()),
+        },
+        None if workdir.is_some() => first_file(&root, FILES).map(|f| f.map(|(n, t)| (n, t, None))),
+        None => nearest_file(&root, FILES),
+    };
+    let (name, text, above) = match found {
+        Ok(Some(found)) => found,
+        Ok(None) => return Outcome::Nothing,
+        Err(why) => {
+            return Outcome::Unknown {
+                why,
+                seen: String::new(),
+            };
+        }
+    };
+    let mut names = Vec::new();
+    for goal in &goals {
+        match goal.value() {
+            Some(goal) => names.push(goal.to_string()),
+            None => return super::unknown_name("the task", text),
+        }
+    }
+    if names.is_empty() {
+        names.push("default".into());
+    }
+    let file = Taskfile::new(&text);
+    let mut walk = Walk {
+        file: &file,
+        name: &name,
+        dir: match (workdir, above) {
+            (Some(w), _) => Some(w.text),
+            (None, above) => above.as_deref().map(shown_dir),
+        },
+        seen: HashSet::new(),
+        out: Vec::new(),
+        unknown: None,
+    };
+    for goal in &names {
+        if file.block(goal).is_none() {
+            if file.includes || goal.contains(':') {
+                return Outcome::Unknown {
+                    why: format!(
+                        "the task `{goal}` may come from an included Taskfile, which the guard does not follow"
+                    ),
+                    seen: text,
+                };
+            }
+            // Task refuses a task the file does not define.
+            return Outcome::Nothing;
+        }
+        walk.task(goal);
+    }
+    if let Some(why) = walk.unknown {
+        return Outcome::Unknown { why, seen: text };
+    }
+    if walk.out.len() > MAX_RECIPES {
+        return Outcome::Unknown {
+            why: format!("{name} runs more tasks than the guard follows"),
+            seen: text,
+        };
+    }
+    Outcome::Runs(walk.out)
+}
+
+/// A Taskfile's lines, with what it leaves open.
+struct Taskfile<'a> {
+    lines: Vec<&'a str>,
+    includes: bool,
+}
+
+/// The indentation of a line (spaces), `None` for a blank or comment line.
+fn indent(line: &str) -> Option<usize> {
+    let body = line.trim_start_matches(' ');
+    (!body.is_empty() && !body.starts_with('#')).then(|| line.len() - body.len())
+}
+
+impl<'a> Taskfile<'a> {
+    fn new(text: &'a str) -> Self {
+        let lines: Vec<&str> = text.lines().collect();
+        let includes = lines.iter().any(|l| l.starts_with("includes:"));
+        Taskfile { lines, includes }
+    }
+
+    /// The task `name`: its inline value (after `name:`) and the lines of its block.
+    fn block(&self, name: &str) -> Option<(&'a str, &[&'a str])> {
+        let start = self.lines.iter().position(|l| l.trim_end() == "tasks:")?;
+        let body = self.lines.get(start + 1..)?;
+        let end = body
+            .iter()
+            .position(|l| indent(l) == Some(0))
+            .unwrap_or(body.len());
+        let body = body.get(..end)?;
+        let level = body.iter().find_map(|l| indent(l))?;
+        let at = body.iter().position(|l| {
+            indent(l) == Some(level)
+                && key_value(l.trim()).is_some_and(|(key, _)| unquote(key) == name)
+        })?;
+        let (_, inline) = key_value(body.get(at)?.trim())?;
+        let rest = body.get(at + 1..)?;
+        let len = rest
+            .iter()
+            .position(|l| indent(l).is_some_and(|i| i <= level))
+            .unwrap_or(rest.len());
+        Some((inline, rest.get(..len)?))
+    }
+}
+
+/// `key: value` (value possibly empty).
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    (value.is_empty() || value.starts_with(' ')).then(|| (key.trim(), value.trim()))
+}
+
+/// A YAML scalar's text: quotes removed, a trailing comment dropped.
+fn unquote(value: &str) -> String {
+    if let Some(inner) = value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')) {
+        return inner.replace("''", "'");
+    }
+    if let Some(inner) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        return inner.replace("\\\"", "\"").replace("\\\\", "\\");
+    }
+    value.split(" #").next().unwrap_or(value).trim().to_string()
+}
+
+/// One entry of `cmds` or `deps`.
+enum Entry {
+    Shell(String),
+    Task(String),
+}
+
+/// The entries of a block list under a key, or of a flow list / scalar given inline.
+/// `Err` for a shape this reader does not read.
+fn entries(inline: &str, block: &[&str]) -> Result<Vec<Entry>, String> {
+    let mut out = Vec::new();
+    if !inline.is_empty() {
+        if let Some(flow) = inline.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+            if flow.contains(['"', '\'', '{', '[']) {
+                return Err("a quoted flow list".into());
+            }
+            out.extend(
+                flow.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| Entry::Shell(s.to_string())),
+            );
+            return Ok(out);
+        }
+        if inline.starts_with(['|', '>']) {
+            return Ok(vec![Entry::Shell(block_scalar(inline, block))]);
+        }
+        if inline.starts_with(['&', '*', '{', '!']) {
+            return Err(format!("`{inline}`"));
+        }
+        return Ok(vec![Entry::Shell(unquote(inline))]);
+    }
+    let Some(level) = block.iter().find_map(|l| indent(l)) else {
+        return Ok(out);
+    };
+    let mut i = 0;
+    while let Some(line) = block.get(i) {
+        i += 1;
+        if indent(line) != Some(level) {
+            continue;
+        }
+        let Some(item) = line.trim().strip_prefix('-').map(str::trim) else {
+            return Err(format!("`{}`", line.trim()));
+        };
+        let len = block
+            .get(i..)
+            .unwrap_or_default()
+            .iter()
+            .position(|l| indent(l).is_some_and(|n| n <= level))
+            .unwrap_or(block.len() - i);
+        let nested = block.get(i..i + len).unwrap_or_default();
+        i += len;
+        if item.starts_with(['|', '>']) {
+            out.push(Entry::Shell(block_scalar(item, nested)));
+            continue;
+        }
+        match key_value(item) {
+            Some(("cmd" | "defer", value)) => {
+                out.push(Entry::Shell(if value.starts_with(['|', '>']) {
+                    block_scalar(value, nested)
+                } else {
+                    unquote(value)
+                }));
+            }
+            Some(("task", value)) => out.push(Entry::Task(unquote(value))),
+            Some((key, _)) if !key.starts_with(['"', '\'']) => {
+                return Err(format!("`{key}:` in a list"));
+            }
+            _ if item.starts_with(['&', '*', '{', '[', '!']) => {
+                return Err(format!("`{item}`"));
+            }
+            _ => out.push(Entry::Shell(unquote(item))),
+        }
+    }
+    Ok(out)
+}
+
+/// A `|` (lines kept) or `>` (lines folded) block.
+fn block_scalar(style: &str, lines: &[&str]) -> String {
+    let level = lines.iter().find_map(|l| indent(l)).unwrap_or(0);
+    let text: Vec<&str> = lines.iter().map(|l| l.get(level..).unwrap_or("")).collect();
+    if style.starts_with('>') {
+        text.join(" ")
+    } else {
+        text.join("\n")
+    }
+}
+
+struct Walk<'a> {
+    file: &'a Taskfile<'a>,
+    name: &'a str,
+    dir: Option<String>,
+    seen: HashSet<String>,
+    out: Vec<Recipe>,
+    unknown: Option<String>,
+}
+
+impl Walk<'_> {
+    fn task(&mut self, name: &str) {
+        if self.out.len() > MAX_RECIPES || self.unknown.is_some() || !self.seen.insert(name.into())
+        {
+            return;
+        }
+        let Some((inline, block)) = self.file.block(name) else {
+            if self.file.includes || name.contains(':') {
+                self.unknown = Some(format!(
+                    "the task `{name}` may come from an included Taskfile"
+                ));
+            }
+            return;
+        };
+        let mut cmds = Vec::new();
+        let mut deps = Vec::new();
+        let mut dir = self.dir.clone();
+        if !inline.is_empty() {
+            match entries(inline, &[]) {
+                Ok(found) => cmds = found,
+                Err(shape) => return self.unreadable(name, &shape),
+            }
+        } else {
+            let level = block.iter().find_map(|l| indent(l)).unwrap_or(0);
+            for (at, line) in block.iter().enumerate() {
+                if indent(line) != Some(level) {
+                    continue;
+                }
+                let Some((key, value)) = key_value(line.trim()) else {
+                    return self.unreadable(name, line.trim());
+                };
+                let rest = block.get(at + 1..).unwrap_or_default();
+                let len = rest
+                    .iter()
+                    .position(|l| indent(l).is_some_and(|n| n <= level))
+                    .unwrap_or(rest.len());
+                let nested = rest.get(..len).unwrap_or_default();
+                let read = match key {
+                    "cmds" | "cmd" => entries(value, nested).map(|e| cmds.extend(e)),
+                    "deps" => entries(value, nested).map(|e| deps.extend(e)),
+                    "dir" => {
+                        let sub = unquote(value);
+                        dir = Some(match dir.take() {
+                            Some(outer) => format!("{outer}/{sub}"),
+                            None => sub,
+                        });
+                        Ok(())
+                    }
+                    "for" | "<<" => Err(format!("`{key}:`")),
+                    _ => Ok(()),
+                };
+                if let Err(shape) = read {
+                    return self.unreadable(name, &shape);
+                }
+            }
+        }
+        for dep in deps {
+            match dep {
+                Entry::Shell(dep) | Entry::Task(dep) => self.task(&dep),
+            }
+        }
+        let mut lines = Vec::new();
+        for cmd in cmds {
+            match cmd {
+                Entry::Shell(text) => lines.push(templated(&text)),
+                Entry::Task(other) => {
+                    self.flush(name, &mut lines, &dir);
+                    self.task(&other);
+                }
+            }
+        }
+        self.flush(name, &mut lines, &dir);
+    }
+
+    fn flush(&mut self, name: &str, lines: &mut Vec<String>, dir: &Option<String>) {
+        if lines.is_empty() {
+            return;
+        }
+        self.out.push(Recipe {
+            source: format!("{} task {name}", self.name),
+            lines: std::mem::take(lines),
+            dir: dir.clone(),
+        });
+    }
+
+    fn unreadable(&mut self, name: &str, shape: &str) {
+        self.unknown = Some(format!(
+            "the task `{name}` holds {shape}, which the guard does not read"
+        ));
+    }
+}
+
+/// Go template actions (`{{.CLI_ARGS}}`) are values known only at run time.
+fn templated(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("{{") {
+        out.push_str(rest.get(..at).unwrap_or(""));
+        out.push_str(COMPUTED);
+        rest = match rest.get(at..).and_then(|r| r.find("}}")) {
+            Some(end) => rest.get(at + end + 2..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deps_then_cmds_in_the_shapes_taskfiles_use() {
+        let text = "version: '3'\n\ntasks:\n  default:\n    deps: [clean]\n    cmds:\n      - go build ./...\n      - cmd: echo {{.NAME}}\n      - task: lint\n  clean:\n    cmds:\n      - |\n        rm -rf dist\n        mkdir dist\n  lint: golangci-lint run\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Taskfile.yml"), text).unwrap();
+        let Outcome::Runs(out) = read(&[], Some(dir.path())) else {
+            panic!()
+        };
+        let texts: Vec<(String, String)> =
+            out.iter().map(|r| (r.source.clone(), r.text())).collect();
+        assert_eq!(
+            texts,
+            [
+                (
+                    "Taskfile.yml task clean".into(),
+                    "rm -rf dist\nmkdir dist".into()
+                ),
+                (
+                    "Taskfile.yml task default".into(),
+                    "go build ./...; echo ${TASK_COMPUTED}".into()
+                ),
+                ("Taskfile.yml task lint".into(), "golangci-lint run".into()),
+            ]
+        );
+    }
+}
