@@ -216,19 +216,10 @@ fn context_judges_against_a_session_folder_that_exists_here() {
 
 /// The hand-reviewed stops of real agent traffic (tests/data/agent-traffic-reviewed.jsonl):
 /// with the rules alone every command that destroys someone's work (class G) or that is
-/// routine but destructive (G*) is still stopped, and the commands that lose nothing as
-/// written (F) pass, except the misreads listed here, each of which needs more than the
-/// rules alone can see.
+/// routine but destructive (G*) is still stopped, and no command that loses nothing as
+/// written (F) is.
 #[test]
-fn reviewed_agent_traffic_keeps_its_stops_and_drops_no_false_stop_unnoticed() {
-    const KNOWN_F_STOPS: &[&str] = &[
-        // `mkdir -p d && … && rm -rf d`: the folder the line itself made.
-        "line 2173 F",
-        // `rm -rf "…/{a,b}"`: braces in quotes name one literal path that does not exist.
-        "line 2341 F",
-        // `git stash push -u … && git checkout stash@{0} -- f`: the stash left the tree clean.
-        "line 22853 F",
-    ];
+fn reviewed_agent_traffic_keeps_its_stops_and_drops_every_false_stop() {
     let sandbox = Sandbox::new();
     let data = test_file("data/agent-traffic-reviewed.jsonl");
     let report = replay_json(&sandbox, &[data.to_str().expect("a UTF-8 path")]);
@@ -257,5 +248,5 @@ fn reviewed_agent_traffic_keeps_its_stops_and_drops_no_false_stop_unnoticed() {
         .copied()
         .filter(|s| s.ends_with(" F"))
         .collect();
-    assert_eq!(false_stops, KNOWN_F_STOPS, "F rows stopped");
+    assert!(false_stops.is_empty(), "F rows stopped: {false_stops:?}");
 }

@@ -8,6 +8,7 @@
 mod fs;
 mod git;
 mod guard;
+pub mod line;
 mod opts;
 pub mod packs;
 mod shell;
@@ -312,13 +313,25 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
         Some(name) => {
             let mut hits = by_program(name, cmd.args(), profile, Reading::Known);
             hits.extend(packs::check(name, cmd, settings));
-            if cmd.input.is_some() || !cmd.fed_by.is_empty() {
+            // What `find -exec` runs is judged with the search that feeds it, by `find`'s
+            // own reading of its tests.
+            if cmd.via == Via::FindExec {
+                if cmd.fed_by.first().is_some_and(|find| fs::find::narrows(find)) {
+                    hits.retain(|hit| hit.rule.id != fs::RM_RECURSIVE.id);
+                }
+            } else if cmd.input.is_some() || !cmd.fed_by.is_empty() {
                 hits.extend(fed(name, cmd));
             }
             hits
         }
         None => shell::dynamic(cmd, profile),
     };
+    // `cd /tmp/x && rm -rf *`: what the `cd` leads to is a temporary folder, not the project.
+    if cmd.program() == Some("rm") && fs::in_temporary_folder(&cmd.dirs) {
+        for hit in &mut hits {
+            fs::lift_here(hit, cmd.args());
+        }
+    }
     // A `trap` action's plain `rm` is the exit-cleanup idiom (`trap 'rm -f $tmp' EXIT`):
     // there only recursive deletes are stopped, even in the strict profile.
     if cmd.via == Via::Trap {
