@@ -115,7 +115,9 @@ impl Context {
         if let Subject::Git { globals, what } = &finding.subject
             && matches!(
                 what,
-                GitSubject::Discard { .. } | GitSubject::Overwrite { .. } | GitSubject::Clean { .. }
+                GitSubject::Discard { .. }
+                    | GitSubject::Overwrite { .. }
+                    | GitSubject::Clean { .. }
             )
             && finding.tier != Tier::Protected
             && let Some(why) = temp::work_tree_inside(self, globals, &finding.env)

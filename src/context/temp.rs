@@ -27,9 +27,7 @@ const WINDOWS_VARIABLES: &[&str] = &[
 ];
 
 /// The same in a POSIX shell, whose names are case-sensitive (`$tmpdir` is the line's own).
-const POSIX_VARIABLES: &[&str] = &[
-    "$TMPDIR", "${TMPDIR}", "$TEMP", "${TEMP}", "$TMP", "${TMP}",
-];
+const POSIX_VARIABLES: &[&str] = &["$TMPDIR", "${TMPDIR}", "$TEMP", "${TEMP}", "$TMP", "${TMP}"];
 
 /// How long the temporary-folder variable `text` starts with is, if it starts with one
 /// followed by nothing or `/`.
@@ -148,8 +146,7 @@ fn climbs_not(text: &str) -> bool {
 /// `/x`, `C:/x`, `//server/x`: a path that does not depend on where the command runs.
 fn is_absolute(text: &str) -> bool {
     let bytes = text.as_bytes();
-    text.starts_with('/')
-        || matches!(bytes, [drive, b':', b'/', ..] if drive.is_ascii_alphabetic())
+    text.starts_with('/') || matches!(bytes, [drive, b':', b'/', ..] if drive.is_ascii_alphabetic())
 }
 
 /// `path` with `.`, `..` and doubled slashes folded; `None` if `..` climbs above its root.
@@ -199,9 +196,8 @@ fn is_temporary(path: &str) -> bool {
         [d, ..] if d.len() == 1 => 1,
         _ => 0,
     };
-    let windows_temp = drive > 0
-        && parts.get(drive..drive + 2) == Some(&["windows", "temp"])
-        && deeper(drive + 2);
+    let windows_temp =
+        drive > 0 && parts.get(drive..drive + 2) == Some(&["windows", "temp"]) && deeper(drive + 2);
     unix || windows_user_temp || windows_temp || machine_temporary(path)
 }
 
@@ -279,10 +275,18 @@ fn holds_checkout(ctx: &Context, path: &str) -> bool {
     let folder = if existing.is_dir() {
         existing.clone()
     } else {
-        existing.parent().map_or_else(|| existing.clone(), Path::to_path_buf)
+        existing
+            .parent()
+            .map_or_else(|| existing.clone(), Path::to_path_buf)
     };
     // No answer in time counts as a checkout: only an answer clears.
-    match git(ctx, &folder, None, &[], &["rev-parse", "--is-inside-work-tree"]) {
+    match git(
+        ctx,
+        &folder,
+        None,
+        &[],
+        &["rev-parse", "--is-inside-work-tree"],
+    ) {
         Some(_) => return true,
         None if ctx.time_left().is_none() => return true,
         None => {}
@@ -293,11 +297,8 @@ fn holds_checkout(ctx: &Context, path: &str) -> bool {
 }
 
 fn has_checkout_child(folder: &Path) -> bool {
-    std::fs::read_dir(folder).is_ok_and(|entries| {
-        entries
-            .flatten()
-            .any(|e| e.path().join(".git").exists())
-    })
+    std::fs::read_dir(folder)
+        .is_ok_and(|entries| entries.flatten().any(|e| e.path().join(".git").exists()))
 }
 
 /// Whether an earlier `mv` of the line may have carried something into `path`: its
@@ -313,16 +314,15 @@ fn moved_into(ctx: &Context, path: &str, before: &[&SimpleCommand]) -> bool {
             _ => return false,
         };
         let base = lexical_directory(ctx, &cmd.dirs, &[]);
-        mover
-            .iter()
-            .filter(|w| !w.text.starts_with('-'))
-            .any(|w| match inside_or_at(base.as_deref(), w) {
+        mover.iter().filter(|w| !w.text.starts_with('-')).any(|w| {
+            match inside_or_at(base.as_deref(), w) {
                 Some(moved) => {
                     let moved = PathBuf::from(moved);
                     moved.starts_with(&path) || path.starts_with(&moved)
                 }
                 None => true,
-            })
+            }
+        })
     })
 }
 
@@ -364,10 +364,22 @@ mod tests {
 
     #[test]
     fn variables_for_the_temporary_folder() {
-        for text in ["%TEMP%/*.*", "%temp%", "$env:TEMP/x", "${env:tmp}/x", "$TMPDIR/x"] {
+        for text in [
+            "%TEMP%/*.*",
+            "%temp%",
+            "$env:TEMP/x",
+            "${env:tmp}/x",
+            "$TMPDIR/x",
+        ] {
             assert!(variable_prefix(text).is_some(), "{text}");
         }
-        for text in ["$tmpdir", "$TMPDIR2/x", "%TEMPDIR%", "$env:TEMPLATE", "$tmp/x"] {
+        for text in [
+            "$tmpdir",
+            "$TMPDIR2/x",
+            "%TEMPDIR%",
+            "$env:TEMPLATE",
+            "$tmp/x",
+        ] {
             assert!(variable_prefix(text).is_none(), "{text}");
         }
     }

@@ -525,7 +525,9 @@ fn remove_item(elements: &[Element], whole: &str, piped: Option<Word>) -> Option
 /// read as `X/*` (the current folder's `*` when it names none). `None` when the stage before
 /// is anything else, whose output is not known.
 fn listed_before(node: Node, src: &str, splats: &[(String, Splat)]) -> Option<Word> {
-    let before = node.prev_named_sibling().filter(|n| n.kind() == "command")?;
+    let before = node
+        .prev_named_sibling()
+        .filter(|n| n.kind() == "command")?;
     let name = before.child_by_field_name("command_name")?;
     let lister = text(name, src).to_ascii_lowercase();
     if !matches!(lister.as_str(), "get-childitem" | "gci" | "ls" | "dir") {

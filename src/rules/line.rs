@@ -68,19 +68,36 @@ fn made_earlier(cmd: &SimpleCommand, subject: &Subject, earlier: &[SimpleCommand
 /// the same folder, with nothing but git commands that leave the tree clean after it: what
 /// `cmd` then overwrites is committed, and the stash keeps what was not.
 fn after_stash(cmd: &SimpleCommand, earlier: &[SimpleCommand]) -> bool {
-    let Some(stash) = earlier.iter().rposition(|e| whole_stash(e) && e.dirs == cmd.dirs) else {
+    let Some(stash) = earlier
+        .iter()
+        .rposition(|e| whole_stash(e) && e.dirs == cmd.dirs)
+    else {
         return false;
     };
-    earlier.get(stash + 1..).unwrap_or_default().iter().all(|e| {
-        e.program() == Some("git")
-            && e.args().first().and_then(Word::value).is_some_and(|sub| {
-                matches!(
-                    sub,
-                    "switch" | "checkout" | "pull" | "fetch" | "status" | "log" | "diff" | "show"
-                        | "branch" | "rev-parse" | "add" | "commit"
-                )
-            })
-    })
+    earlier
+        .get(stash + 1..)
+        .unwrap_or_default()
+        .iter()
+        .all(|e| {
+            e.program() == Some("git")
+                && e.args().first().and_then(Word::value).is_some_and(|sub| {
+                    matches!(
+                        sub,
+                        "switch"
+                            | "checkout"
+                            | "pull"
+                            | "fetch"
+                            | "status"
+                            | "log"
+                            | "diff"
+                            | "show"
+                            | "branch"
+                            | "rev-parse"
+                            | "add"
+                            | "commit"
+                    )
+                })
+        })
 }
 
 /// `git stash`, `git stash push` or `git stash save` of every change to tracked files

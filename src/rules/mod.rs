@@ -167,6 +167,8 @@ pub enum GitSubject {
     Push {
         remote: Option<String>,
         branches: Vec<String>,
+        /// The push deletes these branches rather than writing them.
+        delete: bool,
     },
     /// Branches (full ref names) moved to `to`, or, with `to` unknown (a fetch), to what the
     /// command brings; a name that does not exist yet is created.
@@ -316,7 +318,11 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
             // What `find -exec` runs is judged with the search that feeds it, by `find`'s
             // own reading of its tests.
             if cmd.via == Via::FindExec {
-                if cmd.fed_by.first().is_some_and(|find| fs::find::narrows(find)) {
+                if cmd
+                    .fed_by
+                    .first()
+                    .is_some_and(|find| fs::find::narrows(find))
+                {
                     hits.retain(|hit| hit.rule.id != fs::RM_RECURSIVE.id);
                 }
             } else if cmd.input.is_some() || !cmd.fed_by.is_empty() {

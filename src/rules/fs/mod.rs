@@ -184,7 +184,9 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     // someone who meant that very name; unless the context finds it, nothing goes.
     hit.needs_confirmation = tier == Tier::Destructive
         && !targets.is_empty()
-        && targets.iter().all(|w| w.literal && names_brace_list(&w.text));
+        && targets
+            .iter()
+            .all(|w| w.literal && names_brace_list(&w.text));
     Some(match tier {
         Tier::Protected => hit.safer(format!(
             "never delete {}; ask the user what should really go",
