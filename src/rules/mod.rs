@@ -416,6 +416,8 @@ pub(crate) fn by_program(
     match name {
         "git" => git::check(args),
         "git-filter-repo" => vec![git::filter_repo()],
+        // `rm`'s own options: the shredders and the others that read rm's spelling have more.
+        "rm" if fs::refused(args) => Vec::new(),
         "rm" => fs::rm(args, profile, reading).into_iter().collect(),
         // rimraf deletes its operands recursively, as `rm -rf` does.
         "rimraf" => {

@@ -284,11 +284,24 @@ impl Expr<'_> {
             when_true: Picked::Known,
             ..Reach::neutral(picked)
         };
+        // One folder by identity, or what a test of the agent's lets through, still goes
+        // with everything in it: a set to look at first, not something known by name.
+        let identified = if self.folders {
+            Reach {
+                when_true: picked.max(Picked::Pattern),
+                ..Reach::neutral(picked)
+            }
+        } else {
+            Reach {
+                when_true: Picked::Known,
+                ..Reach::neutral(picked)
+            }
+        };
         match w {
             // One file, by identity: as narrow as a name.
             "-inum" | "-samefile" => {
                 self.at += 1;
-                known
+                identified
             }
             "-empty" => known,
             // `-size 0` is `-empty` for files.
@@ -358,7 +371,12 @@ impl Expr<'_> {
         // tells nothing apart.
         let filters =
             terminator == ";" && !matches!(program, Some("echo" | "printf" | "true" | ":") | None);
-        Reach::neutral(if filters { Picked::Known } else { picked })
+        let by = if self.folders {
+            Picked::Pattern
+        } else {
+            Picked::Known
+        };
+        Reach::neutral(if filters { picked.max(by) } else { picked })
     }
 }
 

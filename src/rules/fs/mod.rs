@@ -19,7 +19,7 @@ pub static RM_RECURSIVE: Rule = Rule {
     instead: "`git rm -r <path>` for tracked files (refuses to drop uncommitted edits); move \
               anything else aside with `mv <path> \"$(mktemp -d)\"` so it can come back.",
     protected_when: Some(
-        "the target is `/`, `~`, `$HOME`, `.`, `..`, `*`, a `.git` folder or a system folder, or `--no-preserve-root` is given",
+        "the target is `/`, `~`, `$HOME`, `.`, `..`, `*` (but where a `cd` of the line leads into a temporary folder), a `.git` folder or a system folder, or `--no-preserve-root` is given",
     ),
     strict_only: false,
     stops: &[
@@ -85,7 +85,7 @@ const RM: &[Opt] = &[
 /// Whether every `rm` refuses `args` and deletes nothing: an option before the first operand
 /// that neither GNU nor BSD `rm` knows (`rm -rf --typescript`). GNU's rm would refuse one
 /// after an operand too, but BSD's takes that as a file name, so only the leading ones count.
-fn refused(args: &[Word]) -> bool {
+pub(super) fn refused(args: &[Word]) -> bool {
     // BSD's own letters: `-P` (overwrite), `-W` (undelete), `-x` (stay on one file system).
     const SHORT: &str = "fiIrRdvPWx";
     for word in args {
@@ -140,9 +140,6 @@ pub(super) fn del_cli(args: &[Word], profile: Profile, reading: Reading) -> Opti
 pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hit> {
     let p = opts::parse(args, RM);
     if p.has("help") || p.has("version") || (reading == Reading::Guessed && p.unknown) {
-        return None;
-    }
-    if refused(args) {
         return None;
     }
     let targets: Vec<&Word> = p.operands.iter().map(|(_, w)| *w).collect();
