@@ -81,7 +81,7 @@ pub(super) fn work_tree_inside(
     globals: &[String],
     env: &[(String, Word)],
 ) -> Option<String> {
-    let words: Vec<Word> = globals.iter().map(|g| Word::literal(g)).collect();
+    let words: Vec<Word> = globals.iter().map(Word::literal).collect();
     let named = crate::syntax::git::read(&words)
         .work_tree()
         .map(|w| w.text.clone())
