@@ -412,3 +412,35 @@ fn a_checkout_inside_a_temporary_folder_is_judged_by_git() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_out_of_a_temporary_folder_is_judged_where_it_leads() {
+    let repo = Repo::new();
+    // A folder of files outside every temporary folder (in this crate's ignored `target/`,
+    // which counts as kept here: no folder name is regenerable), and a link to it in one.
+    let outside = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("agent-guard-linked-{}", std::process::id()));
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("notes.txt"), "mine\n").unwrap();
+    let link = repo.dir.parent().unwrap().join("scratch-link");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let link = link.display();
+    let judge = |command: &str| {
+        repo.world
+            .guard_process()
+            .env("AGENT_GUARD_REGENERABLE", "none-here")
+            .args(["check", command])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    // Only the link goes.
+    assert_eq!(judge(&format!("rm -rf {link}")), Some(0));
+    // Through it, the folder's files go.
+    for command in [format!("rm -rf {link}/"), format!("rm -rf {link}/*")] {
+        assert_eq!(judge(&command), Some(1), "{command}");
+    }
+    std::fs::remove_dir_all(&outside).unwrap();
+}

@@ -59,7 +59,7 @@ pub(super) fn all_inside(
     let mut shown = Vec::new();
     for target in targets {
         let path = inside(ctx, base.as_deref(), target)?;
-        if holds_checkout(ctx, &path) || moved_into(ctx, &path, before) {
+        if holds_checkout(ctx, &path) || leaves_by_link(&path) || moved_into(ctx, &path, before) {
             return None;
         }
         shown.push(format!("`{}`", target.text));
@@ -294,6 +294,30 @@ fn holds_checkout(ctx: &Context, path: &str) -> bool {
     // A glob takes every entry of the folder it stands in.
     let globbed = glob_free.len() < path.len() && Path::new(&glob_free) == existing;
     globbed && has_checkout_child(&existing)
+}
+
+/// Whether the nearest existing folder on the way to `path` is, once links are followed,
+/// outside every temporary folder (`/tmp/x` a link to a project): what the delete reaches
+/// through it is judged as anywhere else.
+fn leaves_by_link(path: &str) -> bool {
+    let Some(existing) = Path::new(path)
+        .ancestors()
+        .find(|a| a.is_absolute() && a.exists())
+    else {
+        return false;
+    };
+    // A temporary root itself (`/tmp`) is where what lies in it starts; above one, nothing
+    // of the path exists here to lead anywhere.
+    let at_or_inside =
+        |p: &str| is_temporary(p) || is_temporary(&format!("{}/entry", p.trim_end_matches('/')));
+    if !existing.to_str().is_some_and(at_or_inside) {
+        return false;
+    }
+    existing
+        .canonicalize()
+        .ok()
+        .and_then(|r| r.to_str().map(|r| r.replace('\\', "/")))
+        .is_none_or(|real| !at_or_inside(&real))
 }
 
 fn has_checkout_child(folder: &Path) -> bool {
