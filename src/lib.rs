@@ -206,8 +206,9 @@ pub fn evaluate_file_edit(
 /// Every finding in a command line by the rules alone, before context and policy.
 fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
     let mut found: Vec<Finding> = Vec::new();
-    for cmd in &analysis.commands {
-        add_unique(&mut found, rules::check(cmd, settings));
+    for (at, cmd) in analysis.commands.iter().enumerate() {
+        let settled = rules::line::settle(analysis, at, rules::check(cmd, settings));
+        add_unique(&mut found, settled);
     }
     add_unique(
         &mut found,

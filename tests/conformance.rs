@@ -134,6 +134,11 @@ const PEER_DIFFERENCES: &[(&str, &str)] = &[
          deletes: fs.rm-set",
     ),
     (
+        "find . -name '*.tmp' -exec rm -r --force {} \\;",
+        "what `-name` picks is temporary files known by name, so a recursive rm of each loses \
+         nothing anyone keeps: judged as that set, not as `rm -r` of whatever find hands over",
+    ),
+    (
         "rsync -a --remove-source-files /src/ /dest/",
         "a move: each source file is removed only after it was written to the destination",
     ),

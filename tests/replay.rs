@@ -216,19 +216,10 @@ fn context_judges_against_a_session_folder_that_exists_here() {
 
 /// The hand-reviewed stops of real agent traffic (tests/data/agent-traffic-reviewed.jsonl):
 /// with the rules alone every command that destroys someone's work (class G) or that is
-/// routine but destructive (G*) is still stopped, and the commands that lose nothing as
-/// written (F) pass, except the misreads listed here, each of which needs more than the
-/// rules alone can see.
+/// routine but destructive (G*) is still stopped, and no command that loses nothing as
+/// written (F) is.
 #[test]
-fn reviewed_agent_traffic_keeps_its_stops_and_drops_no_false_stop_unnoticed() {
-    const KNOWN_F_STOPS: &[&str] = &[
-        // `mkdir -p d && … && rm -rf d`: the folder the line itself made.
-        "line 2173 F",
-        // `rm -rf "…/{a,b}"`: braces in quotes name one literal path that does not exist.
-        "line 2341 F",
-        // `git stash push -u … && git checkout stash@{0} -- f`: the stash left the tree clean.
-        "line 22853 F",
-    ];
+fn reviewed_agent_traffic_keeps_its_stops_and_drops_every_false_stop() {
     let sandbox = Sandbox::new();
     let data = test_file("data/agent-traffic-reviewed.jsonl");
     let report = replay_json(&sandbox, &[data.to_str().expect("a UTF-8 path")]);
@@ -257,5 +248,97 @@ fn reviewed_agent_traffic_keeps_its_stops_and_drops_no_false_stop_unnoticed() {
         .copied()
         .filter(|s| s.ends_with(" F"))
         .collect();
-    assert_eq!(false_stops, KNOWN_F_STOPS, "F rows stopped");
+    assert!(false_stops.is_empty(), "F rows stopped: {false_stops:?}");
+}
+
+/// The reviewed stops that delete only under a temporary location (class T), replayed with
+/// the repository context on from a scratch repository (their own folders are not here):
+/// every one passes but those whose temporary path is held by a variable the line fills at
+/// run time, which the context does not follow.
+#[test]
+fn reviewed_temporary_deletes_pass_with_context_in_a_scratch_repository() {
+    const STILL_STOPPED: &[&str] = &[
+        // `const dst = 'C:/tmp/…'; fs.rmSync(dst, …)`: a JavaScript variable.
+        "line 2660 T",
+        "line 2661 T",
+        "line 2662 T",
+        // `powershell -Command "… $env:TEMP …"`: bash expands `$env` inside the double
+        // quotes, so what PowerShell gets is known only when it runs.
+        "line 4067 T",
+        // `foreach ($t in $targets) { Remove-Item $t }`: a PowerShell loop variable.
+        "line 4078 T",
+        // `SP=/private/tmp/…/scratchpad; rm -rf "$SP"`: a shell variable.
+        "line 5981 T",
+        "line 8398 T",
+        "line 8402 T",
+        // `path = tempfile.mkdtemp(); shutil.rmtree(path)`: Python's own temporary folder.
+        "line 9137 T",
+        "line 13515 T",
+        "line 13516 T",
+        "line 13523 T",
+        "line 13524 T",
+        "line 13532 T",
+        // `tmp=$(mktemp -d); …; rm -rf "$tmp"`: what mktemp printed.
+        "line 14560 T",
+        "line 15253 T",
+        "line 15775 T",
+        "line 16158 T",
+        "line 18043 T",
+    ];
+    let sandbox = Sandbox::new();
+    let repo = sandbox.cwd().join("repo");
+    std::fs::create_dir(&repo).expect("mkdir");
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(args)
+            .current_dir(&repo)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .status()
+            .expect("run git");
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    std::fs::write(repo.join("a.txt"), "a\n").expect("write");
+    git(&["add", "a.txt"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.com",
+        "commit",
+        "-qm",
+        "a",
+    ]);
+    // `%TEMP%` and `$TMPDIR` stand for this folder, which holds no one else's checkout.
+    let temp = sandbox.cwd().join("temp");
+    std::fs::create_dir(&temp).expect("mkdir");
+    let rows: Vec<Value> = std::fs::read_to_string(test_file("data/agent-traffic-reviewed.jsonl"))
+        .expect("read the reviewed traffic")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON row"))
+        .filter(|row| row["class"] == "T")
+        .map(|mut row| {
+            row["cwd"] = Value::from(repo.to_str().expect("a UTF-8 path"));
+            row
+        })
+        .collect();
+    assert_eq!(rows.len(), 39);
+    let calls: String = rows.iter().map(|row| format!("{row}\n")).collect();
+    std::fs::write(sandbox.cwd().join("calls.jsonl"), calls).expect("write");
+    let out = sandbox
+        .command()
+        .env("TMPDIR", &temp)
+        .args(["replay", "--json", "--context", "calls.jsonl"])
+        .output()
+        .expect("run replay");
+    assert_eq!(out.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let stopped: Vec<&str> = report["stops"]
+        .as_array()
+        .expect("stops")
+        .iter()
+        .map(|s| s["session"].as_str().expect("a session"))
+        .collect();
+    assert_eq!(stopped, STILL_STOPPED, "{report:#}");
 }

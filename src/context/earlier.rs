@@ -11,7 +11,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::Context;
-use crate::rules::{Finding, Subject};
+use crate::rules::{Finding, GitSubject, Subject};
 use crate::shell::{SimpleCommand, Word};
 
 /// What one command may change.
@@ -33,6 +33,7 @@ pub(super) fn could_change(
     before: &[&SimpleCommand],
 ) -> bool {
     before.iter().any(|cmd| match effect(cmd) {
+        _ if leaves_alone(finding, cmd) => false,
         Effect::Nothing => false,
         Effect::Anything => true,
         // Git's answers rest on the whole tree and its refs: a write anywhere may matter.
@@ -53,6 +54,48 @@ pub(super) fn could_change(
             _ => true,
         },
     })
+}
+
+/// Whether `cmd` is a git command that cannot change what a routine clearing rests on: the
+/// remote-tracking branches, for a remote branch's deletion (work on local branches, the
+/// index and the tree never moves them); the other worktree's files, for a worktree's
+/// removal (git run from the same folder works in this one). Neither fetches nor pushes.
+fn leaves_alone(finding: &Finding, cmd: &SimpleCommand) -> bool {
+    const LOCAL: &[&str] = &[
+        "add",
+        "branch",
+        "checkout",
+        "commit",
+        "merge",
+        "reset",
+        "restore",
+        "rm",
+        "stash",
+        "status",
+        "switch",
+        "tag",
+        "log",
+        "diff",
+        "show",
+        "rev-parse",
+    ];
+    let Subject::Git { what, .. } = &finding.subject else {
+        return false;
+    };
+    let same_folder = match what {
+        GitSubject::Push { delete: true, .. } => true,
+        GitSubject::WorktreeRemove { .. } => cmd.dirs == finding.dirs,
+        _ => return false,
+    };
+    if cmd.program() != Some("git") || !cmd.assigns.is_empty() || !same_folder {
+        return false;
+    }
+    let read = crate::syntax::git::read(cmd.args());
+    read.prefix().is_empty()
+        && read
+            .subcommand()
+            .and_then(Word::value)
+            .is_some_and(|sub| LOCAL.contains(&sub))
 }
 
 /// `word` as an absolute path from `dir`, `..` folded away; `None` when not literal.

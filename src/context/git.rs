@@ -22,15 +22,21 @@ pub(super) fn assess(
         GitSubject::Clean { dry_run } => clean(ctx, dir, &ask, dry_run),
         GitSubject::BranchDelete { names } => branch_delete(&ask, names),
         GitSubject::RefDelete { name } => ref_delete(&ask, name),
-        GitSubject::StashDrop { entry, clear } => stash_drop(&ask, entry.as_deref(), *clear),
+        GitSubject::StashDrop { entry, clear } => stash_drop(ctx, &ask, entry.as_deref(), *clear),
         GitSubject::WorktreeRemove { path } => worktree_remove(ctx, dir, path),
         GitSubject::Rewrite { amend, upstream } => rewrite(&ask, *amend, upstream.as_deref()),
         GitSubject::BranchMove { .. }
         | GitSubject::Overwrite { .. }
         | GitSubject::Submodules { .. } => super::moves::assess(&ask, what),
-        GitSubject::Push { remote, branches } => {
-            push(&ask, remote.as_deref(), branches, &ctx.protected_branches)
-        }
+        GitSubject::Push {
+            remote,
+            branches,
+            delete,
+        } => match push(&ask, remote.as_deref(), branches, &ctx.protected_branches) {
+            Some(protected) => Some(protected),
+            None if *delete => push_delete(&ask, remote.as_deref(), branches),
+            None => None,
+        },
     };
     answer.unwrap_or(Assessment::Unknown)
 }
@@ -377,6 +383,7 @@ fn ref_delete(ask: &dyn Fn(&[&str]) -> Option<String>, name: &str) -> Option<Ass
 }
 
 fn stash_drop(
+    ctx: &Context,
     ask: &dyn Fn(&[&str]) -> Option<String>,
     entry: Option<&str>,
     clear: bool,
@@ -410,11 +417,30 @@ fn stash_drop(
             "there is no {wanted}, so git would refuse"
         )));
     }
-    let described: Vec<String> = dropped
-        .iter()
-        .map(|(name, _, msg)| format!("{name} \"{msg}\""))
-        .collect();
-    let shas: Vec<&str> = dropped.iter().map(|(_, sha, _)| *sha).collect();
+    // An entry whose every change the work tree already holds loses nothing; the others
+    // are named with the files whose stashed version exists nowhere else.
+    let mut described = Vec::new();
+    let mut shas = Vec::new();
+    for (name, sha, msg) in &dropped {
+        let missing = not_in_work_tree(ctx, ask, sha)?;
+        if !missing.is_empty() {
+            described.push(format!(
+                "{name} \"{msg}\" (its changes to {} are not in the work tree)",
+                sample(&missing, "file")
+            ));
+            shas.push(*sha);
+        }
+    }
+    if described.is_empty() {
+        return Some(Assessment::Clear(format!(
+            "the work tree already holds every change of {}",
+            dropped
+                .iter()
+                .map(|(name, _, _)| *name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     Some(Assessment::Loss {
         loses: format!(
             "deletes {}",
@@ -423,6 +449,169 @@ fn stash_drop(
         recovery: Some(format!(
             "`git stash apply {}` until gc prunes it",
             shas.join("` / `git stash apply ")
+        )),
+    })
+}
+
+/// Most files one stash entry is compared by, file by file; past it the entry is judged
+/// not applied.
+const MAX_STASHED_FILES: usize = 200;
+
+/// The files stash entry `sha` changed (its untracked files too) whose stashed content the
+/// work tree does not hold: different, missing, or present where the stash deleted it.
+fn not_in_work_tree(
+    ctx: &Context,
+    ask: &dyn Fn(&[&str]) -> Option<String>,
+    sha: &str,
+) -> Option<Vec<String>> {
+    let top = ask(&["rev-parse", "--show-toplevel"])?;
+    let top = Path::new(top.trim_end_matches('\n'));
+    let base = format!("{sha}^1");
+    let mut sources = vec![(
+        sha.to_string(),
+        nul_list(&ask(&[
+            "diff",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            &base,
+            sha,
+        ])?),
+    )];
+    let untracked = format!("{sha}^3");
+    if ask(&[
+        "rev-parse",
+        "--verify",
+        "-q",
+        &format!("{untracked}^{{commit}}"),
+    ])
+    .is_some()
+    {
+        let files = nul_list(&ask(&["ls-tree", "-r", "-z", "--name-only", &untracked])?);
+        sources.push((untracked, files));
+    }
+    if sources.iter().map(|(_, files)| files.len()).sum::<usize>() > MAX_STASHED_FILES {
+        return Some(vec![format!("more than {MAX_STASHED_FILES} files")]);
+    }
+    let mut missing = Vec::new();
+    for (tree, files) in &sources {
+        if files.is_empty() {
+            continue;
+        }
+        let mut args = vec!["ls-tree", "-r", "-z", tree.as_str(), "--"];
+        args.extend(files.iter().map(String::as_str));
+        let stashed: Vec<(String, String)> = nul_list(&ask(&args)?)
+            .into_iter()
+            .filter_map(|line| {
+                let (meta, path) = line.split_once('\t')?;
+                let blob = meta.split(' ').nth(2)?;
+                Some((path.to_string(), blob.to_string()))
+            })
+            .collect();
+        // Every regular file here, hashed by one git process as git would store it.
+        let present: Vec<&String> = files
+            .iter()
+            .filter(|f| std::fs::symlink_metadata(top.join(f)).is_ok_and(|m| m.is_file()))
+            .collect();
+        let paths: Vec<String> = present
+            .iter()
+            .map(|f| top.join(f).to_string_lossy().into_owned())
+            .collect();
+        let hashes: Vec<String> = if paths.is_empty() {
+            Vec::new()
+        } else {
+            let mut args = vec!["hash-object", "--"];
+            args.extend(paths.iter().map(String::as_str));
+            git(ctx, top, None, &[], &args)?
+                .lines()
+                .map(str::to_string)
+                .collect()
+        };
+        for file in files {
+            let want = stashed.iter().find(|(p, _)| p == file).map(|(_, b)| b);
+            let here = present
+                .iter()
+                .position(|p| *p == file)
+                .and_then(|at| hashes.get(at));
+            let held = match (want, here) {
+                // Deleted by the stash: applied when the file is gone here too.
+                (None, _) => std::fs::symlink_metadata(top.join(file)).is_err(),
+                (Some(blob), Some(hash)) => blob == hash,
+                (Some(_), None) => false,
+            };
+            if !held {
+                missing.push(file.clone());
+            }
+        }
+    }
+    Some(missing)
+}
+
+/// The entries of git's `-z` output.
+fn nul_list(out: &str) -> Vec<String> {
+    out.split('\0')
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// `git push --delete`: each remote branch, as last fetched, whose every commit another
+/// branch of the same remote holds loses nothing there; any other is named with the commits
+/// only it holds.
+fn push_delete(
+    ask: &dyn Fn(&[&str]) -> Option<String>,
+    remote: Option<&str>,
+    branches: &[String],
+) -> Option<Assessment> {
+    let remote = remote.unwrap_or("origin");
+    let mut lost = Vec::new();
+    let mut recovery = Vec::new();
+    for branch in branches {
+        let tracking = format!("refs/remotes/{remote}/{branch}");
+        // Not fetched here (or a tag): what it holds is not known.
+        let tip = ask(&["rev-parse", "--verify", "-q", "--short", &tracking])?;
+        // `--exclude` before `--remotes` names refs without `refs/remotes/`.
+        let others = [
+            format!("--exclude={remote}/{branch}"),
+            format!("--exclude={remote}/HEAD"),
+            format!("--remotes={remote}"),
+        ];
+        let mut revs = vec![tracking.as_str(), "--not"];
+        revs.extend(others.iter().map(String::as_str));
+        let only_there = commits(ask, &revs)?;
+        if only_there.is_empty() {
+            continue;
+        }
+        let exclude = format!("--exclude={tracking}");
+        let nowhere = commits(ask, &[&tracking, "--not", &exclude, "--all"])?;
+        let elsewhere = if nowhere.is_empty() {
+            " (local branches or tags here still hold them)".to_string()
+        } else {
+            format!(
+                "; {} of them {} on no other ref here",
+                nowhere.len(),
+                if nowhere.len() == 1 { "is" } else { "are" }
+            )
+        };
+        lost.push(format!(
+            "`{remote}/{branch}` is the only branch of `{remote}` with {}{elsewhere}",
+            sample(&only_there, "commit")
+        ));
+        recovery.push(format!(
+            "`git push {remote} {}:refs/heads/{branch}`",
+            tip.trim()
+        ));
+    }
+    if lost.is_empty() {
+        return Some(Assessment::Clear(format!(
+            "every commit of the branches it deletes (as last fetched) is on another branch of `{remote}`"
+        )));
+    }
+    Some(Assessment::Loss {
+        loses: format!("deletes remote branches: {}", lost.join("; ")),
+        recovery: Some(format!(
+            "{} puts it back while this clone still has the commits",
+            recovery.join(", ")
         )),
     })
 }
@@ -451,17 +640,39 @@ fn worktree_remove(ctx: &Context, dir: &Path, path: &str) -> Option<Assessment> 
         .filter(|(code, p)| code != "!!" || !super::paths::regenerable(ctx, p))
         .map(|(_, p)| p)
         .collect();
-    if lost.is_empty() {
+    // A branch outlives its worktree; commits made on a detached HEAD there do not.
+    let ask_there = |args: &[&str]| git(ctx, &tree, None, &[], args);
+    let stranded = match ask_there(&["symbolic-ref", "-q", "HEAD"]) {
+        Some(_) => Vec::new(),
+        None => commits(
+            &ask_there,
+            &["HEAD", "--not", "--branches", "--remotes", "--tags"],
+        )?,
+    };
+    if lost.is_empty() && stranded.is_empty() {
         return Some(Assessment::Clear(format!(
-            "the worktree `{path}` has no uncommitted or untracked work"
+            "the worktree `{path}` has no uncommitted or untracked work, and its commits are on a branch"
         )));
     }
+    let mut loses = Vec::new();
+    if !lost.is_empty() {
+        loses.push(sample(&lost, "changed or untracked file"));
+    }
+    if !stranded.is_empty() {
+        loses.push(format!(
+            "{} made on its detached HEAD and on no branch, tag or remote",
+            sample(&stranded, "commit")
+        ));
+    }
     Some(Assessment::Loss {
-        loses: format!(
-            "deletes the worktree `{path}` with {}",
-            sample(&lost, "changed or untracked file")
-        ),
-        recovery: Some("uncommitted work in it was never in git: it cannot be recovered".into()),
+        loses: format!("deletes the worktree `{path}` with {}", loses.join(" and ")),
+        recovery: Some(if stranded.is_empty() {
+            "uncommitted work in it was never in git: it cannot be recovered".into()
+        } else {
+            "`git branch <name> <sha>` keeps the commits before removing it; uncommitted work \
+             in it cannot be recovered"
+                .into()
+        }),
     })
 }
 

@@ -33,13 +33,14 @@ mod paths;
 mod rsync;
 mod run;
 mod sqlfile;
+mod temp;
 mod workcopy;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::motion::channels::Landing;
-use crate::rules::{Finding, GitAliases, Subject, Tier};
+use crate::rules::{Finding, GitAliases, GitSubject, Subject, Tier};
 use crate::settings::Settings;
 use crate::shell::{Elsewhere, SimpleCommand, Word};
 
@@ -126,6 +127,27 @@ impl Context {
                 .filter(|cmd| cmd.elsewhere.is_some() || cmd.span != finding.span)
                 .collect();
             return self.assess(&mapped, &before);
+        }
+        // Inside a temporary folder a delete is judged by where it lies, which neither the
+        // folder the command runs in nor what earlier commands left there changes.
+        if let Subject::Paths(targets) = &finding.subject
+            && finding.tier != Tier::Protected
+            && !finding.uncertain
+            && let Some(why) = temp::all_inside(self, &finding.dirs, targets, before)
+        {
+            return Assessment::Clear(why);
+        }
+        if let Subject::Git { globals, what } = &finding.subject
+            && matches!(
+                what,
+                GitSubject::Discard { .. }
+                    | GitSubject::Overwrite { .. }
+                    | GitSubject::Clean { .. }
+            )
+            && finding.tier != Tier::Protected
+            && let Some(why) = temp::work_tree_inside(self, globals, &finding.env)
+        {
+            return Assessment::Clear(why);
         }
         let Some(dir) = self.directory(&finding.dirs) else {
             return Assessment::Unknown;

@@ -110,7 +110,7 @@ fn command(node: Node, src: &str, splats: &[(String, Splat)]) -> Option<Effect> 
     let lower = lower.strip_suffix(".exe").unwrap_or(&lower);
     match lower {
         "remove-item" | "rm" | "ri" | "del" | "erase" | "rd" | "rmdir" => {
-            remove_item(&elements, whole)
+            remove_item(&elements, whole, listed_before(node, src, splats))
         }
         "clear-recyclebin" => {
             let args = Parameters::read(&elements, CLEAR_RECYCLE_BIN);
@@ -336,6 +336,23 @@ const COMMON: Spec = &[
     ("progressaction", true),
 ];
 
+const GET_CHILD_ITEM: Spec = &[
+    ("path", true),
+    ("literalpath", true),
+    ("filter", true),
+    ("include", true),
+    ("exclude", true),
+    ("recurse", false),
+    ("depth", true),
+    ("force", false),
+    ("name", false),
+    ("directory", false),
+    ("file", false),
+    ("hidden", false),
+    ("erroraction", true),
+    ("attributes", true),
+];
+
 const REMOVE_ITEM: Spec = &[
     ("path", true),
     ("literalpath", true),
@@ -487,7 +504,8 @@ fn dotnet_delete(node: Node, src: &str) -> Option<Effect> {
     }
 }
 
-fn remove_item(elements: &[Element], whole: &str) -> Option<Effect> {
+/// `piped`: what the pipeline stage before it lists, when `Remove-Item` names no path itself.
+fn remove_item(elements: &[Element], whole: &str, piped: Option<Word>) -> Option<Effect> {
     let args = Parameters::read(elements, REMOVE_ITEM);
     if args.has("whatif") {
         return None;
@@ -497,7 +515,45 @@ fn remove_item(elements: &[Element], whole: &str) -> Option<Effect> {
     targets.extend(args.values("pspath"));
     targets.extend(args.values("lp"));
     targets.extend(args.positional.iter().cloned());
+    if targets.is_empty() {
+        targets.extend(piped);
+    }
     Some(remove(whole, targets, args.has("recurse")))
+}
+
+/// `Get-ChildItem -Path X … | Remove-Item`: the items it lists are what lies inside `X`,
+/// read as `X/*` (the current folder's `*` when it names none). `None` when the stage before
+/// is anything else, whose output is not known.
+fn listed_before(node: Node, src: &str, splats: &[(String, Splat)]) -> Option<Word> {
+    let before = node
+        .prev_named_sibling()
+        .filter(|n| n.kind() == "command")?;
+    let name = before.child_by_field_name("command_name")?;
+    let lister = text(name, src).to_ascii_lowercase();
+    if !matches!(lister.as_str(), "get-childitem" | "gci" | "ls" | "dir") {
+        return None;
+    }
+    let elements: Vec<Element> = before
+        .child_by_field_name("command_elements")
+        .map(|e| elements(e, src, splats))
+        .unwrap_or_default();
+    let args = Parameters::read(&elements, GET_CHILD_ITEM);
+    let folder = args
+        .values("path")
+        .into_iter()
+        .chain(args.values("literalpath"))
+        .chain(args.positional.first().cloned())
+        .next();
+    Some(match folder {
+        Some(folder) => Word {
+            text: format!("{}/*", folder.text.trim_end_matches(['/', '\\'])),
+            literal: false,
+        },
+        None => Word {
+            text: "*".into(),
+            literal: false,
+        },
+    })
 }
 
 #[cfg(test)]
@@ -523,6 +579,23 @@ mod tests {
             lowered("Get-ChildItem | ForEach-Object { Remove-Item $_ -Recurse }"),
             ["rm -r $_"]
         );
+    }
+
+    #[test]
+    fn what_get_childitem_lists_is_what_remove_item_takes() {
+        assert_eq!(
+            lowered(
+                "Get-ChildItem -Path $env:TEMP -Recurse -Force -ErrorAction SilentlyContinue | \
+                 Remove-Item -Recurse -Force"
+            ),
+            ["rm -r $env:TEMP/*"]
+        );
+        assert_eq!(
+            lowered("Get-ChildItem C:\\Windows\\Temp | Remove-Item -Recurse"),
+            ["rm -r C:/Windows/Temp/*"]
+        );
+        assert_eq!(lowered("Get-ChildItem | Remove-Item"), ["rm *"]);
+        assert_eq!(lowered("Get-Content list.txt | Remove-Item"), ["rm"]);
     }
 
     #[test]

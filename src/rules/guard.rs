@@ -169,9 +169,15 @@ pub(super) fn check(cmd: &SimpleCommand) -> Option<Hit> {
             "rewrites `{path}`, which decides whether the guard runs"
         )));
     }
+    // Without `-r`, `rm` refuses a folder: of a guard folder it can only unlink a link.
+    let folders_too = match cmd.program() {
+        Some("rm") => super::fs::is_recursive(cmd.args()),
+        Some("unlink" | "shred") => false,
+        _ => true,
+    };
     if let Some(path) = with_dirs(cmd, removed_paths(cmd))
         .iter()
-        .find(|p| is_guard_file(p) || is_guard_folder(p))
+        .find(|p| is_guard_file(p) || (folders_too || names_binary(p)) && is_guard_folder(p))
     {
         return Some(tamper(format!(
             "moves or deletes `{path}`, and the guard's hook with it"
@@ -209,6 +215,12 @@ fn uninstall(args: &[Word]) -> Option<Hit> {
     let dry_run = args.iter().any(|w| w.text == "--dry-run");
     (first == "uninstall" && !dry_run)
         .then(|| tamper("removes the guard's hooks from the agent hosts".into()))
+}
+
+/// Whether `path` ends in the name of the guard's binary (`~/.cargo/bin/agent-guard`), a
+/// file that a plain `rm` removes.
+fn names_binary(path: &str) -> bool {
+    is_guard_binary(&Word::literal(path))
 }
 
 /// Whether `word` names the guard's binary: a path ending in `agent-guard` (the hooks run

@@ -9,6 +9,7 @@ mod elsewhere;
 mod fs;
 mod git;
 mod guard;
+pub mod line;
 mod opts;
 pub mod packs;
 mod shell;
@@ -172,6 +173,8 @@ pub enum GitSubject {
     Push {
         remote: Option<String>,
         branches: Vec<String>,
+        /// The push deletes these branches rather than writing them.
+        delete: bool,
     },
     /// Branches (full ref names) moved to `to`, or, with `to` unknown (a fetch), to what the
     /// command brings; a name that does not exist yet is created.
@@ -318,13 +321,29 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
         Some(name) => {
             let mut hits = by_program(name, cmd.args(), profile, Reading::Known);
             hits.extend(packs::check(name, cmd, settings));
-            if cmd.input.is_some() || !cmd.fed_by.is_empty() {
+            // What `find -exec` runs is judged with the search that feeds it, by `find`'s
+            // own reading of its tests.
+            if cmd.via == Via::FindExec {
+                if cmd
+                    .fed_by
+                    .first()
+                    .is_some_and(|find| fs::find::narrows(find))
+                {
+                    hits.retain(|hit| hit.rule.id != fs::RM_RECURSIVE.id);
+                }
+            } else if cmd.input.is_some() || !cmd.fed_by.is_empty() {
                 hits.extend(fed(name, cmd));
             }
             hits
         }
         None => shell::dynamic(cmd, profile),
     };
+    // `cd /tmp/x && rm -rf *`: what the `cd` leads to is a temporary folder, not the project.
+    if cmd.program() == Some("rm") && fs::in_temporary_folder(&cmd.dirs) {
+        for hit in &mut hits {
+            fs::lift_here(hit, cmd.args());
+        }
+    }
     // A `trap` action's plain `rm` is the exit-cleanup idiom (`trap 'rm -f $tmp' EXIT`):
     // there only recursive deletes are stopped, even in the strict profile.
     if cmd.via == Via::Trap {
@@ -413,6 +432,8 @@ pub(crate) fn by_program(
     match name {
         "git" => git::check(args),
         "git-filter-repo" => vec![git::filter_repo()],
+        // `rm`'s own options: the shredders and the others that read rm's spelling have more.
+        "rm" if fs::refused(args) => Vec::new(),
         "rm" => fs::rm(args, profile, reading).into_iter().collect(),
         // rimraf deletes its operands recursively, as `rm -rf` does.
         "rimraf" => {

@@ -172,9 +172,8 @@ struct Expr<'a> {
     last_pattern: Option<usize>,
     /// Where the pattern test stands that picked the files an action first reached.
     pattern: Option<usize>,
-    /// An `-exec` deletes recursively: `fs.rm-recursive` stops that command whatever it is
-    /// given, so a pattern need not be reported too.
-    recursive: bool,
+    /// An `-exec` deletes recursively: a folder a test picks goes with everything in it.
+    folders: bool,
 }
 
 impl Expr<'_> {
@@ -272,7 +271,7 @@ impl Expr<'_> {
             let Some(pattern) = value else {
                 return Reach::neutral(picked);
             };
-            let by = pattern_picks(w, pattern);
+            let by = pattern_picks(w, pattern, self.folders);
             if by == Picked::Pattern {
                 self.last_pattern = Some(self.at - 2);
             }
@@ -285,11 +284,24 @@ impl Expr<'_> {
             when_true: Picked::Known,
             ..Reach::neutral(picked)
         };
+        // One folder by identity, or what a test of the agent's lets through, still goes
+        // with everything in it: a set to look at first, not something known by name.
+        let identified = if self.folders {
+            Reach {
+                when_true: picked.max(Picked::Pattern),
+                ..Reach::neutral(picked)
+            }
+        } else {
+            Reach {
+                when_true: Picked::Known,
+                ..Reach::neutral(picked)
+            }
+        };
         match w {
             // One file, by identity: as narrow as a name.
             "-inum" | "-samefile" => {
                 self.at += 1;
-                known
+                identified
             }
             "-empty" => known,
             // `-size 0` is `-empty` for files.
@@ -338,7 +350,6 @@ impl Expr<'_> {
             .get(self.at)
             .and_then(|w| w.value())
             .map(|p| p.rsplit('/').next().unwrap_or(p));
-        let start = self.at;
         let mut terminator = "";
         while let Some(next) = self.args.get(self.at) {
             self.at += 1;
@@ -352,11 +363,7 @@ impl Expr<'_> {
                 break;
             }
         }
-        if self.mode == Mode::Delete
-            && let Some(program) = program.filter(|p| sets::is_deleter(p))
-        {
-            let words = self.args.get(start + 1..self.at).unwrap_or_default();
-            self.recursive |= sets::recursive(program, words);
+        if self.mode == Mode::Delete && program.is_some_and(sets::is_deleter) {
             return self.act(picked);
         }
         // `-exec test -e {} ;` is a test the agent wrote for these files: only those it
@@ -364,14 +371,21 @@ impl Expr<'_> {
         // tells nothing apart.
         let filters =
             terminator == ";" && !matches!(program, Some("echo" | "printf" | "true" | ":") | None);
-        Reach::neutral(if filters { Picked::Known } else { picked })
+        let by = if self.folders {
+            Picked::Pattern
+        } else {
+            Picked::Known
+        };
+        Reach::neutral(if filters { picked.max(by) } else { picked })
     }
 }
 
 /// How a pattern test picks files: everything (`*`), files known for what they are (a name
 /// or path with no wildcard, output by name such as `*.pyc`, a path inside a build folder,
 /// links), or by a pattern over the project's own files (`*.c`, `*.txt`, `.*`).
-fn pattern_picks(test: &str, pattern: &str) -> Picked {
+/// With `folders`, what is picked goes with everything under it: one name with no wildcard
+/// (`-name src`) then picks whole folders of work unless it names output.
+fn pattern_picks(test: &str, pattern: &str, folders: bool) -> Picked {
     if matches_all(test, pattern) {
         return Picked::Any;
     }
@@ -383,7 +397,7 @@ fn pattern_picks(test: &str, pattern: &str) -> Picked {
         };
     }
     // Only symbolic links match a link test: removing them loses no file's content.
-    if test.ends_with("lname") || !pattern.contains(['*', '?', '[']) {
+    if test.ends_with("lname") || !(folders || pattern.contains(['*', '?', '['])) {
         return Picked::Known;
     }
     let path_test = test.ends_with("path") || test.ends_with("wholename");
@@ -457,7 +471,6 @@ fn split(args: &[Word]) -> Split<'_> {
 struct Outcome<'a> {
     acts: Option<Picked>,
     pattern: Option<&'a [Word]>,
-    recursive: bool,
 }
 
 fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
@@ -469,7 +482,7 @@ fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
         has_action: false,
         last_pattern: None,
         pattern: None,
-        recursive: false,
+        folders: mode == Mode::Delete && deletes_folders(expression),
     };
     let mut acts = None;
     let mut printed: Option<Picked> = None;
@@ -510,8 +523,35 @@ fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
     Outcome {
         acts,
         pattern: expr.pattern.and_then(|at| expression.get(at..at + 2)),
-        recursive: expr.recursive,
     }
+}
+
+/// Whether an `-exec`/`-ok` of the expression deletes recursively (`-exec rm -rf {} +`).
+fn deletes_folders(expression: &[Word]) -> bool {
+    expression.iter().enumerate().any(|(at, action)| {
+        let acts = action.text.starts_with("-exec") || action.text.starts_with("-ok");
+        let Some(program) = expression.get(at + 1).and_then(Word::value) else {
+            return false;
+        };
+        let program = program.rsplit('/').next().unwrap_or(program);
+        let words = expression.get(at + 2..).unwrap_or_default();
+        let end = words
+            .iter()
+            .position(|w| w.text == ";" || w.text == "+")
+            .unwrap_or(words.len());
+        acts && sets::recursive(program, words.get(..end).unwrap_or_default())
+    })
+}
+
+/// Whether the tests of `find` (its whole argv) pick the files its `-exec` acts on by name,
+/// a pattern or what they are: its deletes are then judged as that set, not as a delete of
+/// whatever `find` hands over.
+pub(in crate::rules) fn narrows(find: &[Word]) -> bool {
+    let Split { expression, .. } = split(find.get(1..).unwrap_or_default());
+    matches!(
+        read(expression, Mode::Delete).acts,
+        Some(Picked::Known | Picked::Pattern)
+    )
 }
 
 /// The starting points as words, `.` when none is given.
@@ -528,7 +568,7 @@ pub(in crate::rules) fn check(args: &[Word]) -> Option<Hit> {
     let outcome = read(expression, Mode::Delete);
     let acts = outcome.acts?;
     let in_output = !starts.is_empty() && starts.iter().all(|w| sets::start_in_output(w));
-    if acts == Picked::Known || (acts == Picked::Pattern && (outcome.recursive || in_output)) {
+    if acts == Picked::Known || (acts == Picked::Pattern && in_output) {
         return None;
     }
     let starts = starts_or_here(starts);

@@ -19,7 +19,7 @@ pub static RM_RECURSIVE: Rule = Rule {
     instead: "`git rm -r <path>` for tracked files (refuses to drop uncommitted edits); move \
               anything else aside with `mv <path> \"$(mktemp -d)\"` so it can come back.",
     protected_when: Some(
-        "the target is `/`, `~`, `$HOME`, `.`, `..`, `*`, a `.git` folder or a system folder, or `--no-preserve-root` is given",
+        "the target is `/`, `~`, `$HOME`, `.`, `..`, `*` (but where a `cd` of the line leads into a temporary folder), a `.git` folder or a system folder, or `--no-preserve-root` is given",
     ),
     strict_only: false,
     stops: &[
@@ -27,7 +27,7 @@ pub static RM_RECURSIVE: Rule = Rule {
         "rm -r -f node_modules",
         "sudo rm -rf /",
         "bash -lc 'rm -rf dist'",
-        "find . -name x -exec rm -rf {} +",
+        "find . -type d -exec rm -rf {} +",
     ],
     passes: &[
         "rm stale.log",
@@ -81,6 +81,33 @@ const RM: &[Opt] = &[
     flag("help", None),
     flag("version", None),
 ];
+
+/// Whether every `rm` refuses `args` and deletes nothing: an option before the first operand
+/// that neither GNU nor BSD `rm` knows (`rm -rf --typescript`). GNU's rm would refuse one
+/// after an operand too, but BSD's takes that as a file name, so only the leading ones count.
+pub(super) fn refused(args: &[Word]) -> bool {
+    // BSD's own letters: `-P` (overwrite), `-W` (undelete), `-x` (stay on one file system).
+    const SHORT: &str = "fiIrRdvPWx";
+    for word in args {
+        let text = word.text.as_str();
+        if text == "--" || !word.literal {
+            return false;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(name, _)| name);
+            if !RM.iter().any(|o| o.long.starts_with(name)) {
+                return true;
+            }
+        } else if let Some(letters) = text.strip_prefix('-').filter(|l| !l.is_empty()) {
+            if letters.chars().any(|c| !SHORT.contains(c)) {
+                return true;
+            }
+        } else {
+            return false;
+        }
+    }
+    false
+}
 
 /// Whether `rm ARGS` deletes recursively.
 pub(super) fn is_recursive(args: &[Word]) -> bool {
@@ -141,7 +168,7 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     } else {
         crate::rules::git::list(targets.iter().map(|w| w.text.as_str()))
     };
-    let hit = Hit::new(
+    let mut hit = Hit::new(
         &RM_RECURSIVE,
         tier,
         format!("deletes {shown} and everything under it, with no trash and no undo"),
@@ -150,6 +177,13 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
     .about(Subject::Paths(
         targets.iter().map(|w| (*w).clone()).collect(),
     ));
+    // `"skills/{a,b}"`: quoted, the braces are not expanded and name one path, made only by
+    // someone who meant that very name; unless the context finds it, nothing goes.
+    hit.needs_confirmation = tier == Tier::Destructive
+        && !targets.is_empty()
+        && targets
+            .iter()
+            .all(|w| w.literal && names_brace_list(&w.text));
     Some(match tier {
         Tier::Protected => hit.safer(format!(
             "never delete {}; ask the user what should really go",
@@ -214,6 +248,17 @@ fn guarded_root(targets: &[&Word]) -> String {
     }
 }
 
+/// Whether `text` holds a brace list (`{a,b}`, `{1..3}`) that a shell would have expanded
+/// had it not been quoted.
+fn names_brace_list(text: &str) -> bool {
+    text.match_indices('{').any(|(open, _)| {
+        text[open + 1..]
+            .find('}')
+            .map(|close| &text[open + 1..open + 1 + close])
+            .is_some_and(|inner| inner.contains(',') || inner.contains(".."))
+    })
+}
+
 /// A literal file whose name marks it as a by-product nobody keeps: a log, a temp file, a
 /// compiled object. The strict profile lets a plain `rm` of those through.
 fn is_disposable(word: &Word) -> bool {
@@ -225,6 +270,54 @@ fn is_disposable(word: &Word) -> bool {
     match name.rsplit_once('.') {
         Some((stem, ext)) => !stem.is_empty() && EXTENSIONS.contains(&ext),
         None => false,
+    }
+}
+
+/// Whether the `cd`s `dirs` lead, as written, into a temporary folder (`/tmp`, `/var/tmp`,
+/// macOS's `/private/tmp`, or one inside them).
+pub(super) fn in_temporary_folder(dirs: &[Word]) -> bool {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut rooted = false;
+    for word in dirs {
+        let Some(step) = word.value() else {
+            return false;
+        };
+        if step.starts_with('/') {
+            parts.clear();
+            rooted = true;
+        } else if step == "-" || step.starts_with('~') {
+            return false;
+        }
+        for part in step.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                p => parts.push(p),
+            }
+        }
+    }
+    let rest = parts.strip_prefix(&["private"][..]).unwrap_or(&parts[..]);
+    rooted && matches!(rest, ["tmp", ..] | ["var", "tmp", ..])
+}
+
+/// A recursive `rm` protected only for deleting "here" (`*`, `.`, `./*`) is an ordinary
+/// one when here is a temporary folder: the context may then clear it.
+pub(super) fn lift_here(hit: &mut Hit, args: &[Word]) {
+    const HERE: &[&str] = &["*", "./*", ".*", "./.*"];
+    if hit.rule.id != RM_RECURSIVE.id || hit.tier != Tier::Protected {
+        return;
+    }
+    let p = opts::parse(args, RM);
+    let targets: Vec<&Word> = p.operands.iter().map(|(_, w)| *w).collect();
+    let only_here = targets
+        .iter()
+        .filter(|w| is_protected_target(w))
+        .all(|w| HERE.contains(&w.text.as_str()));
+    if only_here && !p.has("no-preserve-root") {
+        hit.tier = Tier::Destructive;
+        hit.safer = Some(set_aside(&targets, true));
     }
 }
 

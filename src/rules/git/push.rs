@@ -112,13 +112,15 @@ pub(super) fn push(inv: &Invocation) -> Option<Hit> {
         Tier::Destructive
     };
     let remote = p.operands.first().map(|(_, w)| *w);
-    let pushes_to = |branches: &[&str]| match (remote.map(|w| w.value()), texts(&refspecs)) {
-        (Some(None), _) | (_, None) => Subject::Nothing,
-        (remote, Some(_)) => about(GitSubject::Push {
-            remote: remote.flatten().map(str::to_string),
-            branches: branches.iter().map(|b| b.to_string()).collect(),
-        }),
-    };
+    let pushes_to =
+        |branches: &[&str], delete: bool| match (remote.map(|w| w.value()), texts(&refspecs)) {
+            (Some(None), _) | (_, None) => Subject::Nothing,
+            (remote, Some(_)) => about(GitSubject::Push {
+                remote: remote.flatten().map(str::to_string),
+                branches: branches.iter().map(|b| b.to_string()).collect(),
+                delete,
+            }),
+        };
 
     let deleting: Vec<&str> = if p.has("delete") {
         destinations.clone()
@@ -138,7 +140,7 @@ pub(super) fn push(inv: &Invocation) -> Option<Hit> {
         let subject = if deleting.is_empty() {
             Subject::Nothing
         } else {
-            pushes_to(&deleting)
+            pushes_to(&deleting, true)
         };
         let what = if p.has("prune") && deleting.is_empty() {
             "every remote branch that has no local counterpart".to_string()
@@ -192,7 +194,7 @@ pub(super) fn push(inv: &Invocation) -> Option<Hit> {
     .recovery("the overwritten commits may still be in a teammate's clone or the remote's reflog")
     .branches(&destinations);
     if !every_branch {
-        hit = hit.about(pushes_to(&destinations));
+        hit = hit.about(pushes_to(&destinations, false));
     }
     if !p.has("mirror") {
         hit = hit.safer(format!(

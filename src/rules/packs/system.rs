@@ -280,11 +280,27 @@ fn inside_os_folder(path: &str) -> Option<&'static str> {
     })
 }
 
+/// An entry of a web server's `*-enabled` folder (`/etc/nginx/sites-enabled/default`): a
+/// link to its `*-available` twin by the servers' own convention, so removing it disables
+/// the site and deletes no configuration.
+fn is_enabled_link(path: &str) -> bool {
+    let Some(path) = normalized(path) else {
+        return false;
+    };
+    let parts: Vec<&str> = path.split('/').collect();
+    matches!(
+        parts.as_slice(),
+        ["", "etc", "nginx" | "apache2" | "httpd", folder, name]
+            if matches!(*folder, "sites-enabled" | "conf-enabled" | "mods-enabled")
+                && !name.is_empty()
+    )
+}
+
 fn rm(args: &[Word]) -> Option<Hit> {
     let targets: Vec<&str> = operand_words(args, &[])
         .into_iter()
         .filter_map(Word::value)
-        .filter(|t| inside_os_folder(t).is_some())
+        .filter(|t| inside_os_folder(t).is_some() && !is_enabled_link(t))
         .collect();
     let first = *targets.first()?;
     let folder = inside_os_folder(first).unwrap_or("/");

@@ -2,7 +2,8 @@
 
 use super::{SimpleCommand, Via, Word};
 
-/// The commands `find`'s `-exec`, `-execdir`, `-ok` and `-okdir` actions run.
+/// The commands `find`'s `-exec`, `-execdir`, `-ok` and `-okdir` actions run, each carrying
+/// the whole `find` as what feeds it.
 pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
     let mut execs = Vec::new();
     let mut words = find.args().iter();
@@ -34,7 +35,8 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 dirs: find.dirs.clone(),
                 redirects: Vec::new(),
                 input: None,
-                fed_by: Vec::new(),
+                // The search that picks the files it runs on.
+                fed_by: vec![find.argv.clone()],
                 call: None,
                 elsewhere: find.elsewhere.clone(),
                 recipe: None,
