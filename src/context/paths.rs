@@ -160,7 +160,7 @@ pub(super) fn regenerable(ctx: &Context, path: &str) -> bool {
 /// The machine's temporary folders: the usual Unix ones, and whatever this platform and its
 /// environment name (`$TMPDIR`, macOS's `/var/folders/…/T/`; `%TEMP%`/`%TMP%` on Windows), each
 /// as the file system resolves it (macOS's `/tmp` is `/private/tmp`).
-fn temp_roots() -> Vec<PathBuf> {
+pub(super) fn temp_roots() -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = ["/tmp", "/var/tmp"].iter().map(PathBuf::from).collect();
     roots.push(std::env::temp_dir());
     for name in ["TMPDIR", "TEMP", "TMP"] {

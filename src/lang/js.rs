@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, Lang, append, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -227,10 +227,11 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
         }
         (
             _,
-            "writeFileSync" | "writeFile" | "appendFileSync" | "appendFile" | "createWriteStream"
-            | "writeTextFile" | "writeTextFileSync",
+            "writeFileSync" | "writeFile" | "createWriteStream" | "writeTextFile"
+            | "writeTextFileSync",
         )
         | ("Bun", "write") => Some(write(whole, name, arg(0)?)),
+        (_, "appendFileSync" | "appendFile") => Some(append(whole, name, arg(0)?)),
         (_, "renameSync" | "rename") if !is_new => Some(rename(whole, arg(0)?, arg(1)?)),
         _ => None,
     }

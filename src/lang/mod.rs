@@ -192,12 +192,32 @@ fn rename(call: &str, from: Word, to: Word) -> Effect {
     }
 }
 
-/// Writing `target`: a command named after the call, its output redirected there.
+/// Writing `target` from its start: a command named after the call, its output redirected
+/// there.
 fn write(call: &str, name: &str, target: Word) -> Effect {
+    written(call, name, target, ">")
+}
+
+/// Adding to the end of `target` (`>>`): what it held stays.
+fn append(call: &str, name: &str, target: Word) -> Effect {
+    written(call, name, target, ">>")
+}
+
+/// Writing `target` as `mode` (`w`, `a`, `r+`, ...) opens it: a mode that truncates, or one
+/// not known, writes over it; any other adds to it.
+fn write_as(call: &str, name: &str, target: Word, mode: &Word) -> Effect {
+    if !mode.literal || mode.text.contains('w') {
+        write(call, name, target)
+    } else {
+        append(call, name, target)
+    }
+}
+
+fn written(call: &str, name: &str, target: Word, op: &str) -> Effect {
     Effect::Command {
         argv: vec![Word::literal(name)],
         redirects: vec![Redirect {
-            op: ">".into(),
+            op: op.into(),
             target,
         }],
         call: call_text(call),

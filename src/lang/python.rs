@@ -6,7 +6,7 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, Lang, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, Lang, mode_writes, remove, remove_dir, rename, run, unknown, write, write_as};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -144,17 +144,16 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             Some(rename(whole, first("src")?, args.get(1, "dst")?.word()))
         }
         ("" | "io" | "builtins" | "codecs", "open") => {
-            let mode = args.get(1, "mode").map(Value::word);
-            mode.is_some_and(|m| mode_writes(&m))
+            let mode = args.get(1, "mode").map(Value::word)?;
+            mode_writes(&mode)
                 .then(|| first("file"))
                 .flatten()
-                .map(|target| write(whole, "open", target))
+                .map(|target| write_as(whole, "open", target, &mode))
         }
         (_, "open") if receiver.is_some_and(|r| is_path(r, src)) => {
-            let mode = args.get(0, "mode").map(Value::word);
+            let mode = args.get(0, "mode").map(Value::word)?;
             let target = path_of(receiver?, src);
-            mode.is_some_and(|m| mode_writes(&m))
-                .then(|| write(whole, "open", target))
+            mode_writes(&mode).then(|| write_as(whole, "open", target, &mode))
         }
         (_, "write_text" | "write_bytes") => Some(write(whole, name, path_of(receiver?, src))),
         _ => None,

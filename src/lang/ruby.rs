@@ -6,7 +6,7 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write, write_as};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -80,7 +80,7 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         ("File", "open" | "new") => {
             let (file, rest) = args.split_first()?;
             let mode = rest.first().map(Value::word)?;
-            mode_writes(&mode).then(|| write(whole, name, file.word()))
+            mode_writes(&mode).then(|| write_as(whole, name, file.word(), &mode))
         }
         ("FileUtils" | "File", "mv" | "move" | "rename") => {
             Some(rename(whole, args.first()?.word(), args.get(1)?.word()))

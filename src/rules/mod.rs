@@ -117,6 +117,9 @@ pub enum Subject {
     /// Paths in a Mercurial or Subversion working copy: what the tool's own status shows
     /// there tells whether the command loses anything.
     WorkingCopy(WorkingCopy),
+    /// Single files a command deletes or writes over: lost only when their bytes exist
+    /// nowhere else.
+    Files(Vec<Replaced>),
     /// A file of SQL a database client runs (`psql -f reset.sql`, `mysql < reset.sql`): what
     /// it destroys shows only in the file.
     SqlFile {
@@ -125,6 +128,7 @@ pub enum Subject {
     },
 }
 
+pub use fs::overwrite::{Replaced, With};
 pub use fs::rsync::Mirror;
 pub use packs::vcs::WorkingCopy;
 
@@ -275,6 +279,8 @@ pub static ALL: &[&Rule] = &[
     &fs::sets::RM_SET,
     &fs::rsync::RSYNC_DELETE,
     &fs::RM_ANY,
+    &fs::overwrite::RM_FILE,
+    &fs::overwrite::OVERWRITE,
     &shell::DYNAMIC_COMMAND,
     &shell::UNANALYZABLE,
     &guard::TAMPER,
@@ -324,6 +330,7 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
     if cmd.via == Via::Trap {
         hits.retain(|hit| hit.rule.id != fs::RM_ANY.id);
     }
+    hits.extend(fs::overwrite::check(cmd, cmd.program()));
     // Whatever the program, it must not write the guard's own files.
     hits.extend(guard::check(cmd));
     hits.into_iter()
