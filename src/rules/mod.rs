@@ -54,8 +54,9 @@ pub struct Rule {
 }
 
 /// An example for a rule that only the context can raise (a SQL file's statements are read
-/// from the file): the files the folder the command runs in holds, the command, and whether
-/// the rule stops it there. The declaration's `stops` stay empty for such a rule; these take
+/// from the file; a file written over is lost only when git has no copy of it): the files
+/// the folder the command runs in holds, untracked in a fresh repository, the command, and
+/// whether the rule stops it there. The declaration's `stops` stay empty for such a rule; these take
 /// their place in the tests.
 pub struct WorldExample {
     pub rule: &'static Rule,
@@ -66,7 +67,9 @@ pub struct WorldExample {
 
 /// Every example that needs files in the folder to show.
 pub fn world_examples() -> impl Iterator<Item = &'static WorldExample> {
-    packs::db::WORLD_EXAMPLES.iter()
+    packs::db::WORLD_EXAMPLES
+        .iter()
+        .chain(fs::overwrite::WORLD_EXAMPLES)
 }
 
 /// One destructive operation found in one command.

@@ -3,7 +3,7 @@
 //! output), so these findings stand only when the context shows the old bytes exist nowhere
 //! else; with context off they pass.
 
-use crate::rules::{Hit, Rule, Subject, Tier};
+use crate::rules::{Hit, Rule, Subject, Tier, WorldExample};
 use crate::shell::{SimpleCommand, Word};
 
 pub static RM_FILE: Rule = Rule {
@@ -52,6 +52,52 @@ pub static OVERWRITE: Rule = Rule {
         "ln -s target link",
     ],
 };
+
+/// Each rule, in a fresh repository holding these files untracked.
+pub static WORLD_EXAMPLES: &[WorldExample] = &[
+    WorldExample {
+        rule: &RM_FILE,
+        files: &[("notes.md", "ideas for the next release\n")],
+        command: "rm notes.md",
+        stops: true,
+    },
+    WorldExample {
+        rule: &RM_FILE,
+        files: &[("server.log", "GET / 200\n")],
+        command: "rm server.log",
+        stops: false,
+    },
+    WorldExample {
+        rule: &RM_FILE,
+        files: &[],
+        command: "rm -f notes.md",
+        stops: false,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("notes.md", "ideas for the next release\n")],
+        command: "echo '# Notes' > notes.md",
+        stops: true,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("draft.md", "second try\n"), ("notes.md", "first try\n")],
+        command: "cp draft.md notes.md",
+        stops: true,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("a.md", "same\n"), ("b.md", "same\n")],
+        command: "cp a.md b.md",
+        stops: false,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("notes.md", "ideas\n")],
+        command: "cp notes.md notes.md.bak && echo '# Notes' > notes.md",
+        stops: false,
+    },
+];
 
 /// One file a command deletes or writes over.
 #[derive(Debug, Clone, PartialEq, Eq)]
