@@ -353,9 +353,18 @@ fn makes_without_moving(cmd: &SimpleCommand) -> bool {
         Some("mkdir" | "touch" | "cp" | "tee" | "chmod" | "curl" | "wget" | "unzip") => true,
         Some("tar") => !says("--remove-files"),
         Some("rsync") => !says("--remove-source-files"),
-        Some("git") => crate::syntax::git::read(args)
-            .subcommand()
-            .is_some_and(|sub| sub.text == "clone"),
+        // A clone, or a reader whose `--output` file is new bytes.
+        Some("git") => {
+            let printed: Vec<Word> = args
+                .iter()
+                .filter(|w| !w.text.starts_with("--output"))
+                .cloned()
+                .collect();
+            git_reads_only(&printed)
+                || crate::syntax::git::read(args)
+                    .subcommand()
+                    .is_some_and(|sub| sub.text == "clone")
+        }
         _ => false,
     }
 }
