@@ -223,10 +223,10 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
 /// The commands of the line that may run before `finding`'s own: all of them when its
 /// command cannot be told apart.
 fn commands_before<'a>(analysis: &'a shell::Analysis, finding: &Finding) -> Vec<&'a SimpleCommand> {
-    let at = analysis
-        .commands
-        .iter()
-        .position(|cmd| cmd.span == finding.span && cmd.display() == finding.command);
+    let at = analysis.commands.iter().position(|cmd| {
+        let shown = cmd.call.clone().unwrap_or_else(|| cmd.display());
+        cmd.span == finding.span && shown == finding.command
+    });
     match at {
         Some(at) => analysis.before(at),
         None => analysis.commands.iter().collect(),

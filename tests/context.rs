@@ -626,7 +626,10 @@ fn readers_that_write_through_an_option_count_as_writers() {
     ] {
         let verdict = repo.check(line);
         assert!(
-            verdict.cleared.iter().any(|c| c.why.contains("did not exist before")),
+            verdict
+                .cleared
+                .iter()
+                .any(|c| c.why.contains("did not exist before")),
             "{line}: {verdict:#?}"
         );
     }

@@ -208,6 +208,20 @@ const ROWS: &[Row] = &[
         OVER,
         "settings.local.json",
     ),
+    stop(
+        &[],
+        &[("notes.md", "mine\n")],
+        "pwsh -c 'Set-Content notes.md x'",
+        OVER,
+        "notes.md",
+    ),
+    stop(
+        &[],
+        &[(".env", "KEY=1\n")],
+        "python3 -c \"from pathlib import Path; Path('.env.example').replace('.env')\"",
+        OVER,
+        ".env",
+    ),
     // What the line does first does not save the bytes.
     stop(
         &[],
@@ -215,6 +229,13 @@ const ROWS: &[Row] = &[
         "mkdir -p scratch && mv notes.md scratch && rm -rf scratch",
         "fs.rm-recursive",
         "scratch",
+    ),
+    stop(
+        &[],
+        &[("notes.md", "mine\n")],
+        "python3 -c \"import os, shutil; from pathlib import Path; os.makedirs('d'); Path('notes.md').rename('d/n.md'); shutil.rmtree('d')\"",
+        "fs.rm-recursive",
+        "shutil.rmtree",
     ),
     stop(
         &[],
@@ -273,6 +294,11 @@ const ROWS: &[Row] = &[
         &[("notes.md", "mine\n")],
         "node -e \"require('fs').appendFileSync('notes.md', 'more')\"",
     ),
+    pass(
+        &[],
+        &[("notes.md", "mine\n")],
+        "pwsh -c 'Add-Content notes.md x'",
+    ),
     // What the line makes, it may remove.
     pass(
         &[],
@@ -290,6 +316,16 @@ const ROWS: &[Row] = &[
         "git clone -q https://example.com/r.git clone-tmp && rm -rf clone-tmp",
     ),
     pass(&[], &[], "touch probe.txt && rm probe.txt"),
+    pass(
+        &[],
+        &[],
+        "python3 -c \"import os, shutil; os.makedirs('out'); open('out/x', 'w').write('1'); shutil.rmtree('out')\"",
+    ),
+    pass(
+        &[],
+        &[],
+        "node -e \"const fs = require('fs'); fs.mkdirSync('t'); fs.writeFileSync('t/a', 'x'); fs.rmSync('t', {recursive: true})\"",
+    ),
     // What it copies aside first is not lost.
     pass(
         &[],

@@ -326,10 +326,18 @@ pub(super) fn made_by_line(
             _ => return None,
         }
     }
-    // A reader writes only what it prints (`echo hi > d/x`): new bytes.
+    // A reader writes only what it prints (`echo hi > d/x`): new bytes. The interpreter
+    // whose code holds the delete stands for the calls read from that code, which are in
+    // `before` themselves (`os.makedirs(d)` ... `shutil.rmtree(d)`).
+    let holds_finding = |cmd: &SimpleCommand| {
+        matches!(finding.via, crate::shell::Via::Embedded(_))
+            && cmd.span.start <= finding.span.start
+            && finding.span.end <= cmd.span.end
+            && crate::lang::code_of(&cmd.argv).is_some()
+    };
     let copies_only = before
         .iter()
-        .all(|cmd| reads_only(cmd) || makes_without_moving(cmd));
+        .all(|cmd| reads_only(cmd) || makes_without_moving(cmd) || holds_finding(cmd));
     copies_only.then(|| {
         format!(
             "{} did not exist before this line: what it holds then, the line made",
@@ -352,6 +360,15 @@ fn makes_without_moving(cmd: &SimpleCommand) -> bool {
         // that folder's files.
         Some("mkdir" | "touch" | "cp" | "tee" | "chmod" | "curl" | "wget" | "unzip") => true,
         Some("tar") => !says("--remove-files"),
+        // A file write read from interpreter code (`open('d/x', 'w')`): the code's bytes.
+        Some(call)
+            if matches!(cmd.via, crate::shell::Via::Embedded(_))
+                && cmd.call.is_some()
+                && args.is_empty()
+                && crate::lang::is_file_write(call) =>
+        {
+            true
+        }
         Some("rsync") => !says("--remove-source-files"),
         // A clone, or a reader whose `--output` file is new bytes.
         Some("git") => {

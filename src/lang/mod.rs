@@ -174,6 +174,16 @@ fn remove(call: &str, targets: Vec<Word>, recursive: bool) -> Effect {
     }
 }
 
+/// Making a directory (and its parents), as `mkdir -p` would: what the code then puts there
+/// is its own, which a later delete of the directory does not lose.
+fn make_dir(call: &str, target: Word) -> Effect {
+    Effect::Command {
+        argv: vec![Word::literal("mkdir"), Word::literal("-p"), target],
+        redirects: Vec::new(),
+        call: call_text(call),
+    }
+}
+
 /// Removing an (empty) directory, as `rmdir` would.
 fn remove_dir(call: &str, target: Word) -> Effect {
     Effect::Command {
@@ -190,6 +200,36 @@ fn rename(call: &str, from: Word, to: Word) -> Effect {
         redirects: Vec::new(),
         call: call_text(call),
     }
+}
+
+/// Whether `name` is what a file write read from code is lowered to (the command
+/// [`write`] and [`append`] make): it only writes the bytes the code gives it.
+pub fn is_file_write(name: &str) -> bool {
+    const CALLS: &[&str] = &[
+        "open",
+        "write_text",
+        "write_bytes",
+        "writefilesync",
+        "writefile",
+        "appendfilesync",
+        "appendfile",
+        "createwritestream",
+        "writetextfile",
+        "writetextfilesync",
+        "write",
+        "binwrite",
+        "new",
+        "file_put_contents",
+        "fopen",
+        "set-content",
+        "sc",
+        "add-content",
+        "ac",
+        "out-file",
+        "new-item",
+        "ni",
+    ];
+    CALLS.contains(&name.to_ascii_lowercase().as_str())
 }
 
 /// Writing `target` from its start: a command named after the call, its output redirected

@@ -523,6 +523,24 @@ mod tests {
     }
 
     #[test]
+    fn writes_that_keep_what_the_file_holds_append() {
+        assert_eq!(
+            lowered("Set-Content notes.md x"),
+            ["Set-Content > notes.md"]
+        );
+        assert_eq!(
+            lowered("Add-Content notes.md x"),
+            ["Add-Content >> notes.md"]
+        );
+        assert_eq!(
+            lowered("'x' | Out-File -Append log.txt"),
+            ["Out-File >> log.txt"]
+        );
+        assert_eq!(lowered("'x' >> log.txt"), ["Out-File >> log.txt"]);
+        assert_eq!(lowered("New-Item notes.md"), ["New-Item >> notes.md"]);
+    }
+
+    #[test]
     fn remove_item_and_aliases() {
         assert_eq!(lowered("Remove-Item -Recurse -Force out"), ["rm -r out"]);
         assert_eq!(lowered("ri src -r"), ["rm -r src"]);
