@@ -196,7 +196,15 @@ pub fn evaluate_file_edit(
 fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
     let mut found: Vec<Finding> = Vec::new();
     for cmd in &analysis.commands {
-        add_unique(&mut found, rules::check(cmd, settings));
+        let mut new = rules::check(cmd, settings);
+        if analysis
+            .loops
+            .iter()
+            .any(|r| r.start <= cmd.span.start && cmd.span.end <= r.end)
+        {
+            new.iter_mut().for_each(|f| f.repeats = true);
+        }
+        add_unique(&mut found, new);
     }
     add_unique(
         &mut found,

@@ -222,6 +222,13 @@ const ROWS: &[Row] = &[
         OVER,
         ".env",
     ),
+    stop(
+        &[],
+        &[("a.md", "a\n"), ("b.md", "b\n")],
+        "for f in a.md b.md; do mv \"$f\" merged.md; done",
+        OVER,
+        "again and again",
+    ),
     // What the line does first does not save the bytes.
     stop(
         &[],
@@ -298,6 +305,16 @@ const ROWS: &[Row] = &[
         &[],
         &[("notes.md", "mine\n")],
         "pwsh -c 'Add-Content notes.md x'",
+    ),
+    pass(
+        &[],
+        &[("a.md", "a\n"), ("b.md", "b\n"), ("archive/keep", "k\n")],
+        "for f in a.md b.md; do mv \"$f\" archive; done",
+    ),
+    pass(
+        &[],
+        &[("a.md", "a\n")],
+        "for f in *.md; do cp \"$f\" all.md; done",
     ),
     // What the line makes, it may remove.
     pass(

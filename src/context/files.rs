@@ -24,11 +24,22 @@ enum Fate {
 /// Largest file compared byte for byte with what replaces it.
 const MAX_COMPARED: u64 = 4 << 20;
 
-pub(super) fn assess(ctx: &Context, dir: &Path, files: &[Replaced], deletes: bool) -> Assessment {
+/// `repeats`: the command stands in a loop, and may run again over its own last round.
+pub(super) fn assess(
+    ctx: &Context,
+    dir: &Path,
+    files: &[Replaced],
+    deletes: bool,
+    repeats: bool,
+) -> Assessment {
     let mut kept = Vec::new();
     let mut lost = Vec::new();
     let mut unknown = false;
     for file in files {
+        if repeats && let Some(what) = moved_onto_one_name(ctx, dir, file) {
+            lost.push(what);
+            continue;
+        }
         match fate(ctx, dir, file) {
             Fate::Kept(why) => kept.push(why),
             Fate::Lost(what) => lost.push(what),
@@ -108,6 +119,28 @@ fn fate(ctx: &Context, dir: &Path, file: &Replaced) -> Fate {
         Err(()) => return Fate::Unknown,
     }
     status(ctx, &path, &shown, meta.len())
+}
+
+/// A loop that moves one file after another onto the same name, not a folder
+/// (`for f in *.md; do mv "$f" all.md; done`): each round writes over the file the round
+/// before moved there, which then exists nowhere else.
+fn moved_onto_one_name(ctx: &Context, dir: &Path, file: &Replaced) -> Option<String> {
+    let With::File(source) = &file.with else {
+        return None;
+    };
+    if !file.moves || source.literal {
+        return None;
+    }
+    let text = file.path.value()?;
+    let path = resolve(ctx, dir, text)?;
+    // A trailing slash names a folder: the move fails if there is none.
+    if text.ends_with('/') || file.into_folder.is_some() && path.is_dir() {
+        return None;
+    }
+    Some(format!(
+        "`{text}` again and again: each round of the loop moves another file over the one \
+         the round before moved there"
+    ))
 }
 
 fn resolve(ctx: &Context, dir: &Path, text: &str) -> Option<PathBuf> {

@@ -125,7 +125,7 @@ impl Context {
             Subject::Files(_) if finding.uncertain => Assessment::Unknown,
             Subject::Files(files) => {
                 let deletes = files.iter().all(|f| f.with == crate::rules::With::Nothing);
-                files::assess(self, &dir, files, deletes)
+                files::assess(self, &dir, files, deletes, finding.repeats)
             }
             // What the file holds now says nothing of what runs once an earlier command
             // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`).

@@ -100,6 +100,8 @@ pub struct Finding {
     pub dirs: Vec<Word>,
     /// The command's `NAME=value` prefixes: the environment it runs with (`GIT_DIR=...`).
     pub env: Vec<(String, Word)>,
+    /// The command stands in a loop: it may run again, over what its last round did.
+    pub repeats: bool,
 }
 
 /// What a finding is about, in terms the context layer can check against the world.
@@ -384,6 +386,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         needs_confirmation: hit.needs_confirmation,
         dirs: cmd.dirs.clone(),
         env: cmd.assigns.clone(),
+        repeats: false,
     }
 }
 

@@ -145,6 +145,7 @@ pub fn unanalyzable(
         needs_confirmation: false,
         dirs: Vec::new(),
         env: Vec::new(),
+        repeats: false,
     })
 }
 

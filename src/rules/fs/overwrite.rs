@@ -111,6 +111,8 @@ pub struct Replaced {
     pub into_folder: Option<Word>,
     /// A symbolic link there is replaced itself (rm, mv, ln), not followed.
     pub unlinks: bool,
+    /// The file it is written with goes from where it was (`mv`).
+    pub moves: bool,
 }
 
 /// What a file is replaced with.
@@ -147,6 +149,7 @@ pub(crate) fn check(cmd: &SimpleCommand, name: Option<&str>) -> Vec<Hit> {
             with: redirect_source(cmd),
             into_folder: None,
             unlinks: false,
+            moves: false,
         })
         .collect();
     if let Some(name) = name {
@@ -199,6 +202,7 @@ pub(super) fn delete(targets: &[Word]) -> Option<Hit> {
                 with: With::Nothing,
                 into_folder: None,
                 unlinks: true,
+                moves: false,
             })
             .collect(),
     ));
@@ -307,6 +311,7 @@ fn by_program(name: &str, args: &[Word]) -> Vec<Replaced> {
         with: With::Unknown,
         into_folder: None,
         unlinks: false,
+        moves: false,
     };
     match name {
         "cp" | "mv" | "install" | "ln" | "rsync" => copies(name, args),
@@ -375,6 +380,7 @@ fn dd(args: &[Word]) -> Vec<Replaced> {
         with,
         into_folder: None,
         unlinks: false,
+        moves: false,
     }]
 }
 
@@ -449,6 +455,7 @@ fn copies(name: &str, args: &[Word]) -> Vec<Replaced> {
             with: With::Unknown,
             into_folder: Some(dest),
             unlinks: true,
+            moves: false,
         }];
     }
     let bytes = |source: &Word| match name {
@@ -463,6 +470,7 @@ fn copies(name: &str, args: &[Word]) -> Vec<Replaced> {
             with: bytes(source),
             into_folder: (!file_only).then(|| source.clone()),
             unlinks,
+            moves: name == "mv",
         })
         .collect()
 }
