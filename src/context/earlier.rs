@@ -485,3 +485,47 @@ fn backup_of(ctx: &Context, cmd: &SimpleCommand, target: &Path) -> Option<(PathB
     );
     (fresh && !copy.starts_with(target)).then_some((copy, named))
 }
+
+/// The files earlier `mv` commands of the line move onto or into a path `finding` deletes
+/// or writes over, each with the folder its `mv` runs in.
+pub(super) fn moved_into(
+    ctx: &Context,
+    finding: &Finding,
+    dir: &Path,
+    before: &[&SimpleCommand],
+) -> Vec<(PathBuf, Word)> {
+    let Some(targets) = targets(finding) else {
+        return Vec::new();
+    };
+    let targets: Vec<PathBuf> = targets
+        .iter()
+        .filter_map(|w| resolve(ctx, dir, w))
+        .collect();
+    let mut moved = Vec::new();
+    for cmd in before.iter().filter(|c| c.program() == Some("mv")) {
+        let Some(mv_dir) = ctx.directory(&cmd.dirs) else {
+            continue;
+        };
+        let mut operands: Vec<&Word> = Vec::new();
+        let mut options = true;
+        for word in cmd.args() {
+            if options && word.text == "--" {
+                options = false;
+            } else if !(options && word.text.starts_with('-')) {
+                operands.push(word);
+            }
+        }
+        let Some((dest, sources)) = operands.split_last() else {
+            continue;
+        };
+        let reaches = resolve(ctx, &mv_dir, dest).is_none_or(|d| {
+            targets
+                .iter()
+                .any(|t| t.starts_with(&d) || d.starts_with(t))
+        });
+        if reaches {
+            moved.extend(sources.iter().map(|w| (mv_dir.clone(), (*w).clone())));
+        }
+    }
+    moved
+}

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use super::run::git;
 use super::{Assessment, Context};
 use crate::rules::{Replaced, With};
+use crate::shell::Word;
 
 /// What happens to one file.
 enum Fate {
@@ -57,6 +58,37 @@ pub(super) fn assess(
         return Assessment::Unknown;
     }
     Assessment::Clear(kept.join("; "))
+}
+
+/// What a delete or overwrite of files an earlier `mv` of the line moved there loses: the
+/// moved files, judged as if deleted where they are now. Unknown when none is shown lost.
+pub(super) fn assess_moved(ctx: &Context, moved: &[(PathBuf, Word)]) -> Assessment {
+    let lost: Vec<String> = moved
+        .iter()
+        .filter_map(|(dir, source)| {
+            let gone = Replaced {
+                path: source.clone(),
+                with: With::Nothing,
+                into_folder: None,
+                unlinks: true,
+                moves: false,
+            };
+            match fate(ctx, dir, &gone) {
+                Fate::Lost(what) => Some(what),
+                Fate::Kept(_) | Fate::Unknown => None,
+            }
+        })
+        .collect();
+    if lost.is_empty() {
+        return Assessment::Unknown;
+    }
+    Assessment::Loss {
+        loses: format!(
+            "destroys what the line first moves there: {}: the bytes exist nowhere else",
+            lost.join("; ")
+        ),
+        recovery: Some("none: git has no copy of these bytes".into()),
+    }
 }
 
 fn fate(ctx: &Context, dir: &Path, file: &Replaced) -> Fate {

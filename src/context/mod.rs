@@ -139,8 +139,17 @@ impl Context {
         match assessment {
             Assessment::Clear(_) if finding.tier == Tier::Protected => Assessment::Unknown,
             Assessment::Clear(_) if earlier::could_change(self, finding, &dir, before) => {
-                earlier::made_by_line(self, finding, &dir, before)
-                    .map_or(Assessment::Unknown, Assessment::Clear)
+                match earlier::made_by_line(self, finding, &dir, before) {
+                    Some(why) => Assessment::Clear(why),
+                    // A file moved there first goes with it (`mv notes.md x && rm x`).
+                    None => match &finding.subject {
+                        Subject::Files(_) => {
+                            let moved = earlier::moved_into(self, finding, &dir, before);
+                            files::assess_moved(self, &moved)
+                        }
+                        _ => Assessment::Unknown,
+                    },
+                }
             }
             // What the line copied aside first is not lost (`cp f f.bak && rm f`).
             loss @ Assessment::Loss { .. } if finding.tier != Tier::Protected => {
