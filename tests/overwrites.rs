@@ -229,6 +229,13 @@ const ROWS: &[Row] = &[
         OVER,
         "again and again",
     ),
+    stop(
+        &[],
+        &[("notes.md", "mine\n")],
+        "\"$EDITOR\" > notes.md",
+        OVER,
+        "notes.md",
+    ),
     // What the line does first does not save the bytes.
     stop(
         &[],
@@ -432,8 +439,12 @@ fn what_is_staged_or_only_a_link_is_not_lost() {
         std::os::unix::fs::symlink("notes.md", world.repo.join("link")).unwrap();
         let verdict = agent_guard::evaluate_in("rm link", Some(&world.repo), &settings);
         assert_eq!(verdict.decision, Decision::Allow, "{}", verdict.reason);
+        // A link git tracks, unchanged, still writes through to the file it leads to.
+        world.git(&["add", "link"]);
+        world.git(&["commit", "-qm", "link"]);
         let verdict = agent_guard::evaluate_in("echo x > link", Some(&world.repo), &settings);
         assert_eq!(verdict.decision, Decision::Deny, "{}", verdict.reason);
+        assert!(verdict.reason.contains("untracked"), "{}", verdict.reason);
     }
 }
 

@@ -130,9 +130,14 @@ fn fate(ctx: &Context, dir: &Path, file: &Replaced) -> Fate {
         if file.unlinks {
             return Fate::Kept(format!("`{shown}` is a symbolic link: only the link goes"));
         }
+        // Written through: the file the link leads to is what loses its bytes.
+        path = match path.canonicalize() {
+            Ok(real) => real,
+            Err(_) => return Fate::Kept(format!("`{shown}` is a link to nothing")),
+        };
         meta = match std::fs::metadata(&path) {
             Ok(meta) => meta,
-            Err(_) => return Fate::Kept(format!("`{shown}` is a link to nothing")),
+            Err(_) => return Fate::Unknown,
         };
     }
     if !meta.is_file() {

@@ -122,7 +122,8 @@ impl Context {
                 None => Assessment::Unknown,
             },
             Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
-            Subject::Files(_) if finding.uncertain => Assessment::Unknown,
+            // Only literal paths are named, and a redirect's target is written whatever the
+            // program turns out to be (`"$EDITOR" > notes.md`).
             Subject::Files(files) => {
                 let deletes = files.iter().all(|f| f.with == crate::rules::With::Nothing);
                 files::assess(self, &dir, files, deletes, finding.repeats)
