@@ -240,6 +240,13 @@ const ROWS: &[Row] = &[
     stop(
         &[],
         &[("notes.md", "mine\n")],
+        "bash -c 'mkdir d && mv notes.md d/ && rm -rf d'",
+        "fs.rm-recursive",
+        "rm -rf d",
+    ),
+    stop(
+        &[],
+        &[("notes.md", "mine\n")],
         "mkdir -p scratch && mv notes.md scratch && rm -rf scratch",
         "fs.rm-recursive",
         "scratch",
@@ -340,6 +347,7 @@ const ROWS: &[Row] = &[
         "git clone -q https://example.com/r.git clone-tmp && rm -rf clone-tmp",
     ),
     pass(&[], &[], "touch probe.txt && rm probe.txt"),
+    pass(&[], &[], "bash -c 'mkdir d && echo x > d/a && rm -rf d'"),
     pass(
         &[],
         &[],

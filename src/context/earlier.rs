@@ -326,18 +326,10 @@ pub(super) fn made_by_line(
             _ => return None,
         }
     }
-    // A reader writes only what it prints (`echo hi > d/x`): new bytes. The interpreter
-    // whose code holds the delete stands for the calls read from that code, which are in
-    // `before` themselves (`os.makedirs(d)` ... `shutil.rmtree(d)`).
-    let holds_finding = |cmd: &SimpleCommand| {
-        matches!(finding.via, crate::shell::Via::Embedded(_))
-            && cmd.span.start <= finding.span.start
-            && finding.span.end <= cmd.span.end
-            && crate::lang::code_of(&cmd.argv).is_some()
-    };
+    // A reader writes only what it prints (`echo hi > d/x`): new bytes.
     let copies_only = before
         .iter()
-        .all(|cmd| reads_only(cmd) || makes_without_moving(cmd) || holds_finding(cmd));
+        .all(|cmd| reads_only(cmd) || makes_without_moving(cmd) || holds_finding(finding, cmd));
     copies_only.then(|| {
         format!(
             "{} did not exist before this line: what it holds then, the line made",
@@ -348,6 +340,19 @@ pub(super) fn made_by_line(
                 .join(", ")
         )
     })
+}
+
+/// Whether `cmd` is the shell or interpreter whose script or code holds `finding`'s command
+/// (`sh -c '…'`, `python3 -c '…'`): it stands for the commands read from that text, which
+/// are in `before` themselves.
+fn holds_finding(finding: &Finding, cmd: &SimpleCommand) -> bool {
+    let inside = finding.via != crate::shell::Via::Direct
+        && cmd.span.start <= finding.span.start
+        && finding.span.end <= cmd.span.end;
+    let runs_text = crate::lang::code_of(&cmd.argv).is_some()
+        || matches!(cmd.program(), Some("sh" | "bash" | "zsh" | "dash" | "ksh"))
+            && cmd.args().iter().any(|w| w.text == "-c" || w.text == "-lc");
+    inside && runs_text
 }
 
 /// A command that creates, copies, downloads or unpacks, and never moves a file from where
@@ -421,7 +426,7 @@ pub(super) fn backed_up(
     }
     let guarded: Vec<&PathBuf> = copies.iter().map(|(_, p)| p).collect();
     let untouched = before.iter().enumerate().all(|(at, cmd)| {
-        if copies.iter().any(|(copy, _)| *copy == at) {
+        if copies.iter().any(|(copy, _)| *copy == at) || holds_finding(finding, cmd) {
             return true;
         }
         match effect(cmd) {
