@@ -63,7 +63,11 @@ pub fn page(rule: &Rule) -> String {
                 "- `{}` is {} when {}.",
                 example.command,
                 if example.stops { "stopped" } else { "passed" },
-                files.join(", ")
+                if files.is_empty() {
+                    "the folder holds no such file".to_string()
+                } else {
+                    files.join(", ")
+                }
             );
         }
         out.push('\n');

@@ -207,7 +207,14 @@ pub fn evaluate_file_edit(
 fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings) -> Vec<Finding> {
     let mut found: Vec<Finding> = Vec::new();
     for (at, cmd) in analysis.commands.iter().enumerate() {
-        let settled = rules::line::settle(analysis, at, rules::check(cmd, settings));
+        let mut settled = rules::line::settle(analysis, at, rules::check(cmd, settings));
+        if analysis
+            .loops
+            .iter()
+            .any(|r| r.start <= cmd.span.start && cmd.span.end <= r.end)
+        {
+            settled.iter_mut().for_each(|f| f.repeats = true);
+        }
         add_unique(&mut found, settled);
     }
     add_unique(
@@ -240,10 +247,10 @@ fn rules_findings(command: &str, analysis: &shell::Analysis, settings: &Settings
 /// The commands of the line that may run before `finding`'s own: all of them when its
 /// command cannot be told apart.
 fn commands_before<'a>(analysis: &'a shell::Analysis, finding: &Finding) -> Vec<&'a SimpleCommand> {
-    let at = analysis
-        .commands
-        .iter()
-        .position(|cmd| cmd.span == finding.span && cmd.display() == finding.command);
+    let at = analysis.commands.iter().position(|cmd| {
+        let shown = cmd.call.clone().unwrap_or_else(|| cmd.display());
+        cmd.span == finding.span && shown == finding.command
+    });
     match at {
         Some(at) => analysis.before(at),
         None => analysis.commands.iter().collect(),

@@ -1020,6 +1020,8 @@ proptest! {
         encoded in any::<bool>(),
     ) {
         use serde_json::{Value, json};
+        // A quoted brace list (`"{a,b}"`) names one odd path only the context can find.
+        prop_assume!(!(path.contains('{') && path.contains('}')));
         let input = json!({ "command": ["rm", "-rf", "--", path] });
         let input = if encoded { Value::String(input.to_string()) } else { input };
         let payload = json!({ "tool_name": "exec_command", "tool_input": input });

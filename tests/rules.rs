@@ -167,6 +167,12 @@ fn rules_only_context_raises_show_their_examples_in_a_folder() {
     }
     for example in rules::world_examples() {
         let dir = tempfile::tempdir().expect("a temp dir");
+        let init = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(dir.path())
+            .status()
+            .expect("run git init");
+        assert!(init.success());
         for (name, text) in example.files {
             std::fs::write(dir.path().join(name), text).expect("write a fixture file");
         }

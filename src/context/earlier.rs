@@ -144,17 +144,7 @@ fn effect(cmd: &SimpleCommand) -> Effect {
     let Some(program) = cmd.program() else {
         return Effect::Anything;
     };
-    let reads_only = match program {
-        "git" => git_reads_only(cmd.args()),
-        "find" => !cmd
-            .args()
-            .iter()
-            .any(|w| w.text == "-delete" || w.text.starts_with("-fprint") || w.text == "-fls"),
-        // `rg --pre <program>` runs that program on every file it searches.
-        "rg" => !cmd.args().iter().any(|w| w.text.starts_with("--pre")),
-        _ => READERS.contains(&program),
-    };
-    if reads_only {
+    if reads_only(cmd) {
         written.extend(output_options(program, cmd.args()));
         return if written.is_empty() {
             Effect::Nothing
@@ -182,6 +172,21 @@ fn effect(cmd: &SimpleCommand) -> Effect {
         }
     }
     Effect::Paths(written)
+}
+
+/// Whether `cmd`'s program only reads (its redirects and output options aside).
+fn reads_only(cmd: &SimpleCommand) -> bool {
+    match cmd.program() {
+        Some("git") => git_reads_only(cmd.args()),
+        Some("find") => !cmd
+            .args()
+            .iter()
+            .any(|w| w.text == "-delete" || w.text.starts_with("-fprint") || w.text == "-fls"),
+        // `rg --pre <program>` runs that program on every file it searches.
+        Some("rg") => !cmd.args().iter().any(|w| w.text.starts_with("--pre")),
+        Some(program) => READERS.contains(&program),
+        None => false,
+    }
 }
 
 /// The files a reader writes through an option: `sort -o out`, `tree -o out`,
@@ -348,4 +353,242 @@ fn git_reads_only(args: &[Word]) -> bool {
             .is_some_and(|w| matches!(*w, "--get" | "--get-all" | "-l" | "--list")),
         _ => false,
     }
+}
+
+/// The literal paths a finding deletes or writes over, as written; `None` when one is not
+/// literal or the finding is about something else.
+fn targets(finding: &Finding) -> Option<Vec<&Word>> {
+    let words: Vec<&Word> = match &finding.subject {
+        Subject::Paths(words) => words.iter().collect(),
+        Subject::Files(files) => files.iter().map(|f| &f.path).collect(),
+        _ => return None,
+    };
+    (!words.is_empty() && words.iter().all(|w| w.value().is_some())).then_some(words)
+}
+
+/// Why nothing `finding` removes existed before the line: every path it names is missing
+/// now, so whatever is there when it runs, an earlier command of the line made, and none of
+/// them brings in bytes from elsewhere by moving them (`mkdir d && cd d && ... && rm -rf d`,
+/// `curl -o x.zip URL && unzip x.zip && rm -rf x x.zip`). `None` when that is not shown.
+pub(super) fn made_by_line(
+    ctx: &Context,
+    finding: &Finding,
+    dir: &Path,
+    before: &[&SimpleCommand],
+) -> Option<String> {
+    let targets = targets(finding)?;
+    for word in &targets {
+        let path = resolve(ctx, dir, word)?;
+        match std::fs::symlink_metadata(path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            _ => return None,
+        }
+    }
+    // A reader writes only what it prints (`echo hi > d/x`): new bytes.
+    let copies_only = before
+        .iter()
+        .all(|cmd| reads_only(cmd) || makes_without_moving(cmd) || holds_finding(finding, cmd));
+    copies_only.then(|| {
+        format!(
+            "{} did not exist before this line: what it holds then, the line made",
+            targets
+                .iter()
+                .map(|w| format!("`{}`", w.text))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// Whether `cmd` is the shell or interpreter whose script or code holds `finding`'s command
+/// (`sh -c '…'`, `python3 -c '…'`): it stands for the commands read from that text, which
+/// are in `before` themselves.
+fn holds_finding(finding: &Finding, cmd: &SimpleCommand) -> bool {
+    let inside = finding.via != crate::shell::Via::Direct
+        && cmd.span.start <= finding.span.start
+        && finding.span.end <= cmd.span.end;
+    let runs_text = crate::lang::code_of(&cmd.argv).is_some()
+        || matches!(cmd.program(), Some("sh" | "bash" | "zsh" | "dash" | "ksh"))
+            && cmd.args().iter().any(|w| w.text == "-c" || w.text == "-lc");
+    inside && runs_text
+}
+
+/// A command that creates, copies, downloads or unpacks, and never moves a file from where
+/// it was: whatever it puts somewhere still exists where it came from.
+fn makes_without_moving(cmd: &SimpleCommand) -> bool {
+    let args = cmd.args();
+    let says = |option: &str| args.iter().any(|w| w.text == option);
+    match cmd.program() {
+        // Not `ln -s`: a link made to a folder elsewhere, removed as `rm -rf link/`, takes
+        // that folder's files.
+        Some("mkdir" | "touch" | "cp" | "tee" | "chmod" | "curl" | "wget" | "unzip") => true,
+        Some("tar") => !says("--remove-files"),
+        // A file write read from interpreter code (`open('d/x', 'w')`): the code's bytes.
+        Some(call)
+            if matches!(cmd.via, crate::shell::Via::Embedded(_))
+                && cmd.call.is_some()
+                && args.is_empty()
+                && crate::lang::is_file_write(call) =>
+        {
+            true
+        }
+        Some("rsync") => !says("--remove-source-files"),
+        // A clone, or a reader whose `--output` file is new bytes.
+        Some("git") => {
+            let printed: Vec<Word> = args
+                .iter()
+                .filter(|w| !w.text.starts_with("--output"))
+                .cloned()
+                .collect();
+            git_reads_only(&printed)
+                || crate::syntax::git::read(args)
+                    .subcommand()
+                    .is_some_and(|sub| sub.text == "clone")
+        }
+        _ => false,
+    }
+}
+
+/// Why the bytes `finding` destroys survive: for every path it names, an earlier command of
+/// the line copied it to a fresh name (`cp notes.md notes.md.bak && rm notes.md`), and
+/// nothing else in the line writes to the file or to its copy. `None` when that is not shown.
+pub(super) fn backed_up(
+    ctx: &Context,
+    finding: &Finding,
+    dir: &Path,
+    before: &[&SimpleCommand],
+) -> Option<String> {
+    let words: Vec<Word>;
+    let targets: Vec<&Word> = match &finding.subject {
+        Subject::Git {
+            globals,
+            what: crate::rules::GitSubject::Discard { paths },
+        } if globals.is_empty() && finding.env.is_empty() && !paths.is_empty() => {
+            words = paths.iter().map(|p| Word::literal(p.clone())).collect();
+            words.iter().collect()
+        }
+        _ => targets(finding)?,
+    };
+    let mut copies: Vec<(usize, PathBuf)> = Vec::new();
+    let mut shown = Vec::new();
+    for word in &targets {
+        let target = resolve(ctx, dir, word)?;
+        let (at, copy) = before.iter().enumerate().find_map(|(at, cmd)| {
+            let copy = backup_of(ctx, cmd, &target)?;
+            (cmd.span.end <= finding.span.start).then_some((at, copy))
+        })?;
+        shown.push(format!("`{}` to `{}`", word.text, copy.1));
+        let copy = copy.0;
+        copies.push((at, target));
+        copies.push((at, copy));
+    }
+    let guarded: Vec<&PathBuf> = copies.iter().map(|(_, p)| p).collect();
+    let untouched = before.iter().enumerate().all(|(at, cmd)| {
+        if copies.iter().any(|(copy, _)| *copy == at) || holds_finding(finding, cmd) {
+            return true;
+        }
+        match effect(cmd) {
+            Effect::Nothing => true,
+            Effect::Anything => false,
+            Effect::Paths(written) => {
+                let Some(written_dir) = ctx.directory(&cmd.dirs) else {
+                    return false;
+                };
+                written.iter().all(|w| {
+                    resolve(ctx, &written_dir, w).is_some_and(|w| {
+                        !guarded
+                            .iter()
+                            .any(|g| w.starts_with(g.as_path()) || g.starts_with(&w))
+                    })
+                })
+            }
+        }
+    });
+    untouched.then(|| format!("the line first copies {}", shown.join(", ")))
+}
+
+/// Where `cmd` copies `target` to, when it is a plain `cp` of it to a literal name that
+/// does not exist yet (so the copy is a fresh one, not written into a folder or over a file).
+fn backup_of(ctx: &Context, cmd: &SimpleCommand, target: &Path) -> Option<(PathBuf, String)> {
+    if cmd.program() != Some("cp") || cmd.uncertain {
+        return None;
+    }
+    let mut operands = Vec::new();
+    for word in cmd.args() {
+        let text = word.value()?;
+        match text.strip_prefix('-') {
+            Some(long) if long.starts_with('-') => {
+                let name = long.trim_start_matches('-');
+                let name = name.split_once('=').map_or(name, |(n, _)| n);
+                if !matches!(name, "recursive" | "archive" | "preserve" | "verbose") {
+                    return None;
+                }
+            }
+            // Links (`-l`, `-s`) would share the bytes rather than copy them.
+            Some(flags) if !flags.is_empty() => {
+                if !flags.chars().all(|c| "rRapvPL".contains(c)) {
+                    return None;
+                }
+            }
+            _ => operands.push(word),
+        }
+    }
+    let [source, copy] = operands.as_slice() else {
+        return None;
+    };
+    let cp_dir = ctx.directory(&cmd.dirs)?;
+    if resolve(ctx, &cp_dir, source)? != *target {
+        return None;
+    }
+    let named = copy.text.clone();
+    let copy = resolve(ctx, &cp_dir, copy)?;
+    let fresh = matches!(
+        std::fs::symlink_metadata(&copy),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound
+    );
+    (fresh && !copy.starts_with(target)).then_some((copy, named))
+}
+
+/// The files earlier `mv` commands of the line move onto or into a path `finding` deletes
+/// or writes over, each with the folder its `mv` runs in.
+pub(super) fn moved_into(
+    ctx: &Context,
+    finding: &Finding,
+    dir: &Path,
+    before: &[&SimpleCommand],
+) -> Vec<(PathBuf, Word)> {
+    let Some(targets) = targets(finding) else {
+        return Vec::new();
+    };
+    let targets: Vec<PathBuf> = targets
+        .iter()
+        .filter_map(|w| resolve(ctx, dir, w))
+        .collect();
+    let mut moved = Vec::new();
+    for cmd in before.iter().filter(|c| c.program() == Some("mv")) {
+        let Some(mv_dir) = ctx.directory(&cmd.dirs) else {
+            continue;
+        };
+        let mut operands: Vec<&Word> = Vec::new();
+        let mut options = true;
+        for word in cmd.args() {
+            if options && word.text == "--" {
+                options = false;
+            } else if !(options && word.text.starts_with('-')) {
+                operands.push(word);
+            }
+        }
+        let Some((dest, sources)) = operands.split_last() else {
+            continue;
+        };
+        let reaches = resolve(ctx, &mv_dir, dest).is_none_or(|d| {
+            targets
+                .iter()
+                .any(|t| t.starts_with(&d) || d.starts_with(t))
+        });
+        if reaches {
+            moved.extend(sources.iter().map(|w| (mv_dir.clone(), (*w).clone())));
+        }
+    }
+    moved
 }

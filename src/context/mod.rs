@@ -27,6 +27,7 @@
 //!   command writes into) still clears (the `earlier` module).
 
 mod earlier;
+mod files;
 mod git;
 mod moves;
 mod paths;
@@ -168,6 +169,12 @@ impl Context {
                 None => Assessment::Unknown,
             },
             Subject::Mirror(mirror) => rsync::assess(self, &dir, mirror),
+            // Only literal paths are named, and a redirect's target is written whatever the
+            // program turns out to be (`"$EDITOR" > notes.md`).
+            Subject::Files(files) => {
+                let deletes = files.iter().all(|f| f.with == crate::rules::With::Nothing);
+                files::assess(self, &dir, files, deletes, finding.repeats)
+            }
             // What the file holds now says nothing of what runs once an earlier command
             // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`).
             Subject::SqlFile { path, .. } if earlier::may_write(self, &dir, path, before) => {
@@ -184,7 +191,24 @@ impl Context {
             Assessment::Clear(_) | Assessment::Owned(_)
                 if earlier::could_change(self, finding, &dir, before) =>
             {
-                Assessment::Unknown
+                match earlier::made_by_line(self, finding, &dir, before) {
+                    Some(why) => Assessment::Clear(why),
+                    // A file moved there first goes with it (`mv notes.md x && rm x`).
+                    None => match &finding.subject {
+                        Subject::Files(_) => {
+                            let moved = earlier::moved_into(self, finding, &dir, before);
+                            files::assess_moved(self, &moved)
+                        }
+                        _ => Assessment::Unknown,
+                    },
+                }
+            }
+            // What the line copied aside first is not lost (`cp f f.bak && rm f`).
+            loss @ Assessment::Loss { .. } if finding.tier != Tier::Protected => {
+                match earlier::backed_up(self, finding, &dir, before) {
+                    Some(why) => Assessment::Clear(why),
+                    None => loss,
+                }
             }
             other => other,
         }
@@ -347,6 +371,24 @@ fn sample(items: &[String], noun: &str) -> String {
         rest.len(),
         more.join(", ")
     )
+}
+
+/// A file's size for a reason line: "812 bytes", "1.2 KB", "3.4 MB".
+fn size(len: u64) -> String {
+    const UNITS: &[&str] = &["KB", "MB", "GB"];
+    if len < 1000 {
+        return format!("{len} bytes");
+    }
+    let mut value = len as f64 / 1000.0;
+    let mut unit = "KB";
+    for next in UNITS.iter().skip(1) {
+        if value < 1000.0 {
+            break;
+        }
+        value /= 1000.0;
+        unit = next;
+    }
+    format!("{value:.1} {unit}")
 }
 
 /// Whether `path` looks like output a build makes again: under a folder such as `build/`,

@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, Lang, append, make_dir, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -164,6 +164,7 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             remove_dir(whole, arg(0)?)
         }),
         (_, "unlinkSync" | "unlink") if !is_new => Some(remove(whole, vec![arg(0)?], false)),
+        (o, "mkdirSync" | "mkdir") if !is_new && o.contains("fs") => Some(make_dir(whole, arg(0)?)),
         ("Deno", "remove" | "removeSync") => {
             Some(remove(whole, vec![arg(0)?], option(1, "recursive")))
         }
@@ -227,10 +228,11 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
         }
         (
             _,
-            "writeFileSync" | "writeFile" | "appendFileSync" | "appendFile" | "createWriteStream"
-            | "writeTextFile" | "writeTextFileSync",
+            "writeFileSync" | "writeFile" | "createWriteStream" | "writeTextFile"
+            | "writeTextFileSync",
         )
         | ("Bun", "write") => Some(write(whole, name, arg(0)?)),
+        (_, "appendFileSync" | "appendFile") => Some(append(whole, name, arg(0)?)),
         (_, "renameSync" | "rename") if !is_new => Some(rename(whole, arg(0)?, arg(1)?)),
         _ => None,
     }
@@ -563,6 +565,11 @@ mod tests {
             lowered("fs.writeFileSync('.claude/settings.json', '{}')"),
             ["writeFileSync > .claude/settings.json"]
         );
+        assert_eq!(
+            lowered("fs.appendFileSync('log.txt', 'x')"),
+            ["appendFileSync >> log.txt"]
+        );
+        assert_eq!(lowered("fs.mkdirSync('tmp')"), ["mkdir -p tmp"]);
     }
 
     #[test]

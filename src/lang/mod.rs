@@ -174,6 +174,16 @@ fn remove(call: &str, targets: Vec<Word>, recursive: bool) -> Effect {
     }
 }
 
+/// Making a directory (and its parents), as `mkdir -p` would: what the code then puts there
+/// is its own, which a later delete of the directory does not lose.
+fn make_dir(call: &str, target: Word) -> Effect {
+    Effect::Command {
+        argv: vec![Word::literal("mkdir"), Word::literal("-p"), target],
+        redirects: Vec::new(),
+        call: call_text(call),
+    }
+}
+
 /// Removing an (empty) directory, as `rmdir` would.
 fn remove_dir(call: &str, target: Word) -> Effect {
     Effect::Command {
@@ -192,12 +202,62 @@ fn rename(call: &str, from: Word, to: Word) -> Effect {
     }
 }
 
-/// Writing `target`: a command named after the call, its output redirected there.
+/// Whether `name` is what a file write read from code is lowered to (the command
+/// [`write`] and [`append`] make): it only writes the bytes the code gives it.
+pub fn is_file_write(name: &str) -> bool {
+    const CALLS: &[&str] = &[
+        "open",
+        "write_text",
+        "write_bytes",
+        "writefilesync",
+        "writefile",
+        "appendfilesync",
+        "appendfile",
+        "createwritestream",
+        "writetextfile",
+        "writetextfilesync",
+        "write",
+        "binwrite",
+        "new",
+        "file_put_contents",
+        "fopen",
+        "set-content",
+        "sc",
+        "add-content",
+        "ac",
+        "out-file",
+        "new-item",
+        "ni",
+    ];
+    CALLS.contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// Writing `target` from its start: a command named after the call, its output redirected
+/// there.
 fn write(call: &str, name: &str, target: Word) -> Effect {
+    written(call, name, target, ">")
+}
+
+/// Adding to the end of `target` (`>>`): what it held stays.
+fn append(call: &str, name: &str, target: Word) -> Effect {
+    written(call, name, target, ">>")
+}
+
+/// Writing `target` as `mode` (`w`, `a`, `r+`, ...) opens it: a mode that truncates, or one
+/// not known, writes over it; any other adds to it.
+fn write_as(call: &str, name: &str, target: Word, mode: &Word) -> Effect {
+    if !mode.literal || mode.text.contains('w') {
+        write(call, name, target)
+    } else {
+        append(call, name, target)
+    }
+}
+
+fn written(call: &str, name: &str, target: Word, op: &str) -> Effect {
     Effect::Command {
         argv: vec![Word::literal(name)],
         redirects: vec![Redirect {
-            op: ">".into(),
+            op: op.into(),
             target,
         }],
         call: call_text(call),

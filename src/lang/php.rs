@@ -6,7 +6,7 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, mode_writes, remove, remove_dir, rename, unknown, write};
+use super::{Effect, append, mode_writes, remove, remove_dir, rename, unknown, write, write_as};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -43,10 +43,14 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         "system" | "exec" | "shell_exec" | "passthru" | "popen" => Some(args.first()?.shell(whole)),
         "proc_open" => args.first()?.argv_or_shell(whole),
         "pcntl_exec" => tree::program_with_list(whole, arg(0)?, args.get(1)),
+        "file_put_contents" if arg(2).is_some_and(|f| f.text.contains("FILE_APPEND")) => {
+            Some(append(whole, name, arg(0)?))
+        }
         "file_put_contents" => Some(write(whole, name, arg(0)?)),
         "fopen" => {
             let target = arg(0)?;
-            mode_writes(&arg(1)?).then(|| write(whole, name, target))
+            let mode = arg(1)?;
+            mode_writes(&mode).then(|| write_as(whole, name, target, &mode))
         }
         "rename" => Some(rename(whole, arg(0)?, arg(1)?)),
         _ => None,

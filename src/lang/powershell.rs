@@ -6,7 +6,7 @@
 use tree_sitter::{Node, Tree};
 
 use super::tree::{self, named_nodes, text};
-use super::{Effect, Lang, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, Lang, append, remove, remove_dir, rename, run, unknown, write};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -141,7 +141,17 @@ fn command(node: Node, src: &str, splats: &[(String, Splat)]) -> Option<Effect> 
                 .chain(args.values("literalpath"))
                 .chain(args.positional.first().cloned())
                 .next()?;
-            (!args.has("whatif")).then(|| write(whole, &name.text, target))
+            // Add-Content, `-Append` and `-NoClobber` keep what the file holds; New-Item
+            // fails on an existing file unless forced.
+            let keeps = match name.text.to_ascii_lowercase().as_str() {
+                "add-content" | "ac" => true,
+                "new-item" | "ni" => !args.has("force"),
+                _ => args.has("append") || args.has("noclobber"),
+            };
+            (!args.has("whatif")).then(|| match keeps {
+                true => append(whole, &name.text, target),
+                false => write(whole, &name.text, target),
+            })
         }
         // Disk cmdlets that erase what is on a disk: formatting a volume, wiping a disk's
         // partition table, deleting a partition. `Initialize-Disk` only takes a RAW disk,
@@ -210,8 +220,12 @@ fn redirection(node: Node, src: &str) -> Option<Effect> {
     }
     let target = target?;
     let whole = node.parent().map_or(text(node, src), |p| text(p, src));
-    (op.contains('>') && !target.text.eq_ignore_ascii_case("$null"))
-        .then(|| write(whole, "Out-File", target))
+    (op.contains('>') && !target.text.eq_ignore_ascii_case("$null")).then(|| {
+        match op.contains(">>") {
+            true => append(whole, "Out-File", target),
+            false => write(whole, "Out-File", target),
+        }
+    })
 }
 
 fn elements(node: Node, src: &str, splats: &[(String, Splat)]) -> Vec<Element> {
@@ -562,6 +576,24 @@ mod tests {
 
     fn lowered(code: &str) -> Vec<String> {
         crate::lang::shown(Lang::PowerShell, code)
+    }
+
+    #[test]
+    fn writes_that_keep_what_the_file_holds_append() {
+        assert_eq!(
+            lowered("Set-Content notes.md x"),
+            ["Set-Content > notes.md"]
+        );
+        assert_eq!(
+            lowered("Add-Content notes.md x"),
+            ["Add-Content >> notes.md"]
+        );
+        assert_eq!(
+            lowered("'x' | Out-File -Append log.txt"),
+            ["Out-File >> log.txt"]
+        );
+        assert_eq!(lowered("'x' >> log.txt"), ["Out-File >> log.txt"]);
+        assert_eq!(lowered("New-Item notes.md"), ["New-Item >> notes.md"]);
     }
 
     #[test]

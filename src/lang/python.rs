@@ -6,7 +6,9 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, Lang, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use super::{
+    Effect, Lang, make_dir, mode_writes, remove, remove_dir, rename, run, unknown, write, write_as,
+};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -113,6 +115,10 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             Some(remove(whole, vec![first("path")?], false))
         }
         ("os", "rmdir" | "removedirs") => Some(remove_dir(whole, first("path")?)),
+        ("os", "mkdir" | "makedirs") => Some(make_dir(whole, first("name").or(first("path"))?)),
+        (_, "mkdir") if receiver.is_some_and(|r| is_path(r, src)) => {
+            Some(make_dir(whole, path_of(receiver?, src)))
+        }
         (_, "unlink") if args.positional.is_empty() => {
             Some(remove(whole, vec![path_of(receiver?, src)], false))
         }
@@ -140,21 +146,23 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
         ("" | "builtins", "exec" | "eval") => {
             Some(args.get(0, "source")?.code(Lang::Python, whole))
         }
+        (_, "rename" | "replace") if receiver.is_some_and(|r| is_path(r, src)) => {
+            Some(rename(whole, path_of(receiver?, src), first("target")?))
+        }
         ("os", "rename" | "replace") | ("shutil", "move") => {
             Some(rename(whole, first("src")?, args.get(1, "dst")?.word()))
         }
         ("" | "io" | "builtins" | "codecs", "open") => {
-            let mode = args.get(1, "mode").map(Value::word);
-            mode.is_some_and(|m| mode_writes(&m))
+            let mode = args.get(1, "mode").map(Value::word)?;
+            mode_writes(&mode)
                 .then(|| first("file"))
                 .flatten()
-                .map(|target| write(whole, "open", target))
+                .map(|target| write_as(whole, "open", target, &mode))
         }
         (_, "open") if receiver.is_some_and(|r| is_path(r, src)) => {
-            let mode = args.get(0, "mode").map(Value::word);
+            let mode = args.get(0, "mode").map(Value::word)?;
             let target = path_of(receiver?, src);
-            mode.is_some_and(|m| mode_writes(&m))
-                .then(|| write(whole, "open", target))
+            mode_writes(&mode).then(|| write_as(whole, "open", target, &mode))
         }
         (_, "write_text" | "write_bytes") => Some(write(whole, name, path_of(receiver?, src))),
         _ => None,
@@ -545,6 +553,17 @@ mod tests {
             ["open > .claude/settings.json"]
         );
         assert!(lowered("print(open('.claude/settings.json').read())").is_empty());
+        assert_eq!(
+            lowered("open('log.txt', 'a').write('x')"),
+            ["open >> log.txt"]
+        );
+        assert_eq!(lowered("open('db.json', 'r+')"), ["open >> db.json"]);
+        assert_eq!(lowered("open('out.txt', mode)"), ["open > out.txt"]);
+        assert_eq!(lowered("import os; os.makedirs('d/e')"), ["mkdir -p d/e"]);
+        assert_eq!(
+            lowered("from pathlib import Path; Path('a').replace('b')"),
+            ["mv a b"]
+        );
         assert!(lowered("print('rm -rf /')").is_empty());
         assert_eq!(
             lowered("Path('.agent-guard.toml').write_text('')"),

@@ -6,7 +6,9 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, mode_writes, remove, remove_dir, rename, run, unknown, write};
+use super::{
+    Effect, make_dir, mode_writes, remove, remove_dir, rename, run, unknown, write, write_as,
+};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -53,6 +55,9 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         | ("", "rm_rf" | "rm_r") => nonempty(paths()).map(|p| remove(whole, p, true)),
         ("FileUtils", "rm" | "rm_f" | "remove" | "safe_unlink" | "remove_file")
         | ("File", "delete" | "unlink") => nonempty(paths()).map(|p| remove(whole, p, false)),
+        ("FileUtils", "mkdir_p" | "mkdir" | "makedirs" | "mkpath") | ("Dir", "mkdir") => {
+            Some(make_dir(whole, paths().into_iter().next()?))
+        }
         ("FileUtils" | "Dir", "rmdir" | "delete" | "unlink") => {
             Some(remove_dir(whole, paths().into_iter().next()?))
         }
@@ -80,7 +85,7 @@ fn call(node: Node, src: &str) -> Option<Effect> {
         ("File", "open" | "new") => {
             let (file, rest) = args.split_first()?;
             let mode = rest.first().map(Value::word)?;
-            mode_writes(&mode).then(|| write(whole, name, file.word()))
+            mode_writes(&mode).then(|| write_as(whole, name, file.word(), &mode))
         }
         ("FileUtils" | "File", "mv" | "move" | "rename") => {
             Some(rename(whole, args.first()?.word(), args.get(1)?.word()))

@@ -56,8 +56,9 @@ pub struct Rule {
 }
 
 /// An example for a rule that only the context can raise (a SQL file's statements are read
-/// from the file): the files the folder the command runs in holds, the command, and whether
-/// the rule stops it there. The declaration's `stops` stay empty for such a rule; these take
+/// from the file; a file written over is lost only when git has no copy of it): the files
+/// the folder the command runs in holds, untracked in a fresh repository, the command, and
+/// whether the rule stops it there. The declaration's `stops` stay empty for such a rule; these take
 /// their place in the tests.
 pub struct WorldExample {
     pub rule: &'static Rule,
@@ -68,7 +69,9 @@ pub struct WorldExample {
 
 /// Every example that needs files in the folder to show.
 pub fn world_examples() -> impl Iterator<Item = &'static WorldExample> {
-    packs::db::WORLD_EXAMPLES.iter()
+    packs::db::WORLD_EXAMPLES
+        .iter()
+        .chain(fs::overwrite::WORLD_EXAMPLES)
 }
 
 /// One destructive operation found in one command.
@@ -104,6 +107,8 @@ pub struct Finding {
     pub elsewhere: Option<Elsewhere>,
     /// The task runner's recipe the command runs in, when it does.
     pub recipe: Option<Box<crate::shell::FromRecipe>>,
+    /// The command stands in a loop: it may run again, over what its last round did.
+    pub repeats: bool,
 }
 
 /// What a finding is about, in terms the context layer can check against the world.
@@ -124,6 +129,9 @@ pub enum Subject {
     /// Paths in a Mercurial or Subversion working copy: what the tool's own status shows
     /// there tells whether the command loses anything.
     WorkingCopy(WorkingCopy),
+    /// Single files a command deletes or writes over: lost only when their bytes exist
+    /// nowhere else.
+    Files(Vec<Replaced>),
     /// A file of SQL a database client runs (`psql -f reset.sql`, `mysql < reset.sql`): what
     /// it destroys shows only in the file.
     SqlFile {
@@ -132,6 +140,7 @@ pub enum Subject {
     },
 }
 
+pub use fs::overwrite::{Replaced, With};
 pub use fs::rsync::Mirror;
 pub use packs::vcs::WorkingCopy;
 
@@ -284,6 +293,8 @@ pub static ALL: &[&Rule] = &[
     &fs::sets::RM_SET,
     &fs::rsync::RSYNC_DELETE,
     &fs::RM_ANY,
+    &fs::overwrite::RM_FILE,
+    &fs::overwrite::OVERWRITE,
     &shell::DYNAMIC_COMMAND,
     &shell::UNANALYZABLE,
     &guard::TAMPER,
@@ -349,6 +360,7 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
     if cmd.via == Via::Trap {
         hits.retain(|hit| hit.rule.id != fs::RM_ANY.id);
     }
+    hits.extend(fs::overwrite::check(cmd, cmd.program()));
     if let Some(place) = &cmd.elsewhere {
         hits.retain(|hit| !elsewhere::only_own_files(hit, place, &cmd.dirs));
         for hit in &mut hits {
@@ -409,6 +421,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         env: cmd.assigns.clone(),
         elsewhere: cmd.elsewhere.clone(),
         recipe: cmd.recipe.clone(),
+        repeats: false,
     }
 }
 

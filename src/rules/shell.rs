@@ -155,6 +155,7 @@ pub fn unanalyzable_because(
         env: Vec::new(),
         elsewhere: None,
         recipe: None,
+        repeats: false,
     })
 }
 

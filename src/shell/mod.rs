@@ -189,6 +189,8 @@ pub struct Analysis {
     /// bodies (a later command runs before the next round), pipelines and lists with a
     /// background `&` (they run at the same time).
     pub together: Vec<Range<usize>>,
+    /// Loop bodies (with their conditions): a command in one may run again and again.
+    pub loops: Vec<Range<usize>>,
     /// Function bodies: they run whenever the function is called, after anything.
     pub deferred: Vec<Range<usize>>,
 }

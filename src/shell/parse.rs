@@ -320,6 +320,7 @@ impl Walker {
             }
             "for_statement" | "c_style_for_statement" | "while_statement" => {
                 let range = self.range(node, origin);
+                self.out.loops.push(range.clone());
                 self.out.together.push(range);
                 push_children(stack, node, via, scope, src);
             }

@@ -242,6 +242,46 @@ pub const FORMS: &[(Kind, &str)] = &[
         Kind::Plain,
         "git stash list --format=%gd | xargs -n1 git stash drop",
     ),
+    // Single files deleted or written over.
+    (Kind::Plain, "rm notes.txt"),
+    (Kind::Plain, "rm -f .env"),
+    (Kind::Plain, "rm README.md"),
+    (Kind::Plain, "rm src/main.rs"),
+    (Kind::Plain, "unlink src/scratch.rs"),
+    (Kind::Plain, "echo x > notes.txt"),
+    (Kind::Plain, "echo x > README.md"),
+    (Kind::Plain, "echo x > src/main.rs"),
+    (Kind::Plain, ": > .env"),
+    (Kind::Plain, "date 2> notes.txt"),
+    (Kind::Plain, "echo x | tee .env"),
+    (Kind::Plain, "echo x >> notes.txt"),
+    (Kind::Plain, "cp docs/guide.md notes.txt"),
+    (Kind::Plain, "cp README.md src/main.rs"),
+    (Kind::Plain, "mv notes.txt src/scratch.rs"),
+    (Kind::Plain, "git show HEAD:README.md > README.md"),
+    (Kind::Plain, "git show HEAD:src/main.rs > src/main.rs"),
+    (Kind::Plain, "truncate -s 0 src/lib.rs"),
+    (Kind::Plain, "mv notes.txt x && rm x"),
+    (
+        Kind::Plain,
+        "for f in notes.txt src/scratch.rs; do mv \"$f\" merged.txt; done",
+    ),
+    // What the line makes or copies aside first.
+    (Kind::Plain, "cp .env .env.bak && rm .env"),
+    (
+        Kind::Plain,
+        "cp README.md README.bak && git checkout -- README.md",
+    ),
+    (Kind::Plain, "cp -r drafts drafts.bak && rm -rf drafts"),
+    (Kind::Plain, "mkdir tmpd && echo x > tmpd/a && rm -rf tmpd"),
+    (
+        Kind::Needs("python3"),
+        "python3 -c 'open(\"notes.txt\", \"w\").write(\"x\")'",
+    ),
+    (
+        Kind::Needs("python3"),
+        "python3 -c 'import os, shutil; os.makedirs(\"t\"); open(\"t/a\", \"w\").write(\"x\"); shutil.rmtree(\"t\")'",
+    ),
 ];
 
 /// What `{q}` becomes.

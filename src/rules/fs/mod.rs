@@ -2,6 +2,7 @@
 
 pub(super) mod find;
 pub(super) mod listings;
+pub(super) mod overwrite;
 pub(super) mod rsync;
 pub(super) mod sets;
 
@@ -148,10 +149,18 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
         // A guessed `rm` that is not recursive is reported as a dynamic command instead.
         // An `rm` with no operand still deletes when `xargs` supplies them.
         let disposable = !targets.is_empty() && targets.iter().all(|w| is_disposable(w));
-        if profile == Profile::Strict && !disposable && reading == Reading::Known {
+        if reading == Reading::Guessed {
+            return None;
+        }
+        if profile == Profile::Strict && !disposable {
             return Some(any(&targets));
         }
-        return None;
+        // `-i` asks before each file; an agent's shell has no one to answer.
+        if p.has("i") || p.has("interactive") {
+            return None;
+        }
+        let files: Vec<Word> = targets.into_iter().cloned().collect();
+        return overwrite::delete(&files);
     }
     let protected: Vec<&str> = targets
         .iter()
@@ -214,7 +223,7 @@ fn any(targets: &[&Word]) -> Hit {
 /// The suggestion shared by the rm rules: the guarded `agent-guard rm`, which previews,
 /// refuses tracked or claimed paths and keeps what it removes in a trash; `git rm` for
 /// tracked files.
-fn set_aside(targets: &[&Word], recursive: bool) -> String {
+pub(super) fn set_aside(targets: &[&Word], recursive: bool) -> String {
     let paths: Vec<String> = targets.iter().map(|w| w.shell_quoted()).collect();
     if paths.is_empty() {
         return "name the paths and use `agent-guard rm --root <dir> <paths>`: it previews, \

@@ -1,0 +1,536 @@
+//! Single files deleted or written over: `rm notes.md`, `> config.yml`, `cp a b`,
+//! `curl -o f`. Most such commands lose nothing (the file is new, tracked and clean, or build
+//! output), so these findings stand only when the context shows the old bytes exist nowhere
+//! else; with context off they pass.
+
+use crate::rules::{Hit, Rule, Subject, Tier, WorldExample};
+use crate::shell::{SimpleCommand, Word};
+
+pub static RM_FILE: Rule = Rule {
+    id: "fs.rm-file",
+    catches: "a single-file delete (`rm`, `unlink`, `shred`, an interpreter's `os.remove`, \
+              `fs.unlinkSync`, `File.delete`, `Remove-Item`) of a file whose bytes exist \
+              nowhere else, with context on",
+    why: "A deleted file has no trash and no undo. When git has no copy of its bytes (an \
+          untracked note, a `.env` holding the only copy of the keys, uncommitted edits), \
+          they are gone for good. A file that is new, tracked and unmodified, build output \
+          or temporary passes.",
+    instead: "`agent-guard rm --root . <file>` keeps it in a trash `agent-guard restore` \
+              brings back; or set it aside with `mv <file> <file>.bak`.",
+    protected_when: None,
+    strict_only: false,
+    stops: &[],
+    passes: &[
+        "rm -f out.txt",
+        "rm -i notes.md",
+        "rm \"$tmp\"",
+        "unlink \"$f\"",
+    ],
+};
+
+pub static OVERWRITE: Rule = Rule {
+    id: "fs.overwrite",
+    catches: "writing over a file whose bytes exist nowhere else, with context on: `>`, `>|`, \
+              `&>`, `2>` (not `>>`), `tee` without `-a`, `cp`/`mv`/`install`/`ln -f`/`rsync` \
+              onto a file, `truncate`, `dd of=`, `sort -o`, `curl -o`, `wget -O`, an \
+              interpreter's file write",
+    why: "The shell empties the file before the command runs, and a copy replaces it whole: \
+          the old bytes go with no undo. When git has no copy of them (uncommitted edits, an \
+          untracked file, an ignored `.env` or local database), they are lost. A file that \
+          is new, tracked and unmodified, output, temporary, or gets the same bytes passes.",
+    instead: "Write to a new name, append with `>>`, or refuse to replace with `cp -n`, \
+              `mv -n`; copy the old file aside first (`cp f f.bak`).",
+    protected_when: None,
+    strict_only: false,
+    stops: &[],
+    passes: &[
+        "echo hi >> notes.md",
+        "cp -n .env.example .env",
+        "mv -n draft.md notes.md",
+        "make 2>&1 | tee -a build.log",
+        "echo x > /dev/null",
+        "ln -s target link",
+    ],
+};
+
+/// Each rule, in a fresh repository holding these files untracked.
+pub static WORLD_EXAMPLES: &[WorldExample] = &[
+    WorldExample {
+        rule: &RM_FILE,
+        files: &[("notes.md", "ideas for the next release\n")],
+        command: "rm notes.md",
+        stops: true,
+    },
+    WorldExample {
+        rule: &RM_FILE,
+        files: &[("server.log", "GET / 200\n")],
+        command: "rm server.log",
+        stops: false,
+    },
+    WorldExample {
+        rule: &RM_FILE,
+        files: &[],
+        command: "rm -f notes.md",
+        stops: false,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("notes.md", "ideas for the next release\n")],
+        command: "echo '# Notes' > notes.md",
+        stops: true,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("draft.md", "second try\n"), ("notes.md", "first try\n")],
+        command: "cp draft.md notes.md",
+        stops: true,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("a.md", "same\n"), ("b.md", "same\n")],
+        command: "cp a.md b.md",
+        stops: false,
+    },
+    WorldExample {
+        rule: &OVERWRITE,
+        files: &[("notes.md", "ideas\n")],
+        command: "cp notes.md notes.md.bak && echo '# Notes' > notes.md",
+        stops: false,
+    },
+];
+
+/// One file a command deletes or writes over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    /// The file whose bytes go.
+    pub path: Word,
+    /// What takes its place.
+    pub with: With,
+    /// When `path` is an existing folder, the command writes the file inside it named as
+    /// this word's last part (`cp notes.md docs/` writes `docs/notes.md`).
+    pub into_folder: Option<Word>,
+    /// A symbolic link there is replaced itself (rm, mv, ln), not followed.
+    pub unlinks: bool,
+    /// The file it is written with goes from where it was (`mv`).
+    pub moves: bool,
+}
+
+/// What a file is replaced with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum With {
+    /// Nothing: the file is deleted.
+    Nothing,
+    /// Bytes not known before the command runs.
+    Unknown,
+    /// The bytes of another file (`cp a b`, `cat a > b`).
+    File(Word),
+    /// The bytes git shows for `REV:path` (`git show HEAD:f > f`).
+    Blob(String),
+}
+
+/// The single files `cmd` deletes (`rm`, `unlink`, `shred`) or writes over (its output
+/// redirects, and the programs that write a named file). Only literal paths are named: what
+/// a variable holds is not known, so it can never be shown lost.
+pub(crate) fn check(cmd: &SimpleCommand, name: Option<&str>) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    let args = cmd.args();
+    let deleted = match name {
+        Some("unlink") => operands(args, &[]),
+        Some("shred") => operands(args, &["-n", "-s", "--iterations", "--size"]),
+        _ => Vec::new(),
+    };
+    hits.extend(delete(&deleted));
+    let mut written: Vec<Replaced> = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.writes() && matches!(r.op.as_str(), ">" | ">|" | "&>" | ">&"))
+        .map(|r| Replaced {
+            path: r.target.clone(),
+            with: redirect_source(cmd),
+            into_folder: None,
+            unlinks: false,
+            moves: false,
+        })
+        .collect();
+    if let Some(name) = name {
+        written.extend(by_program(name, args));
+    }
+    written.retain(|r| r.path.value().is_some_and(|p| !is_device(p)));
+    if !written.is_empty() {
+        let safer = match name {
+            Some("cp") => "`cp -n` refuses to replace an existing file; or copy to a new name",
+            Some("mv") => "`mv -n` refuses to replace an existing file; or move to a new name",
+            _ => {
+                "write to a new name, or append with `>>`; copy the old file aside first \
+                  (`cp <file> <file>.bak`) if it must be replaced"
+            }
+        };
+        let shown = crate::rules::git::list(written.iter().map(|r| r.path.text.as_str()));
+        let mut hit = Hit::new(
+            &OVERWRITE,
+            Tier::Destructive,
+            format!("writes over {shown}"),
+        )
+        .safer(safer)
+        .recovery("none: the old bytes were in no commit")
+        .about(Subject::Files(written));
+        hit.needs_confirmation = true;
+        hits.push(hit);
+    }
+    hits
+}
+
+/// The finding for deleting `targets`, one by one, if any is named.
+pub(super) fn delete(targets: &[Word]) -> Option<Hit> {
+    let targets: Vec<&Word> = targets.iter().filter(|w| w.value().is_some()).collect();
+    if targets.is_empty() {
+        return None;
+    }
+    let shown = crate::rules::git::list(targets.iter().map(|w| w.text.as_str()));
+    let mut hit = Hit::new(
+        &RM_FILE,
+        Tier::Destructive,
+        format!("deletes {shown} with no undo"),
+    )
+    .safer(super::set_aside(&targets, false))
+    .recovery("none: the file was in no commit")
+    .about(Subject::Files(
+        targets
+            .iter()
+            .map(|w| Replaced {
+                path: (*w).clone(),
+                with: With::Nothing,
+                into_folder: None,
+                unlinks: true,
+                moves: false,
+            })
+            .collect(),
+    ));
+    hit.needs_confirmation = true;
+    Some(hit)
+}
+
+/// `/dev/null`, `/dev/stderr` and the like: no file's bytes to lose.
+fn is_device(path: &str) -> bool {
+    path.starts_with("/dev/")
+}
+
+/// What a command writes to its output redirect, when plain: one file (`cat a`) or one
+/// blob (`git show REV:path`).
+fn redirect_source(cmd: &SimpleCommand) -> With {
+    let words: Vec<Option<&str>> = cmd.argv.iter().map(Word::value).collect();
+    match words.as_slice() {
+        [Some("cat"), Some(file)] if !file.starts_with('-') => {
+            With::File(Word::literal(file.to_string()))
+        }
+        [Some("git"), Some("show"), Some(spec)] if spec.contains(':') && !spec.starts_with('-') => {
+            With::Blob(spec.to_string())
+        }
+        _ => With::Unknown,
+    }
+}
+
+/// The operands of a command, after skipping its options; `valued` are the options that take
+/// the next word as their value.
+fn operands(args: &[Word], valued: &[&str]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut words = args.iter();
+    let mut options = true;
+    while let Some(word) = words.next() {
+        let text = word.text.as_str();
+        if options && text == "--" {
+            options = false;
+        } else if options && text.starts_with('-') && text.len() > 1 {
+            if valued.contains(&text) {
+                words.next();
+            }
+        } else {
+            out.push(word.clone());
+        }
+    }
+    out
+}
+
+/// Whether an option in `args` (before `--`) is one of `long`, or a short cluster holding
+/// one of `short`.
+fn has(args: &[Word], short: &[char], long: &[&str]) -> bool {
+    args.iter()
+        .take_while(|w| w.text != "--")
+        .any(|w| match w.text.strip_prefix("--") {
+            Some(name) => long
+                .iter()
+                .any(|l| name == *l || name.starts_with(&format!("{l}="))),
+            None => w
+                .text
+                .strip_prefix('-')
+                .is_some_and(|flags| flags.chars().any(|c| short.contains(&c))),
+        })
+}
+
+/// The value of an option: `-o f`, `-of`, `--output f`, `--output=f`.
+fn value_of(args: &[Word], short: Option<char>, long: &[&str]) -> Option<Word> {
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        let text = word.text.as_str();
+        if text == "--" {
+            return None;
+        }
+        if let Some(name) = text.strip_prefix("--") {
+            if let Some((name, value)) = name.split_once('=')
+                && long.contains(&name)
+            {
+                return Some(Word {
+                    text: value.to_string(),
+                    literal: word.literal,
+                });
+            }
+            if long.contains(&name) {
+                return words.next().cloned();
+            }
+        } else if let (Some(short), Some(flags)) = (short, text.strip_prefix('-'))
+            && let Some(at) = flags.find(short)
+        {
+            let rest = flags.get(at + short.len_utf8()..).unwrap_or_default();
+            return if rest.is_empty() {
+                words.next().cloned()
+            } else {
+                Some(Word {
+                    text: rest.to_string(),
+                    literal: word.literal,
+                })
+            };
+        }
+    }
+    None
+}
+
+/// The files a program writes over by its arguments.
+fn by_program(name: &str, args: &[Word]) -> Vec<Replaced> {
+    let replaced = |path: Word| Replaced {
+        path,
+        with: With::Unknown,
+        into_folder: None,
+        unlinks: false,
+        moves: false,
+    };
+    match name {
+        "cp" | "mv" | "install" | "ln" | "rsync" => copies(name, args),
+        "tee" if !has(args, &['a'], &["append"]) => operands(args, &["--output-error"])
+            .into_iter()
+            .filter(|w| w.text != "-")
+            .map(replaced)
+            .collect(),
+        "truncate" => {
+            let size = value_of(args, Some('s'), &["size"]);
+            // `-s +10K` and `-s '>1M'` only grow a file.
+            if size.is_some_and(|s| s.text.starts_with(['+', '>'])) {
+                return Vec::new();
+            }
+            operands(args, &["-s", "-r", "--size", "--reference"])
+                .into_iter()
+                .map(replaced)
+                .collect()
+        }
+        "dd" => dd(args),
+        "sort" => value_of(args, Some('o'), &["output"])
+            .into_iter()
+            .map(replaced)
+            .collect(),
+        "curl" if !has(args, &[], &["no-clobber"]) => value_of(args, Some('o'), &["output"])
+            .into_iter()
+            .map(replaced)
+            .collect(),
+        "wget" => value_of(args, Some('O'), &["output-document"])
+            .into_iter()
+            .filter(|w| w.text != "-")
+            .map(replaced)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `dd of=F`: written over unless appended to. With nothing but `if=` and the block size,
+/// it gets that file's bytes.
+fn dd(args: &[Word]) -> Vec<Replaced> {
+    let operand = |key: &str| {
+        args.iter().find_map(|w| {
+            w.text.strip_prefix(key).map(|v| Word {
+                text: v.to_string(),
+                literal: w.literal,
+            })
+        })
+    };
+    let Some(path) = operand("of=") else {
+        return Vec::new();
+    };
+    if operand("oflag=").is_some_and(|f| f.text.contains("append")) {
+        return Vec::new();
+    }
+    let plain = args.iter().all(|w| {
+        ["if=", "of=", "bs=", "status="]
+            .iter()
+            .any(|k| w.text.starts_with(k))
+    });
+    let with = match operand("if=") {
+        Some(input) if plain => With::File(input),
+        _ => With::Unknown,
+    };
+    vec![Replaced {
+        path,
+        with,
+        into_folder: None,
+        unlinks: false,
+        moves: false,
+    }]
+}
+
+/// `cp`, `mv`, `install`, `ln -f`, `rsync`: the destination is written over, unless the
+/// command refuses to replace it or keeps a backup. Into a folder, each source lands under
+/// its own name.
+fn copies(name: &str, args: &[Word]) -> Vec<Replaced> {
+    let keeps = has(args, &['b'], &["backup"])
+        || match name {
+            "cp" | "mv" => {
+                has(args, &['n', 'i'], &["no-clobber", "interactive"])
+                    || args.iter().any(|w| w.text.starts_with("--update=none"))
+            }
+            "ln" => !has(args, &['f'], &["force"]),
+            "install" => has(args, &['d'], &["directory"]),
+            "rsync" => has(
+                args,
+                &['n'],
+                &["dry-run", "ignore-existing", "list-only", "delete"],
+            ),
+            _ => false,
+        };
+    if keeps {
+        return Vec::new();
+    }
+    let valued: &[&str] = match name {
+        "install" => &[
+            "-t", "-S", "-m", "-o", "-g", "--suffix", "--mode", "--owner", "--group",
+        ],
+        "rsync" => &[
+            "-e",
+            "-f",
+            "-T",
+            "--rsh",
+            "--exclude",
+            "--include",
+            "--filter",
+            "--files-from",
+            "--exclude-from",
+            "--include-from",
+            "--chmod",
+            "--chown",
+            "--temp-dir",
+            "--rsync-path",
+            "--timeout",
+            "--port",
+        ],
+        _ => &["-t", "-S", "--suffix"],
+    };
+    let mut operands = operands(args, valued);
+    // rsync to or from another host: nothing here to look at.
+    if name == "rsync" && operands.iter().any(|w| is_remote(&w.text)) {
+        return Vec::new();
+    }
+    // rsync's `-t` keeps times and its `-T` names a temporary folder.
+    let gnu = name != "rsync";
+    let folder = gnu
+        .then(|| value_of(args, Some('t'), &["target-directory"]))
+        .flatten();
+    let (dest, sources) = match folder {
+        Some(folder) => (folder, operands),
+        None => match operands.pop() {
+            Some(dest) if !operands.is_empty() || name == "ln" => (dest, operands),
+            _ => return Vec::new(),
+        },
+    };
+    let file_only = gnu && has(args, &['T'], &["no-target-directory"]);
+    // `ln -s target` alone links into the current folder under the target's name.
+    if sources.is_empty() {
+        return vec![Replaced {
+            path: Word::literal("."),
+            with: With::Unknown,
+            into_folder: Some(dest),
+            unlinks: true,
+            moves: false,
+        }];
+    }
+    let bytes = |source: &Word| match name {
+        "cp" | "mv" | "install" | "rsync" => With::File(source.clone()),
+        _ => With::Unknown,
+    };
+    let unlinks = matches!(name, "mv" | "ln" | "rsync" | "install");
+    sources
+        .iter()
+        .map(|source| Replaced {
+            path: dest.clone(),
+            with: bytes(source),
+            into_folder: (!file_only).then(|| source.clone()),
+            unlinks,
+            moves: name == "mv",
+        })
+        .collect()
+}
+
+/// `host:path` or `rsync://`: a path on another machine.
+fn is_remote(text: &str) -> bool {
+    match text.split_once(':') {
+        Some((host, _)) => !host.contains('/'),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(line: &str) -> Vec<String> {
+        let analysis = crate::shell::analyze(line);
+        analysis
+            .commands
+            .iter()
+            .flat_map(|cmd| check(cmd, cmd.program()))
+            .flat_map(|hit| match hit.subject {
+                Subject::Files(files) => files,
+                _ => Vec::new(),
+            })
+            .map(|r| match r.into_folder {
+                Some(inside) => format!("{}<{}", r.path.text, inside.text),
+                None => r.path.text,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn names_the_files_written_over() {
+        assert_eq!(written("echo x > a"), ["a"]);
+        assert_eq!(written("make 2> err.txt"), ["err.txt"]);
+        assert_eq!(written("make &> all.txt"), ["all.txt"]);
+        assert!(written("echo x >> a").is_empty());
+        assert!(written("make 2>&1").is_empty());
+        assert!(written("echo x > /dev/null").is_empty());
+        assert_eq!(written("cp a b"), ["b<a"]);
+        assert_eq!(written("cp -T a b"), ["b"]);
+        assert!(written("cp -n a b").is_empty());
+        assert!(written("mv -i a b").is_empty());
+        assert_eq!(written("cp -t dir a b"), ["dir<a", "dir<b"]);
+        assert!(written("ln a b").is_empty());
+        assert_eq!(written("ln -sf a b"), ["b<a"]);
+        assert_eq!(written("tee x y"), ["x", "y"]);
+        assert!(written("tee -a x").is_empty());
+        assert_eq!(written("truncate -s 0 f"), ["f"]);
+        assert!(written("truncate -s +1K f").is_empty());
+        assert_eq!(written("dd if=a of=b bs=1M"), ["b"]);
+        assert_eq!(written("sort -o out in"), ["out"]);
+        assert_eq!(written("curl -sSo f.zip https://x"), ["f.zip"]);
+        assert_eq!(written("wget -O page.html https://x"), ["page.html"]);
+        assert!(written("wget -O - https://x").is_empty());
+        assert!(written("rsync -a host:/x y").is_empty());
+        assert_eq!(written("unlink a"), ["a"]);
+        assert_eq!(written("shred -u -n 3 key.pem"), ["key.pem"]);
+        assert!(written("echo x > \"$f\"").is_empty());
+    }
+}
