@@ -32,9 +32,19 @@ pub(super) fn could_change(
     dir: &Path,
     before: &[&SimpleCommand],
 ) -> bool {
+    // A temporary folder the line made holds nothing of anyone's unless a command moves
+    // it in: what commands create or copy there is the line's own.
+    let (temp, all_temp) = match &finding.subject {
+        Subject::Paths(targets) => (
+            targets.iter().any(|t| t.temp.is_some()),
+            targets.iter().all(|t| t.temp.is_some()),
+        ),
+        _ => (false, false),
+    };
     before.iter().any(|cmd| match effect(cmd) {
+        _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
-        Effect::Anything => true,
+        Effect::Anything => !(all_temp && only_creates(cmd)),
         // Git's answers rest on the whole tree and its refs: a write anywhere may matter.
         Effect::Paths(written) => match &finding.subject {
             Subject::Paths(targets) => {
@@ -42,7 +52,7 @@ pub(super) fn could_change(
                     return true;
                 };
                 written.iter().any(|w| {
-                    targets.iter().any(|t| {
+                    targets.iter().filter(|t| t.temp.is_none()).any(|t| {
                         match (resolve(ctx, &written_dir, w), resolve(ctx, dir, t)) {
                             (Some(a), Some(b)) => a.starts_with(&b) || b.starts_with(&a),
                             _ => true,
@@ -53,6 +63,31 @@ pub(super) fn could_change(
             _ => true,
         },
     })
+}
+
+/// Whether `cmd` may move existing files somewhere (into a temporary folder a later
+/// command deletes): `mv`, `rsync`, `rename`, `git mv`, or a program not known.
+fn may_move_in(cmd: &SimpleCommand) -> bool {
+    match cmd.program() {
+        None => true,
+        Some("mv" | "rsync" | "rename") => true,
+        Some("git") => {
+            crate::syntax::git::read(cmd.args())
+                .subcommand()
+                .is_some_and(|sub| sub.text == "mv")
+        }
+        _ => false,
+    }
+}
+
+/// Programs that only create or copy files (a clone, an archive unpacked, a download):
+/// the originals stay where they are.
+fn only_creates(cmd: &SimpleCommand) -> bool {
+    match cmd.program() {
+        Some("git" | "unzip" | "curl" | "wget" | "mktemp") => true,
+        Some("tar") => !cmd.args().iter().any(|w| w.text == "--remove-files"),
+        _ => false,
+    }
 }
 
 /// `word` as an absolute path from `dir`, `..` folded away; `None` when not literal.
@@ -117,6 +152,7 @@ fn effect(cmd: &SimpleCommand) -> Effect {
                 written.push(Word {
                     text: value.to_string(),
                     literal: word.literal,
+                    temp: None,
                 });
             }
         } else {
@@ -154,6 +190,7 @@ fn output_options(program: &str, args: &[Word]) -> Vec<Word> {
             Some(Word {
                 text: value.to_string(),
                 literal: word.literal,
+                temp: None,
             })
         } else if long.contains(&text) {
             words.next().cloned()
@@ -169,6 +206,7 @@ fn output_options(program: &str, args: &[Word]) -> Vec<Word> {
                 Some(Word {
                     text: rest.to_string(),
                     literal: word.literal,
+                    temp: None,
                 })
             }
         } else {

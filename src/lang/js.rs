@@ -176,6 +176,7 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             let inside = Word {
                 text: format!("{}/*", dir.text.trim_end_matches('/')),
                 literal: false,
+                temp: None,
             };
             Some(remove(whole, vec![inside], true))
         }
@@ -211,6 +212,7 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
                     script: Word {
                         text: script.join(" "),
                         literal: argv.iter().all(|w| w.literal),
+                        temp: None,
                     },
                 });
             }

@@ -148,6 +148,7 @@ fn unknown(source: &str) -> Word {
     Word {
         text,
         literal: false,
+        temp: None,
     }
 }
 

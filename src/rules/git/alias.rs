@@ -106,6 +106,7 @@ pub fn alias_findings(
                     None => shell::Word {
                         text: "?".into(),
                         literal: false,
+                        temp: None,
                     },
                 });
             }
