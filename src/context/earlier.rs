@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::Context;
 use crate::rules::{Finding, Subject};
-use crate::shell::{SimpleCommand, Word};
+use crate::shell::{SimpleCommand, Via, Word};
 
 /// What one command may change.
 enum Effect {
@@ -41,7 +41,15 @@ pub(super) fn could_change(
         ),
         _ => (false, false),
     };
+    // The interpreter that runs the code: what that code does is judged call by call,
+    // and code that could move files gets no temporary folder proven.
+    let runs_the_code = |cmd: &SimpleCommand| {
+        matches!(finding.via, Via::Embedded(_))
+            && !matches!(cmd.via, Via::Embedded(_))
+            && cmd.span == finding.span
+    };
     before.iter().any(|cmd| match effect(cmd) {
+        _ if all_temp && runs_the_code(cmd) => false,
         _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
         Effect::Anything => !(all_temp && only_creates(cmd)),
@@ -71,11 +79,9 @@ fn may_move_in(cmd: &SimpleCommand) -> bool {
     match cmd.program() {
         None => true,
         Some("mv" | "rsync" | "rename") => true,
-        Some("git") => {
-            crate::syntax::git::read(cmd.args())
-                .subcommand()
-                .is_some_and(|sub| sub.text == "mv")
-        }
+        Some("git") => crate::syntax::git::read(cmd.args())
+            .subcommand()
+            .is_some_and(|sub| sub.text == "mv"),
         _ => false,
     }
 }

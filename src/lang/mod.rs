@@ -11,6 +11,7 @@
 
 mod cmd;
 mod driver;
+mod fresh;
 mod invoke;
 mod js;
 mod perl;

@@ -458,7 +458,10 @@ impl Walker {
     fn default_assigned(&mut self, node: Node, scope: usize, name: &str, word: Option<&str>) {
         let unset = !self.all_poisoned
             && !self.poisoned.iter().any(|p| p == name)
-            && self.vars.get(scope).is_some_and(|vars| vars.get(name).is_none())
+            && self
+                .vars
+                .get(scope)
+                .is_some_and(|vars| vars.get(name).is_none())
             && std::env::var_os(name).is_none();
         match word {
             Some(word) if unset => {
@@ -530,7 +533,9 @@ impl Walker {
             return vec![Value::List(items)];
         }
         let one = |words: &[Word]| match words {
-            [w] => w.value().map_or(Value::Unknown, |t| Value::Text(t.to_string())),
+            [w] => w
+                .value()
+                .map_or(Value::Unknown, |t| Value::Text(t.to_string())),
             [] => Value::Text(String::new()),
             _ => Value::Unknown,
         };
@@ -553,7 +558,9 @@ impl Walker {
         {
             return None;
         }
-        let inner = substitution.named_child(0).filter(|c| c.kind() == "command")?;
+        let inner = substitution
+            .named_child(0)
+            .filter(|c| c.kind() == "command")?;
         let parts = command_parts(inner, src);
         values::mktemp_dir(&parts.argv, self.scopes.get(scope)?)
     }
@@ -566,7 +573,8 @@ impl Walker {
             "for_statement" => node.child_by_field_name("body"),
             _ => Some(node),
         };
-        let (names, any) = runs_again.map_or_else(Default::default, |n| values::assigned_in(n, src));
+        let (names, any) =
+            runs_again.map_or_else(Default::default, |n| values::assigned_in(n, src));
         if any {
             self.havoc(scope);
         }
@@ -1057,7 +1065,11 @@ impl Walker {
             }
             "shift" => self.forget(scope, "@"),
             "eval" if args.iter().any(|w| !w.literal) => self.havoc(scope),
-            "source" | "." if args.first().is_none_or(|f| self.written_text(&cmd.dirs, f).is_none()) => {
+            "source" | "."
+                if args
+                    .first()
+                    .is_none_or(|f| self.written_text(&cmd.dirs, f).is_none()) =>
+            {
                 self.havoc(scope)
             }
             p if values::ASSIGNERS.contains(&p) => self.forget_operands(scope, args),

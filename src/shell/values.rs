@@ -101,7 +101,13 @@ impl Vars {
     }
 
     /// Sets `name` for sure (`conditional` false) or as one more possibility.
-    pub(super) fn set(&mut self, name: &str, mut values: Vec<Value>, conditional: bool, stamp: u64) {
+    pub(super) fn set(
+        &mut self,
+        name: &str,
+        mut values: Vec<Value>,
+        conditional: bool,
+        stamp: u64,
+    ) {
         values.truncate(MAX_VARIANTS);
         if values.is_empty() {
             values.push(Value::Unknown);
@@ -269,7 +275,9 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
             Some(values) => values
                 .into_iter()
                 .map(|v| match v {
-                    Value::List(items) => items.first().cloned().map_or(Value::Unknown, Value::Text),
+                    Value::List(items) => {
+                        items.first().cloned().map_or(Value::Unknown, Value::Text)
+                    }
                     v => v,
                 })
                 .collect(),
@@ -575,7 +583,11 @@ pub(super) fn temp(node: Node, src: &str, env: &Env) -> Option<Temp> {
             let root = ["/tmp", "/var/tmp"]
                 .into_iter()
                 .map(str::to_string)
-                .chain(std::env::temp_dir().to_str().map(|t| t.trim_end_matches('/').to_string()))
+                .chain(
+                    std::env::temp_dir()
+                        .to_str()
+                        .map(|t| t.trim_end_matches('/').to_string()),
+                )
                 .find(|root| !root.is_empty() && path.starts_with(&format!("{root}/")))?;
             inside(path.get(root.len()..)?)
         }
@@ -609,13 +621,15 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
             let mut pos = None;
             for child in node.children(&mut cursor) {
                 if let Some(from) = pos.filter(|&p| p < child.start_byte()) {
-                    out.push(Piece::Text(word::double_quoted(src.get(from..child.start_byte())?)));
+                    out.push(Piece::Text(word::double_quoted(
+                        src.get(from..child.start_byte())?,
+                    )));
                 }
                 match child.kind() {
                     "\"" => {}
-                    "string_content" => {
-                        out.push(Piece::Text(word::double_quoted(src.get(child.byte_range())?)))
-                    }
+                    "string_content" => out.push(Piece::Text(word::double_quoted(
+                        src.get(child.byte_range())?,
+                    ))),
                     "simple_expansion" | "expansion" => pieces_of(child, src, env, true, out)?,
                     _ => return None,
                 }
@@ -749,8 +763,7 @@ pub(super) fn assigned_in(node: Node, src: &str) -> (Vec<String>, bool) {
                 }
             }
             "variable_name"
-                if n
-                    .parent()
+                if n.parent()
                     .is_some_and(|p| !matches!(p.kind(), "simple_expansion" | "expansion")) =>
             {
                 add(&mut names, text(n));
@@ -793,8 +806,19 @@ pub(super) fn assigned_in(node: Node, src: &str) -> (Vec<String>, bool) {
 
 /// Builtins that set the variables their operands name.
 pub(super) const ASSIGNERS: &[&str] = &[
-    "read", "mapfile", "readarray", "getopts", "printf", "let", "unset", "declare", "typeset",
-    "local", "export", "readonly", "select",
+    "read",
+    "mapfile",
+    "readarray",
+    "getopts",
+    "printf",
+    "let",
+    "unset",
+    "declare",
+    "typeset",
+    "local",
+    "export",
+    "readonly",
+    "select",
 ];
 
 /// `read [-r] NAME... <<< WORD`: the values the names get, when the here-string is literal
@@ -819,9 +843,7 @@ pub(super) fn read_values(args: &[Word], input: Option<&Word>) -> Option<Vec<(St
     let mut rest = input.trim_matches(char::is_whitespace);
     let mut out = Vec::new();
     for name in first {
-        let (field, after) = rest
-            .split_once(char::is_whitespace)
-            .unwrap_or((rest, ""));
+        let (field, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         out.push((name.clone(), field.to_string()));
         rest = after.trim_start_matches(char::is_whitespace);
     }
@@ -860,4 +882,3 @@ pub(super) fn conditional(node: Node) -> bool {
     }
     false
 }
-
