@@ -80,12 +80,14 @@ pub(super) struct Walker {
     values: Vec<(String, String)>,
     /// The variables of each shell in [`Walker::scopes`], at the same index.
     vars: Vec<Vars>,
-    /// Names a function body or `trap` action assigns: unknown wherever read.
-    poisoned: Vec<String>,
+    /// Names a function body or `trap` action assigns, with the values it may give them:
+    /// wherever read, they may hold those or anything.
+    poisoned: Vec<(String, Vec<Value>)>,
     /// A function body or `trap` action may assign any name (it runs `eval "$x"`).
     all_poisoned: bool,
-    /// Counts assignments, so a `trap` action can tell which values stayed.
-    stamp: u64,
+    /// Every assignment so far: the shell it was in and what the name may then hold, for
+    /// the `trap` actions that may run at any later moment.
+    history: Vec<(usize, String, Vec<Value>)>,
     /// `trap` actions that read variables, read once their shell's last command is seen:
     /// they run at its exit.
     traps: Vec<PendingTrap>,
@@ -98,6 +100,8 @@ struct PendingTrap {
     scope: usize,
     /// The variables when the trap was set.
     then: Vars,
+    /// How much of [`Walker::history`] was written then.
+    since: usize,
 }
 
 /// A file a command writes: where (see [`file_key`]) and the text it holds afterwards,
@@ -172,7 +176,7 @@ impl Walker {
             vars: Vec::new(),
             poisoned: Vec::new(),
             all_poisoned: false,
-            stamp: 0,
+            history: Vec::new(),
             traps: Vec::new(),
         }
     }
@@ -300,10 +304,18 @@ impl Walker {
 
     fn read_traps(&mut self, traps: Vec<PendingTrap>) {
         for trap in traps {
-            let vars = self
-                .vars
-                .get(trap.scope)
-                .map_or_else(|| Vars::deferred(true), |now| now.stable_since(&trap.then));
+            let since: Vec<(String, Vec<Value>)> = self
+                .history
+                .get(trap.since..)
+                .unwrap_or_default()
+                .iter()
+                .filter(|(scope, _, _)| *scope == trap.scope)
+                .map(|(_, name, values)| (name.clone(), values.clone()))
+                .collect();
+            let vars = self.vars.get(trap.scope).map_or_else(
+                || Vars::deferred(true),
+                |now| now.at_trap(&trap.then, &since),
+            );
             let inner = self.new_scope(trap.origin.dirs.clone(), vars);
             self.script_in(&trap.script, Via::Trap, &trap.origin, Some(inner));
         }
@@ -428,15 +440,23 @@ impl Walker {
     /// assignment may not run (`conditional`). In a function body or `trap` action the
     /// name is unknown everywhere from now on.
     fn set_var(&mut self, scope: usize, name: &str, values: Vec<Value>, conditional: bool) {
-        self.stamp += 1;
-        let stamp = self.stamp;
         let Some(vars) = self.vars.get_mut(scope) else {
             return;
         };
-        if vars.is_deferred() && !self.poisoned.iter().any(|p| p == name) {
-            self.poisoned.push(name.to_string());
+        if vars.is_deferred() {
+            let given: Vec<Value> = values
+                .iter()
+                .filter(|v| **v != Value::Unknown)
+                .cloned()
+                .collect();
+            match self.poisoned.iter_mut().find(|(p, _)| p == name) {
+                Some((_, known)) => known.extend(given),
+                None => self.poisoned.push((name.to_string(), given)),
+            }
         }
-        vars.set(name, values, conditional, stamp);
+        vars.set(name, values, conditional);
+        let now = vars.get(name).map(<[Value]>::to_vec).unwrap_or_default();
+        self.history.push((scope, name.to_string(), now));
     }
 
     fn forget(&mut self, scope: usize, name: &str) {
@@ -457,7 +477,7 @@ impl Walker {
     /// otherwise it may now hold anything.
     fn default_assigned(&mut self, node: Node, scope: usize, name: &str, word: Option<&str>) {
         let unset = !self.all_poisoned
-            && !self.poisoned.iter().any(|p| p == name)
+            && !self.poisoned.iter().any(|(p, _)| p == name)
             && self
                 .vars
                 .get(scope)
@@ -573,14 +593,22 @@ impl Walker {
             "for_statement" => node.child_by_field_name("body"),
             _ => Some(node),
         };
-        let (names, any) =
-            runs_again.map_or_else(Default::default, |n| values::assigned_in(n, src));
-        if any {
+        let assigned = runs_again.map_or_else(Default::default, |n| values::assigned_in(n, src));
+        if assigned.any {
             self.havoc(scope);
         }
-        for name in &names {
-            self.set_var(scope, name, vec![Value::Unknown], true);
+        for name in &assigned.names {
+            let mut values = vec![Value::Unknown];
+            values.extend(
+                assigned
+                    .literals
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .map(|(_, v)| Value::Text(v.clone())),
+            );
+            self.set_var(scope, name, values, true);
         }
+        let names = assigned.names;
         if node.kind() != "for_statement" {
             return;
         }
@@ -1152,6 +1180,7 @@ impl Walker {
                         origin: nested,
                         scope,
                         then,
+                        since: self.history.len(),
                     });
                     return;
                 }

@@ -48,8 +48,6 @@ pub(super) enum Value {
 struct Entry {
     name: String,
     values: Vec<Value>,
-    /// Which assignment set it: a `trap` action keeps only what no later command changed.
-    stamp: u64,
 }
 
 /// The variables of one shell or subshell.
@@ -101,13 +99,7 @@ impl Vars {
     }
 
     /// Sets `name` for sure (`conditional` false) or as one more possibility.
-    pub(super) fn set(
-        &mut self,
-        name: &str,
-        mut values: Vec<Value>,
-        conditional: bool,
-        stamp: u64,
-    ) {
+    pub(super) fn set(&mut self, name: &str, mut values: Vec<Value>, conditional: bool) {
         values.truncate(MAX_VARIANTS);
         if values.is_empty() {
             values.push(Value::Unknown);
@@ -131,7 +123,6 @@ impl Vars {
         let entry = Entry {
             name: name.to_string(),
             values,
-            stamp,
         };
         match at.and_then(|at| self.entries.get_mut(at)) {
             Some(e) => *e = entry,
@@ -145,24 +136,43 @@ impl Vars {
         self.opaque = true;
     }
 
-    /// What a `trap` action registered with `then` meets at exit, in a shell now at
-    /// `self`: the values no later command changed.
-    pub(super) fn stable_since(&self, then: &Vars) -> Vars {
-        let entries = self
+    /// What a `trap` action set when the shell was at `then` may meet, in a shell now at
+    /// `self`: it runs on a signal at any moment from then on, or at the exit, so each name
+    /// may hold what it held then or any value `since` gave it after.
+    pub(super) fn at_trap(&self, then: &Vars, since: &[(String, Vec<Value>)]) -> Vars {
+        let mut out = Vars {
+            entries: Vec::new(),
+            opaque: then.opaque || self.opaque,
+            deferred: true,
+        };
+        let names = self
             .entries
             .iter()
-            .filter(|e| {
-                then.entries
-                    .iter()
-                    .any(|t| t.name == e.name && t.stamp == e.stamp)
-            })
-            .cloned()
-            .collect();
-        Vars {
-            entries,
-            opaque: true,
-            deferred: true,
+            .chain(&then.entries)
+            .map(|e| e.name.as_str());
+        for name in names {
+            if out.entries.iter().any(|e| e.name == name) {
+                continue;
+            }
+            let mut values: Vec<Value> = match then.get(name) {
+                Some(values) => values.to_vec(),
+                None => vec![Value::Unknown],
+            };
+            let later = since.iter().filter(|(n, _)| n == name).flat_map(|(_, v)| v);
+            for v in later.chain(self.get(name).unwrap_or(&[Value::Unknown])) {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+            if values.len() > MAX_VARIANTS {
+                values = vec![Value::Unknown];
+            }
+            out.entries.push(Entry {
+                name: name.to_string(),
+                values,
+            });
         }
+        out
     }
 }
 
@@ -170,7 +180,7 @@ impl Vars {
 /// (assigned by a function body or a `trap`).
 pub(super) struct Env<'a> {
     pub vars: &'a Vars,
-    pub poisoned: &'a [String],
+    pub poisoned: &'a [(String, Vec<Value>)],
     pub all_poisoned: bool,
     /// The `cd`s in effect where the command runs.
     pub dirs: &'a [Word],
@@ -264,8 +274,20 @@ pub(super) fn assigned_by_expansion(raw: &str) -> Option<(&str, Option<&str>)> {
 /// What one reference may give.
 fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
     let known = |name: &str| -> Option<Vec<Value>> {
-        if env.all_poisoned || env.poisoned.iter().any(|p| p == name) {
+        if env.all_poisoned {
             return Some(vec![Value::Unknown]);
+        }
+        // Unknown, or any value a function body gives it, or what holds here.
+        if let Some((_, given)) = env.poisoned.iter().find(|(p, _)| p == name) {
+            let mut values = vec![Value::Unknown];
+            values.extend(env.vars.get(name).unwrap_or_default().iter().cloned());
+            for v in given {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+            values.truncate(MAX_VARIANTS);
+            return Some(values);
         }
         env.vars.get(name).map(<[Value]>::to_vec)
     };
@@ -735,10 +757,21 @@ pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word]) -> Option<Value> {
     })
 }
 
-/// The names a loop or other node may assign, for marking them unknown before its body is
-/// read; `true` beside them when it may set any name (`eval "$x"`, `source`).
-pub(super) fn assigned_in(node: Node, src: &str) -> (Vec<String>, bool) {
+/// What a loop may assign, for reading its body as any round would meet it.
+#[derive(Default)]
+pub(super) struct Assigned {
+    /// Every name it may assign.
+    pub names: Vec<String>,
+    /// The literal values among them (`m=--hard`): a later round may meet those.
+    pub literals: Vec<(String, String)>,
+    /// It may set any name (`eval "$x"`, `source`).
+    pub any: bool,
+}
+
+/// What `node` may assign.
+pub(super) fn assigned_in(node: Node, src: &str) -> Assigned {
     let mut names: Vec<String> = Vec::new();
+    let mut literals = Vec::new();
     let mut any = false;
     let add = |names: &mut Vec<String>, name: &str| {
         let base = name.split(['[', '+']).next().unwrap_or(name);
@@ -755,6 +788,12 @@ pub(super) fn assigned_in(node: Node, src: &str) -> (Vec<String>, bool) {
             "variable_assignment" => {
                 if let Some(name) = n.child_by_field_name("name") {
                     add(&mut names, text(name));
+                    let value = n
+                        .child_by_field_name("value")
+                        .map(|v| word::from_node(v, src));
+                    if let Some(value) = value.filter(|v| v.literal) {
+                        literals.push((text(name).to_string(), value.text));
+                    }
                 }
             }
             "for_statement" => {
@@ -801,7 +840,11 @@ pub(super) fn assigned_in(node: Node, src: &str) -> (Vec<String>, bool) {
             _ => {}
         }
     }
-    (names, any)
+    Assigned {
+        names,
+        literals,
+        any,
+    }
 }
 
 /// Builtins that set the variables their operands name.
