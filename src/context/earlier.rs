@@ -86,9 +86,12 @@ fn may_move_in(cmd: &SimpleCommand) -> bool {
     }
 }
 
-/// Programs that only create or copy files (a clone, an archive unpacked, a download):
-/// the originals stay where they are.
+/// Programs that only create or copy files (a clone, an archive unpacked, a download, a
+/// file interpreter code writes): the originals stay where they are.
 fn only_creates(cmd: &SimpleCommand) -> bool {
+    if cmd.call.is_some() && cmd.argv.len() == 1 && cmd.redirects.iter().all(|r| r.writes()) {
+        return true;
+    }
     match cmd.program() {
         Some("git" | "unzip" | "curl" | "wget" | "mktemp") => true,
         Some("tar") => !cmd.args().iter().any(|w| w.text == "--remove-files"),
