@@ -88,6 +88,9 @@ pub(super) struct Walker {
     /// Every assignment so far: the shell it was in and what the name may then hold, for
     /// the `trap` actions that may run at any later moment.
     history: Vec<(usize, String, Vec<Value>)>,
+    /// Set while a script runs in the shell of a command that may not run (`if c; then eval
+    /// "$s"; fi`): what it assigns is one more possible value.
+    maybe: bool,
     /// `trap` actions that read variables, read once their shell's last command is seen:
     /// they run at its exit.
     traps: Vec<PendingTrap>,
@@ -177,6 +180,7 @@ impl Walker {
             poisoned: Vec::new(),
             all_poisoned: false,
             history: Vec::new(),
+            maybe: false,
             traps: Vec::new(),
         }
     }
@@ -454,7 +458,7 @@ impl Walker {
                 None => self.poisoned.push((name.to_string(), given)),
             }
         }
-        vars.set(name, values, conditional);
+        vars.set(name, values, conditional || self.maybe);
         let now = vars.get(name).map(<[Value]>::to_vec).unwrap_or_default();
         self.history.push((scope, name.to_string(), now));
     }
@@ -959,13 +963,21 @@ impl Walker {
         if let [one] = cmds.as_slice() {
             self.note_written(one);
         }
+        let several = cmds.len() > 1;
         for cmd in cmds {
             self.note_variables(node, src, scope, &cmd);
+            // `eval`, `source` and `.` run in this shell: what they assign holds as surely
+            // as they run.
+            let was = self.maybe;
+            if matches!(cmd.program(), Some("eval" | "source" | ".")) {
+                self.maybe |= several || values::conditional(node);
+            }
             let expanded = self.expansions(&cmd);
             self.follow(cmd, stdin.clone(), origin, scope);
             for cmd in expanded {
                 self.follow(cmd, stdin.clone(), origin, scope);
             }
+            self.maybe = was;
         }
     }
 

@@ -528,6 +528,17 @@ fn variable(
         }
         return Some(());
     }
+    // A line that sets `IFS` splits unquoted values where this cannot tell.
+    let splits_known = quoted
+        || (!env.all_poisoned
+            && env.vars.get("IFS").is_none()
+            && !env.poisoned.iter().any(|(p, _)| p == "IFS"));
+    if !splits_known {
+        for s in states.iter_mut() {
+            *s = None;
+        }
+        return Some(());
+    }
     *substituted = true;
     let mut next = Vec::new();
     for state in states.drain(..) {
