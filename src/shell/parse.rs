@@ -593,10 +593,12 @@ impl Walker {
     /// unknown inside it, and `for v in a b c` gives `v` each of its words.
     fn enter_loop(&mut self, node: Node, src: &str, scope: usize) {
         // A `for` loop's words are read once, before it starts; the rest runs each round.
+        // Only a body that reads a variable can meet what a later round assigns.
         let runs_again = match node.kind() {
             "for_statement" => node.child_by_field_name("body"),
             _ => Some(node),
-        };
+        }
+        .filter(|body| src[body.byte_range()].contains('$'));
         let assigned = runs_again.map_or_else(Default::default, |n| values::assigned_in(n, src));
         if assigned.any {
             self.havoc(scope);

@@ -936,3 +936,99 @@ pub(super) fn conditional(node: Node) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::analyze;
+
+    fn words(line: &str) -> Vec<Vec<String>> {
+        analyze(line)
+            .commands
+            .iter()
+            .map(|c| c.argv.iter().map(|w| w.text.clone()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn references_read_their_forms() {
+        assert!(matches!(reference("$x"), Some(Reference::Plain("x"))));
+        assert!(matches!(reference("${a[@]}"), Some(Reference::All("a"))));
+        assert!(matches!(
+            reference("\"$@\"".trim_matches('"')),
+            Some(Reference::All("@"))
+        ));
+        assert!(matches!(reference("$$"), Some(Reference::Digits)));
+        assert!(matches!(
+            reference("${X:-hard}"),
+            Some(Reference::Default {
+                name: "X",
+                colon: true,
+                word: "hard"
+            })
+        ));
+        assert!(reference("${X:-$y}").is_none());
+        assert!(reference("${x%.txt}").is_none());
+        assert!(reference("${#x}").is_none());
+    }
+
+    #[test]
+    fn read_splits_its_input_over_the_names() {
+        let args = |s: &[&str]| s.iter().map(|w| Word::literal(*w)).collect::<Vec<_>>();
+        let input = Word::literal("  a b  c ");
+        assert_eq!(
+            read_values(&args(&["-r", "x", "y"]), Some(&input)),
+            Some(vec![("x".into(), "a".into()), ("y".into(), "b  c".into())])
+        );
+        assert_eq!(read_values(&args(&["-a", "x"]), Some(&input)), None);
+        assert_eq!(
+            read_values(&args(&["x"]), Some(&Word::literal("a\\b"))),
+            None
+        );
+    }
+
+    #[test]
+    fn mktemp_makes_a_folder_only_with_d() {
+        let argv = |s: &[&str]| s.iter().map(|w| Word::literal(*w)).collect::<Vec<_>>();
+        assert!(mktemp_dir(&argv(&["mktemp", "-d"]), &[]).is_some());
+        assert!(mktemp_dir(&argv(&["mktemp", "-dt", "x.XXXX"]), &[]).is_some());
+        assert!(mktemp_dir(&argv(&["mktemp"]), &[]).is_none());
+        assert!(mktemp_dir(&argv(&["mktemp", "-du"]), &[]).is_none());
+        let relative = mktemp_dir(&argv(&["mktemp", "-d", "-p", "."]), &[]);
+        assert!(matches!(relative, Some(Value::Fresh { from: Some(_), .. })));
+    }
+
+    #[test]
+    fn values_split_unquoted_and_stay_whole_quoted() {
+        assert_eq!(
+            words("o='-f -d'; git clean $o; git clean \"$o\""),
+            [
+                vec!["git", "clean", "-f", "-d"],
+                vec!["git", "clean", "-f -d"]
+            ]
+        );
+        assert_eq!(words("e=; rm $e x"), [vec!["rm", "x"]]);
+    }
+
+    #[test]
+    fn a_variable_of_several_values_gives_one_command_each() {
+        assert_eq!(words("for a in 1 2 3; do echo $a; done").len(), 3);
+        // The inner loop may not run on a round: `$b` may also be unknown there.
+        let all = words("for a in 1 2 3; do for b in x y z; do echo $a$b; done; done");
+        assert_eq!(all.len(), 3 * 3 + 1);
+        // Past the bound the words stay as written.
+        let many = (0..20).map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            words(&format!("for a in {many}; do echo $a; done")),
+            [vec!["echo", "$a"]]
+        );
+    }
+
+    #[test]
+    fn subshells_keep_their_own_values() {
+        assert_eq!(
+            words("m=a; (m=b; echo $m); echo $m"),
+            [vec!["echo", "b"], vec!["echo", "a"]]
+        );
+    }
+}
