@@ -271,7 +271,7 @@ impl Walker {
             // it runs inherits what was exported, and a `trap` action runs at any time.
             let vars = match via {
                 _ if origin.depth == 0 => Vars::default(),
-                Via::Trap => Vars::deferred(true),
+                Via::Trap => Vars::deferred(),
                 _ => Vars::opaque(),
             };
             self.new_scope(origin.dirs.clone(), vars)
@@ -294,8 +294,9 @@ impl Walker {
         }
     }
 
-    /// Reads the `trap` actions `scope` set that read variables, as they run at its exit:
-    /// with the values no later command changed.
+    /// Reads the `trap` actions `scope` set (every one, for `None`) that read variables, as
+    /// they run on a signal or at its exit: with every value a name may hold from the
+    /// moment the trap was set.
     fn run_traps(&mut self, scope: Option<usize>) {
         let ours = |t: &PendingTrap| scope.is_none_or(|s| t.scope == s);
         while self.traps.iter().any(ours) {
@@ -316,10 +317,10 @@ impl Walker {
                 .filter(|(scope, _, _)| *scope == trap.scope)
                 .map(|(_, name, values)| (name.clone(), values.clone()))
                 .collect();
-            let vars = self.vars.get(trap.scope).map_or_else(
-                || Vars::deferred(true),
-                |now| now.at_trap(&trap.then, &since),
-            );
+            let vars = self
+                .vars
+                .get(trap.scope)
+                .map_or_else(Vars::deferred, |now| now.at_trap(&trap.then, &since));
             let inner = self.new_scope(trap.origin.dirs.clone(), vars);
             self.script_in(&trap.script, Via::Trap, &trap.origin, Some(inner));
         }
@@ -402,7 +403,7 @@ impl Walker {
                     let range = self.range(node, origin);
                     self.out.deferred.push(range);
                     if let Some(vars) = self.vars.get_mut(inner) {
-                        *vars = Vars::deferred(true);
+                        *vars = Vars::deferred();
                     }
                 }
                 push_children(stack, node, via, inner, src);

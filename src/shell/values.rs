@@ -5,9 +5,9 @@
 //! command reads it, and a value the line does not show (the environment, `read` from a
 //! pipe, `$( )` output, whatever an `eval` of unknown text may set) is unknown, never
 //! empty and never "missing". An assignment in a branch, a `&&`/`||` tail, a loop or a
-//! background job adds a possible value instead of replacing one; a name a loop or a
-//! function body assigns is unknown wherever the order of runs is not the order written;
-//! each subshell has its own copy. A command reading a variable of several values is
+//! background job adds a possible value instead of replacing one; a name a loop body, a
+//! function body or a `trap` action assigns may hold what it assigns or anything, wherever
+//! the order of runs is not the order written; each subshell has its own copy. A command reading a variable of several values is
 //! judged once per value (any that stops, stops); past [`MAX_VARIANTS`] it keeps its
 //! unexpanded words.
 //!
@@ -71,10 +71,10 @@ impl Vars {
         }
     }
 
-    /// A function body or `trap` action.
-    pub(super) fn deferred(opaque: bool) -> Self {
+    /// A function body or `trap` action: it runs later, when nothing is known of its shell.
+    pub(super) fn deferred() -> Self {
         Vars {
-            opaque,
+            opaque: true,
             deferred: true,
             ..Vars::default()
         }
@@ -100,9 +100,8 @@ impl Vars {
 
     /// Sets `name` for sure (`conditional` false) or as one more possibility.
     pub(super) fn set(&mut self, name: &str, mut values: Vec<Value>, conditional: bool) {
-        values.truncate(MAX_VARIANTS);
-        if values.is_empty() {
-            values.push(Value::Unknown);
+        if values.is_empty() || values.len() > MAX_VARIANTS {
+            values = vec![Value::Unknown];
         }
         let at = self.entries.iter().position(|e| e.name == name);
         if conditional {
