@@ -118,6 +118,7 @@ fn the_proof_breaks_and_the_delete_is_judged_as_written() {
         // A relative folder means another one after a `cd`.
         r#"d=$(mktemp -d -p .); cd src && rm -rf "$d""#,
         r#"d=$(mktemp -d tmp.XXXX); cd src; rm -rf $d"#,
+        r#"export TMPDIR=.; d=$(mktemp -d); cd src; rm -rf "$d""#,
         // An unknown part could be `../..`.
         r#"work=$(mktemp -d); rm -rf "$work/$sub""#,
         "rm -rf /tmp/$name",

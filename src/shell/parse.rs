@@ -587,7 +587,9 @@ impl Walker {
             .named_child(0)
             .filter(|c| c.kind() == "command")?;
         let parts = command_parts(inner, src);
-        values::mktemp_dir(&parts.argv, self.scopes.get(scope)?)
+        let root_known = !parts.assigns.iter().any(|(name, _)| name == "TMPDIR")
+            && self.vars.get(scope)?.get("TMPDIR").is_none();
+        values::mktemp_dir(&parts.argv, self.scopes.get(scope)?, root_known)
     }
 
     /// A loop may run its body many times, after anything in it: every name it assigns is

@@ -703,8 +703,9 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
 }
 
 /// `mktemp -d [-p DIR | -t | --tmpdir[=DIR]] [TEMPLATE]`: the folder it makes, when
-/// `argv` is that command (never with `-u`, which makes nothing).
-pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word]) -> Option<Value> {
+/// `argv` is that command (never with `-u`, which makes nothing). `root_known` is false
+/// when the line itself may have set `TMPDIR`: a folder under it may then be relative.
+pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word], root_known: bool) -> Option<Value> {
     let (program, args) = argv.split_first()?;
     if program.value()? != "mktemp" {
         return None;
@@ -755,11 +756,13 @@ pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word]) -> Option<Value> {
     let relative = match (&dir_text, template) {
         (Some(d), _) => !d.starts_with('/'),
         (None, Some(t)) if !under_tmp => !t.text.starts_with('/'),
-        _ => !std::env::temp_dir().is_absolute(),
+        _ => !root_known || !std::env::temp_dir().is_absolute(),
     };
-    let plain = temp_root_plain()
+    let plain = root_known
+        && temp_root_plain()
+        && dir.is_none_or(|d| d.literal)
         && dir_text.as_deref().is_none_or(plain_path)
-        && template.is_none_or(|t| plain_path(&t.text));
+        && template.is_none_or(|t| t.literal && plain_path(&t.text));
     Some(Value::Fresh {
         made: "mktemp -d",
         from: relative.then(|| dirs.to_vec()),
@@ -989,11 +992,11 @@ mod tests {
     #[test]
     fn mktemp_makes_a_folder_only_with_d() {
         let argv = |s: &[&str]| s.iter().map(|w| Word::literal(*w)).collect::<Vec<_>>();
-        assert!(mktemp_dir(&argv(&["mktemp", "-d"]), &[]).is_some());
-        assert!(mktemp_dir(&argv(&["mktemp", "-dt", "x.XXXX"]), &[]).is_some());
-        assert!(mktemp_dir(&argv(&["mktemp"]), &[]).is_none());
-        assert!(mktemp_dir(&argv(&["mktemp", "-du"]), &[]).is_none());
-        let relative = mktemp_dir(&argv(&["mktemp", "-d", "-p", "."]), &[]);
+        assert!(mktemp_dir(&argv(&["mktemp", "-d"]), &[], true).is_some());
+        assert!(mktemp_dir(&argv(&["mktemp", "-dt", "x.XXXX"]), &[], true).is_some());
+        assert!(mktemp_dir(&argv(&["mktemp"]), &[], true).is_none());
+        assert!(mktemp_dir(&argv(&["mktemp", "-du"]), &[], true).is_none());
+        let relative = mktemp_dir(&argv(&["mktemp", "-d", "-p", "."]), &[], true);
         assert!(matches!(relative, Some(Value::Fresh { from: Some(_), .. })));
     }
 
