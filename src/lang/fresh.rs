@@ -19,8 +19,8 @@ use crate::syntax::Temp;
 
 /// How one language makes temporary folders and uses their names.
 pub(super) struct Maker {
-    /// Calls whose result, assigned to a name, is a fresh folder.
-    pub calls: &'static [&'static str],
+    /// Calls whose result, bound to a name, is a fresh folder, each with how reasons name it.
+    pub calls: &'static [(&'static str, &'static str)],
     /// The node kind of an assignment, with the fields of its name and value.
     pub assignment: (&'static str, &'static str, &'static str),
     /// The kind of a call's argument list: the only place a use may stand.
@@ -31,11 +31,16 @@ pub(super) struct Maker {
     pub unsafe_text: &'static [&'static str],
     /// How the code loads the module that makes the folder: one must be there.
     pub imports: &'static [&'static str],
-    pub made: &'static str,
 }
 
 pub(super) const PYTHON: Maker = Maker {
-    calls: &["tempfile.mkdtemp", "tempfile.TemporaryDirectory"],
+    calls: &[
+        ("tempfile.mkdtemp", "tempfile.mkdtemp()"),
+        (
+            "tempfile.TemporaryDirectory",
+            "tempfile.TemporaryDirectory()",
+        ),
+    ],
     assignment: ("assignment", "left", "right"),
     arguments: "argument_list",
     join: "os.path.join",
@@ -55,11 +60,10 @@ pub(super) const PYTHON: Maker = Maker {
         "replace",
     ],
     imports: &["import tempfile"],
-    made: "tempfile.mkdtemp()",
 };
 
 pub(super) const JS: Maker = Maker {
-    calls: &["fs.mkdtempSync"],
+    calls: &[("fs.mkdtempSync", "fs.mkdtempSync()")],
     assignment: ("variable_declarator", "name", "value"),
     arguments: "arguments",
     join: "path.join",
@@ -82,11 +86,10 @@ pub(super) const JS: Maker = Maker {
         "import fs from",
         "import * as fs from",
     ],
-    made: "fs.mkdtempSync()",
 };
 
 pub(super) const RUBY: Maker = Maker {
-    calls: &["Dir.mktmpdir"],
+    calls: &[("Dir.mktmpdir", "Dir.mktmpdir")],
     assignment: ("assignment", "left", "right"),
     arguments: "argument_list",
     join: "File.join",
@@ -101,12 +104,11 @@ pub(super) const RUBY: Maker = Maker {
         "move",
     ],
     imports: &["tmpdir"],
-    made: "Dir.mktmpdir",
 };
 
 /// Marks the words of `effects` that lie inside a folder the code made.
 pub(super) fn mark(effects: &mut [Effect], nodes: &[Node], src: &str, maker: &Maker) {
-    if !maker.calls.iter().any(|c| src.contains(c))
+    if !maker.calls.iter().any(|(c, _)| src.contains(c))
         || !maker.imports.iter().any(|i| src.contains(i))
         || maker.unsafe_text.iter().any(|t| src.contains(t))
     {
@@ -121,29 +123,35 @@ pub(super) fn mark(effects: &mut [Effect], nodes: &[Node], src: &str, maker: &Ma
             continue;
         };
         for word in argv.iter_mut().filter(|w| !w.literal) {
-            if names.iter().any(|n| *n == word.text) || joined_under(&word.text, &names, maker) {
-                word.temp = Some(Temp::Made(maker.made));
+            let made = names
+                .iter()
+                .find(|(n, _)| *n == word.text || joined_under(&word.text, n, maker));
+            if let Some((_, shown)) = made {
+                word.temp = Some(Temp::Made(shown));
             }
         }
     }
 }
 
-/// The names bound only to a fresh folder and used only as call arguments.
-fn fresh_names<'s>(nodes: &[Node], src: &'s str, maker: &Maker) -> Vec<&'s str> {
-    let mut bindings: Vec<(&str, usize)> = Vec::new();
-    for node in nodes {
-        if let Some((name, id)) = binding(*node, src, maker) {
-            bindings.push((name, id));
+/// The names bound only to a fresh folder and used only as call arguments, each with the
+/// call that made it.
+fn fresh_names<'s>(nodes: &[Node], src: &'s str, maker: &Maker) -> Vec<(&'s str, &'static str)> {
+    let bindings: Vec<(&str, usize, &'static str)> = nodes
+        .iter()
+        .filter_map(|node| binding(*node, src, maker))
+        .collect();
+    let mut names: Vec<(&str, &'static str)> = Vec::new();
+    for (name, _, shown) in &bindings {
+        if !names.iter().any(|(n, _)| n == name) {
+            names.push((name, shown));
         }
     }
-    let mut names: Vec<&str> = bindings.iter().map(|(n, _)| *n).collect();
-    names.dedup();
-    names.retain(|name| {
+    names.retain(|(name, _)| {
         nodes
             .iter()
             .filter(|n| n.kind() == "identifier" && text(**n, src) == *name)
             .all(|n| {
-                bindings.iter().any(|(_, id)| *id == n.id())
+                bindings.iter().any(|(_, id, _)| *id == n.id())
                     || n.parent().is_some_and(|p| p.kind() == maker.arguments)
             })
     });
@@ -151,9 +159,9 @@ fn fresh_names<'s>(nodes: &[Node], src: &'s str, maker: &Maker) -> Vec<&'s str> 
 }
 
 /// `d = tempfile.mkdtemp()`, `with tempfile.TemporaryDirectory() as d`,
-/// `const d = fs.mkdtempSync(...)`, `d = Dir.mktmpdir`, `Dir.mktmpdir do |d|`: the name and
-/// the id of its identifier node.
-fn binding<'s>(node: Node, src: &'s str, maker: &Maker) -> Option<(&'s str, usize)> {
+/// `const d = fs.mkdtempSync(...)`, `d = Dir.mktmpdir`, `Dir.mktmpdir do |d|`: the name, the
+/// id of its identifier node, and the call as reasons name it.
+fn binding<'s>(node: Node, src: &'s str, maker: &Maker) -> Option<(&'s str, usize, &'static str)> {
     let makes = |call: Node| {
         let callee = match call.kind() {
             "call" | "call_expression" => call
@@ -164,32 +172,42 @@ fn binding<'s>(node: Node, src: &'s str, maker: &Maker) -> Option<(&'s str, usiz
                     let receiver = call.child_by_field_name("receiver")?;
                     Some(&src[receiver.start_byte()..method.end_byte()])
                 }),
-            // Ruby's `Dir.mktmpdir` without parentheses.
+            // A name or an attribute alone makes nothing.
             _ => None,
         };
-        callee.is_some_and(|c| maker.calls.contains(&c))
+        let callee = callee?;
+        maker
+            .calls
+            .iter()
+            .find(|(c, _)| *c == callee)
+            .map(|(_, shown)| *shown)
     };
     let (kind, name_field, value_field) = maker.assignment;
     if node.kind() == kind {
         let name = node.child_by_field_name(name_field)?;
         let value = node.child_by_field_name(value_field)?;
-        return (name.kind() == "identifier" && makes(value)).then(|| (text(name, src), name.id()));
+        let shown = makes(value).filter(|_| name.kind() == "identifier")?;
+        return Some((text(name, src), name.id(), shown));
     }
     match node.kind() {
         // `with tempfile.TemporaryDirectory() as d:`
         "as_pattern" => {
             let call = node.named_child(0)?;
             let target = node.child_by_field_name("alias")?.named_child(0)?;
-            (makes(call) && target.kind() == "identifier").then(|| (text(target, src), target.id()))
+            let shown = makes(call).filter(|_| target.kind() == "identifier")?;
+            Some((text(target, src), target.id(), shown))
         }
         // `Dir.mktmpdir do |d| ... end`
-        "call" if makes(node) => {
+        "call" => {
+            let shown = makes(node)?;
             let block = node.child_by_field_name("block")?;
             let params = block.child_by_field_name("parameters")?;
             let mut cursor = params.walk();
             let only: Vec<Node> = params.named_children(&mut cursor).collect();
             match only.as_slice() {
-                [param] if param.kind() == "identifier" => Some((text(*param, src), param.id())),
+                [param] if param.kind() == "identifier" => {
+                    Some((text(*param, src), param.id(), shown))
+                }
                 _ => None,
             }
         }
@@ -199,7 +217,7 @@ fn binding<'s>(node: Node, src: &'s str, maker: &Maker) -> Option<(&'s str, usiz
 
 /// `os.path.join(d, 'out', "x")` as written, with `d` fresh and every other part a plain
 /// relative name with no `..`.
-fn joined_under(source: &str, names: &[&str], maker: &Maker) -> bool {
+fn joined_under(source: &str, name: &str, maker: &Maker) -> bool {
     let Some(inner) = source
         .strip_prefix(maker.join)
         .and_then(|s| s.trim_start().strip_prefix('('))
@@ -211,7 +229,7 @@ fn joined_under(source: &str, names: &[&str], maker: &Maker) -> bool {
     let Some(first) = parts.next() else {
         return false;
     };
-    names.contains(&first)
+    first == name
         && parts.filter(|p| !p.is_empty()).all(|part| {
             let body = ['\'', '"']
                 .iter()
