@@ -189,8 +189,10 @@ pub(super) struct Env<'a> {
 enum Reference<'s> {
     /// `$x`, `${x}`; `$a` and `${a}` of an array give its first element.
     Plain(&'s str),
-    /// `${a[@]}`, `${a[*]}`, `$@`, `$*`: every element.
+    /// `${a[@]}`, `$@`: every element, each a word of its own even when quoted.
     All(&'s str),
+    /// `${a[*]}`, `$*`: the elements joined by a blank (the first character of `IFS`).
+    Joined(&'s str),
     /// `${x:-word}` (`colon`), `${x-word}`, and the assigning `:=`/`=` forms.
     Default {
         name: &'s str,
@@ -206,7 +208,8 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
     let Some(inner) = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
         return Some(match body {
             "$" | "RANDOM" | "BASHPID" => Reference::Digits,
-            "@" | "*" => Reference::All("@"),
+            "@" => Reference::All("@"),
+            "*" => Reference::Joined("@"),
             name if is_name(name) => Reference::Plain(name),
             _ => return None,
         });
@@ -214,18 +217,19 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
     if matches!(inner, "RANDOM" | "BASHPID") {
         return Some(Reference::Digits);
     }
-    if matches!(inner, "@" | "*") {
-        return Some(Reference::All("@"));
+    match inner {
+        "@" => return Some(Reference::All("@")),
+        "*" => return Some(Reference::Joined("@")),
+        _ => {}
     }
     if is_name(inner) {
         return Some(Reference::Plain(inner));
     }
-    if let Some(array) = inner
-        .strip_suffix("[@]")
-        .or_else(|| inner.strip_suffix("[*]"))
-        .filter(|a| is_name(a))
-    {
+    if let Some(array) = inner.strip_suffix("[@]").filter(|a| is_name(a)) {
         return Some(Reference::All(array));
+    }
+    if let Some(array) = inner.strip_suffix("[*]").filter(|a| is_name(a)) {
+        return Some(Reference::Joined(array));
     }
     let end = inner
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -306,6 +310,14 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
             None => vec![Value::Unknown],
         },
         Reference::All(name) => known(name).unwrap_or_else(|| vec![Value::Unknown]),
+        Reference::Joined(name) => known(name)
+            .unwrap_or_else(|| vec![Value::Unknown])
+            .into_iter()
+            .map(|v| match v {
+                Value::List(items) => Value::Text(items.join(" ")),
+                v => v,
+            })
+            .collect(),
         Reference::Default { name, colon, word } => match known(name) {
             Some(values) => values
                 .into_iter()
@@ -527,8 +539,9 @@ fn variable(
         }
         return Some(());
     }
-    // A line that sets `IFS` splits unquoted values where this cannot tell.
-    let splits_known = quoted
+    // A line that sets `IFS` splits unquoted values, and joins `"$*"`, where this cannot
+    // tell.
+    let splits_known = (quoted && !matches!(reference, Reference::Joined(_)))
         || (!env.all_poisoned
             && env.vars.get("IFS").is_none()
             && !env.poisoned.iter().any(|(p, _)| p == "IFS"));
@@ -956,6 +969,7 @@ mod tests {
     fn references_read_their_forms() {
         assert!(matches!(reference("$x"), Some(Reference::Plain("x"))));
         assert!(matches!(reference("${a[@]}"), Some(Reference::All("a"))));
+        assert!(matches!(reference("${a[*]}"), Some(Reference::Joined("a"))));
         assert!(matches!(
             reference("\"$@\"".trim_matches('"')),
             Some(Reference::All("@"))
