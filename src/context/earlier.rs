@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::Context;
 use crate::rules::{Finding, GitSubject, Subject};
-use crate::shell::{SimpleCommand, Word};
+use crate::shell::{SimpleCommand, Via, Word};
 
 /// What one command may change.
 enum Effect {
@@ -32,10 +32,28 @@ pub(super) fn could_change(
     dir: &Path,
     before: &[&SimpleCommand],
 ) -> bool {
+    // A temporary folder the line made holds nothing of anyone's unless a command moves
+    // it in: what commands create or copy there is the line's own.
+    let (temp, all_temp) = match &finding.subject {
+        Subject::Paths(targets) => (
+            targets.iter().any(|t| t.temp.is_some()),
+            targets.iter().all(|t| t.temp.is_some()),
+        ),
+        _ => (false, false),
+    };
+    // The interpreter that runs the code: what that code does is judged call by call,
+    // and code that could move files gets no temporary folder proven.
+    let runs_the_code = |cmd: &SimpleCommand| {
+        matches!(finding.via, Via::Embedded(_))
+            && !matches!(cmd.via, Via::Embedded(_))
+            && cmd.span == finding.span
+    };
     before.iter().any(|cmd| match effect(cmd) {
         _ if leaves_alone(finding, cmd) => false,
+        _ if all_temp && runs_the_code(cmd) => false,
+        _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
-        Effect::Anything => true,
+        Effect::Anything => !(all_temp && only_creates(cmd)),
         // Git's answers rest on the whole tree and its refs: a write anywhere may matter.
         Effect::Paths(written) => match &finding.subject {
             Subject::Paths(targets) => {
@@ -43,7 +61,7 @@ pub(super) fn could_change(
                     return true;
                 };
                 written.iter().any(|w| {
-                    targets.iter().any(|t| {
+                    targets.iter().filter(|t| t.temp.is_none()).any(|t| {
                         match (resolve(ctx, &written_dir, w), resolve(ctx, dir, t)) {
                             (Some(a), Some(b)) => a.starts_with(&b) || b.starts_with(&a),
                             _ => true,
@@ -96,6 +114,32 @@ fn leaves_alone(finding: &Finding, cmd: &SimpleCommand) -> bool {
             .subcommand()
             .and_then(Word::value)
             .is_some_and(|sub| LOCAL.contains(&sub))
+}
+
+/// Whether `cmd` may move existing files somewhere (into a temporary folder a later
+/// command deletes): `mv`, `rsync`, `rename`, `git mv`, or a program not known.
+fn may_move_in(cmd: &SimpleCommand) -> bool {
+    match cmd.program() {
+        None => true,
+        Some("mv" | "rsync" | "rename") => true,
+        Some("git") => crate::syntax::git::read(cmd.args())
+            .subcommand()
+            .is_some_and(|sub| sub.text == "mv"),
+        _ => false,
+    }
+}
+
+/// Programs that only create or copy files (a clone, an archive unpacked, a download, a
+/// file interpreter code writes): the originals stay where they are.
+fn only_creates(cmd: &SimpleCommand) -> bool {
+    if cmd.call.is_some() && cmd.argv.len() == 1 && cmd.redirects.iter().all(|r| r.writes()) {
+        return true;
+    }
+    match cmd.program() {
+        Some("git" | "unzip" | "curl" | "wget" | "mktemp") => true,
+        Some("tar") => !cmd.args().iter().any(|w| w.text == "--remove-files"),
+        _ => false,
+    }
 }
 
 /// `word` as an absolute path from `dir`, `..` folded away; `None` when not literal.
@@ -165,6 +209,7 @@ fn effect(cmd: &SimpleCommand) -> Effect {
                 written.push(Word {
                     text: value.to_string(),
                     literal: word.literal,
+                    temp: None,
                 });
             }
         } else {
@@ -217,6 +262,7 @@ fn output_options(program: &str, args: &[Word]) -> Vec<Word> {
             Some(Word {
                 text: value.to_string(),
                 literal: word.literal,
+                temp: None,
             })
         } else if long.contains(&text) {
             words.next().cloned()
@@ -232,6 +278,7 @@ fn output_options(program: &str, args: &[Word]) -> Vec<Word> {
                 Some(Word {
                     text: rest.to_string(),
                     literal: word.literal,
+                    temp: None,
                 })
             }
         } else {

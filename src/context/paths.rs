@@ -8,6 +8,7 @@ use super::{Assessment, Context, sample};
 use crate::git::porcelain;
 use crate::journal::{Journals, Ownership};
 use crate::shell::Word;
+use crate::syntax::Temp;
 
 /// Why one target is safe to delete, or what it holds that would be lost.
 enum Target {
@@ -26,6 +27,10 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
     let mut owned = false;
     let mut lost = Vec::new();
     for word in targets {
+        if let Some(temp) = word.temp {
+            safe.push(format!("`{}` {}", word.text, temp_reason(temp)));
+            continue;
+        }
         // A glob or variable could match anything: only the rules' verdict can stand.
         let Some(text) = word.value() else {
             return Assessment::Unknown;
@@ -59,6 +64,16 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
         recovery: Some(
             "untracked and ignored files were never in git: they cannot be recovered".into(),
         ),
+    }
+}
+
+/// Why a word the shell proved inside a temporary folder loses nothing. Its name is not
+/// known, so nothing on disk is looked at: a folder the line just made holds only what the
+/// line put there, and a fresh name under the temporary root is scratch space.
+fn temp_reason(temp: Temp) -> String {
+    match temp {
+        Temp::Made(how) => format!("is inside the temporary folder `{how}` made on this line"),
+        Temp::Root => "is a fresh name inside the temporary folder".into(),
     }
 }
 

@@ -92,6 +92,7 @@ fn operands_written(cmd: &SimpleCommand) -> Vec<(Word, Vec<String>)> {
                     Some(Word {
                         text: w.text.strip_prefix("of=")?.to_string(),
                         literal: w.literal,
+                        temp: None,
                     })
                 })
                 .collect(),
@@ -158,6 +159,7 @@ fn clone_target(args: &[Word]) -> Option<Word> {
             (!name.is_empty()).then(|| Word {
                 text: name.to_string(),
                 literal: true,
+                temp: None,
             })
         }
         [] => None,
@@ -170,6 +172,7 @@ fn joined(dir: &Word, source: &Word) -> Word {
     Word {
         text: format!("{}/{name}", dir.text.trim_end_matches('/')),
         literal: dir.literal && source.literal && !name.is_empty(),
+        temp: None,
     }
 }
 
@@ -218,6 +221,7 @@ fn operands(args: &[Word], short: &str, long: &[&str]) -> Read {
                     Some(v) => Some(Word {
                         text: v.to_string(),
                         literal: word.literal,
+                        temp: None,
                     }),
                     None => words.next().cloned(),
                 };
@@ -234,6 +238,7 @@ fn operands(args: &[Word], short: &str, long: &[&str]) -> Read {
                     Some(Word {
                         text: rest.to_string(),
                         literal: word.literal,
+                        temp: None,
                     })
                 };
                 read.values.extend(value.map(|v| (letter.to_string(), v)));

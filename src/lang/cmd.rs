@@ -50,6 +50,7 @@ impl Reader {
         let value = Word {
             text: std::mem::take(&mut self.word).replace('\\', "/"),
             literal: !self.expands,
+            temp: None,
         };
         match self.pending_redirect.take() {
             Some(op) => self.redirects.push(Redirect { op, target: value }),

@@ -151,6 +151,7 @@ pub(super) fn from_url(url: &Word) -> Option<(Engine, Vec<Word>)> {
             Word {
                 text: path.to_string(),
                 literal: url.literal,
+                temp: None,
             }
         }
         _ => url.clone(),

@@ -90,6 +90,7 @@ fn joined(parts: Vec<Word>) -> Option<Word> {
             .map(|w| w.text.as_str())
             .collect::<Vec<_>>()
             .join("\n"),
+        temp: None,
     })
 }
 
@@ -126,6 +127,7 @@ fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
                 parts.push(Word {
                     text: opt.value.unwrap_or_default().to_string(),
                     literal: word.literal,
+                    temp: None,
                 });
                 // Python's `-c` ends its options: what follows are the code's own arguments.
                 if code == "c" {
@@ -200,6 +202,7 @@ fn perl(args: &[Word]) -> Code {
                         parts.push(Word {
                             text: rest.to_string(),
                             literal: word.literal,
+                            temp: None,
                         });
                     }
                     break;
@@ -255,6 +258,7 @@ fn php(args: &[Word]) -> (Lang, Code) {
                 parts.extend(opt.value_word.and_then(|at| args.get(at)).map(|word| Word {
                     text: opt.value.unwrap_or_default().to_string(),
                     literal: word.literal,
+                    temp: None,
                 }));
             }
             "f" | "file" | "S" | "a" | "v" | "h" | "i" | "m" | "version" | "help" => {
@@ -305,6 +309,7 @@ fn node(args: &[Word]) -> Code {
             return Code::Text(Word {
                 text: code.to_string(),
                 literal: word.literal,
+                temp: None,
             });
         }
         match w {
@@ -380,6 +385,7 @@ fn powershell(args: &[Word]) -> Code {
                 Some(text) => Code::Text(Word {
                     text,
                     literal: encoded.literal,
+                    temp: None,
                 }),
                 None => Code::Elsewhere,
             };
@@ -410,6 +416,7 @@ fn rest_as_command(words: &[Word]) -> Code {
             .collect::<Vec<_>>()
             .join(" "),
         literal: words.iter().all(|w| w.literal),
+        temp: None,
     })
 }
 
@@ -431,6 +438,7 @@ fn cmd(args: &[Word]) -> Code {
             let mut words = vec![Word {
                 text: word.text[word.text.len() - attached.len()..].to_string(),
                 literal: word.literal,
+                temp: None,
             }];
             words.extend(args.iter().skip(i + 1).cloned());
             return rest_as_command(&words);

@@ -7,20 +7,24 @@ use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
-use super::{Effect, Lang, append, make_dir, remove, remove_dir, rename, run, unknown, write};
+use super::{
+    Effect, Lang, append, fresh, make_dir, remove, remove_dir, rename, run, unknown, write,
+};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
     let databases = Databases::read(&nodes, code);
-    nodes
+    let mut effects: Vec<Effect> = nodes
         .iter()
         .filter(|n| matches!(n.kind(), "call_expression" | "new_expression"))
         .filter_map(|n| {
             call(*n, code, &aliases).or_else(|| databases.as_ref()?.statement(*n, code))
         })
-        .collect()
+        .collect();
+    fresh::mark(&mut effects, &nodes, code, &fresh::JS);
+    effects
 }
 
 /// Local names for what modules export, each with the name it stands for: `const {spawnSync:
@@ -177,6 +181,7 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             let inside = Word {
                 text: format!("{}/*", dir.text.trim_end_matches('/')),
                 literal: false,
+                temp: None,
             };
             Some(remove(whole, vec![inside], true))
         }
@@ -212,6 +217,7 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
                     script: Word {
                         text: script.join(" "),
                         literal: argv.iter().all(|w| w.literal),
+                        temp: None,
                     },
                 });
             }

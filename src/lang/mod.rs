@@ -11,6 +11,7 @@
 
 mod cmd;
 mod driver;
+mod fresh;
 mod invoke;
 mod js;
 mod perl;
@@ -148,6 +149,7 @@ fn unknown(source: &str) -> Word {
     Word {
         text,
         literal: false,
+        temp: None,
     }
 }
 

@@ -364,7 +364,11 @@ fn words_of(arg: &[&Token]) -> Vec<Word> {
             }
         }
     }
-    vec![Word { text, literal }]
+    vec![Word {
+        text,
+        literal,
+        temp: None,
+    }]
 }
 
 fn call(name: &str, args: &[Vec<&Token>], text: &str) -> Option<Effect> {
@@ -435,6 +439,7 @@ fn open(args: &[Vec<&Token>], text: &str) -> Option<Effect> {
             script: Word {
                 text: script.trim().to_string(),
                 literal: mode.literal,
+                temp: None,
             },
         });
     }
@@ -446,6 +451,7 @@ fn open(args: &[Vec<&Token>], text: &str) -> Option<Effect> {
             Word {
                 text: target.to_string(),
                 literal: mode.literal,
+                temp: None,
             },
         )
     })

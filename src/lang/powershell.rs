@@ -562,10 +562,12 @@ fn listed_before(node: Node, src: &str, splats: &[(String, Splat)]) -> Option<Wo
         Some(folder) => Word {
             text: format!("{}/*", folder.text.trim_end_matches(['/', '\\'])),
             literal: false,
+            temp: None,
         },
         None => Word {
             text: "*".into(),
             literal: false,
+            temp: None,
         },
     })
 }

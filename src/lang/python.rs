@@ -7,7 +7,8 @@ use tree_sitter::{Node, Tree};
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{
-    Effect, Lang, make_dir, mode_writes, remove, remove_dir, rename, run, unknown, write, write_as,
+    Effect, Lang, fresh, make_dir, mode_writes, remove, remove_dir, rename, run, unknown, write,
+    write_as,
 };
 use crate::syntax::Word;
 
@@ -15,13 +16,15 @@ pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
     let databases = Databases::read(&nodes, code);
-    nodes
+    let mut effects: Vec<Effect> = nodes
         .iter()
         .filter(|n| n.kind() == "call")
         .filter_map(|n| {
             call(*n, code, &aliases).or_else(|| databases.as_ref()?.statement(*n, code))
         })
-        .collect()
+        .collect();
+    fresh::mark(&mut effects, &nodes, code, &fresh::PYTHON);
+    effects
 }
 
 /// `import shutil as sh` and `from shutil import rmtree as rt`: each alias with the name

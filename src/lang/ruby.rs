@@ -7,21 +7,23 @@ use tree_sitter::{Node, Tree};
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{
-    Effect, make_dir, mode_writes, remove, remove_dir, rename, run, unknown, write, write_as,
+    Effect, fresh, make_dir, mode_writes, remove, remove_dir, rename, run, unknown, write, write_as,
 };
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let databases = Databases::read(&nodes, code);
-    nodes
+    let mut effects: Vec<Effect> = nodes
         .iter()
         .filter_map(|n| match n.kind() {
             "call" => call(*n, code).or_else(|| databases.statement(*n, code)),
             "subshell" => Some(string(*n, code).shell(text(*n, code))),
             _ => None,
         })
-        .collect()
+        .collect();
+    fresh::mark(&mut effects, &nodes, code, &fresh::RUBY);
+    effects
 }
 
 fn call(node: Node, src: &str) -> Option<Effect> {

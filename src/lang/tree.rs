@@ -180,6 +180,7 @@ impl Value {
             Value::Bool(b) => Word {
                 text: b.to_string(),
                 literal: false,
+                temp: None,
             },
         }
     }
@@ -210,6 +211,7 @@ impl Value {
         let word = Word {
             text: format!("{}{}", a.text, b.text),
             literal: a.literal && b.literal,
+            temp: None,
         };
         if known {
             Value::Str(word)

@@ -224,6 +224,7 @@ fn joined(source: &Word, rest: &str) -> Word {
     Word {
         text,
         literal: source.literal,
+        temp: None,
     }
 }
 
@@ -324,6 +325,7 @@ fn script_of(words: &[Word]) -> Option<Word> {
             .collect::<Vec<_>>()
             .join(" "),
         literal: words.iter().all(|w| w.literal),
+        temp: None,
     })
 }
 
@@ -553,6 +555,7 @@ fn env_of(opts: &argv::Argv, args: &[Word]) -> Vec<(String, Word)> {
                 Word {
                     text: value.to_string(),
                     literal,
+                    temp: None,
                 },
             ))
         })
@@ -678,11 +681,13 @@ fn mounted(source: &str, target: &str, literal: bool, bind: Option<bool>) -> Mou
     let source = match (bind.unwrap_or(path_like), here) {
         (true, Some(path)) => Source::Here(Word {
             literal: !expansion(&path),
+            temp: None,
             text: path,
         }),
         (true, None) => Source::Here(Word {
             text: source.to_string(),
             literal: literal && !expansion(source),
+            temp: None,
         }),
         (false, _) => Source::Volume(source.to_string()),
     };
@@ -923,6 +928,7 @@ fn gcloud(args: &[Word]) -> Option<Channel> {
         sent: Sent::Script(Word {
             text: command.value?.to_string(),
             literal,
+            temp: None,
         }),
     })
 }
@@ -947,6 +953,7 @@ fn vagrant(args: &[Word]) -> Option<Channel> {
         sent: Sent::Script(Word {
             text: command.value?.to_string(),
             literal,
+            temp: None,
         }),
     })
 }
@@ -1037,6 +1044,7 @@ fn fly(args: &[Word]) -> Option<Channel> {
         sent: Sent::Script(Word {
             text: command.value?.to_string(),
             literal,
+            temp: None,
         }),
     })
 }
@@ -1137,6 +1145,7 @@ fn ssm(args: &[Word]) -> Option<Channel> {
         sent: Sent::Script(Word {
             text: lines.join("\n"),
             literal,
+            temp: None,
         }),
     })
 }
@@ -1228,6 +1237,7 @@ fn az(args: &[Word]) -> Option<Channel> {
         sent: Sent::Script(Word {
             text,
             literal: scripts.iter().all(|w| w.literal),
+            temp: None,
         }),
     })
 }

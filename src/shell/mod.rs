@@ -10,6 +10,7 @@
 
 mod parse;
 mod unwrap;
+mod values;
 pub mod word;
 
 use std::ops::Range;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use tree_sitter::{Node, Tree};
 
 use super::unwrap::{self, Run};
+use super::values::{self, Env, MAX_VARIANTS, Value, Vars};
 use super::word::{self, Word};
 use super::{
     Analysis, Elsewhere, FromRecipe, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via,
@@ -86,6 +87,33 @@ pub(super) struct Walker {
     /// (inside, `None` for the process's current directory, found when first needed);
     /// `None` when the line is read as text alone.
     cwd: Option<Option<PathBuf>>,
+    /// The variables of each shell in [`Walker::scopes`], at the same index.
+    vars: Vec<Vars>,
+    /// Names a function body or `trap` action assigns, with the values it may give them:
+    /// wherever read, they may hold those or anything.
+    poisoned: Vec<(String, Vec<Value>)>,
+    /// A function body or `trap` action may assign any name (it runs `eval "$x"`).
+    all_poisoned: bool,
+    /// Every assignment so far: the shell it was in and what the name may then hold, for
+    /// the `trap` actions that may run at any later moment.
+    history: Vec<(usize, String, Vec<Value>)>,
+    /// Set while a script runs in the shell of a command that may not run (`if c; then eval
+    /// "$s"; fi`): what it assigns is one more possible value.
+    maybe: bool,
+    /// `trap` actions that read variables, read once their shell's last command is seen:
+    /// they run at its exit.
+    traps: Vec<PendingTrap>,
+}
+
+/// A `trap` action waiting for the end of the shell that set it.
+struct PendingTrap {
+    script: String,
+    origin: Origin,
+    scope: usize,
+    /// The variables when the trap was set.
+    then: Vars,
+    /// How much of [`Walker::history`] was written then.
+    since: usize,
 }
 
 /// A file a command writes: where (see [`file_key`]) and the text it holds afterwards,
@@ -161,13 +189,26 @@ impl Walker {
             scopes: Vec::new(),
             written: Vec::new(),
             values: Vec::new(),
+            vars: Vec::new(),
+            poisoned: Vec::new(),
+            all_poisoned: false,
+            history: Vec::new(),
+            maybe: false,
+            traps: Vec::new(),
         }
     }
 
-    /// A new (sub)shell that starts in the same directory as `parent`.
+    /// A new (sub)shell that starts in the same directory, with the same variables, as
+    /// `parent`.
     fn subshell(&mut self, parent: usize) -> usize {
         let dirs = self.scopes.get(parent).cloned().unwrap_or_default();
+        let vars = self.vars.get(parent).cloned().unwrap_or_default();
+        self.new_scope(dirs, vars)
+    }
+
+    fn new_scope(&mut self, dirs: Vec<Word>, vars: Vars) -> usize {
         self.scopes.push(dirs);
+        self.vars.push(vars);
         self.scopes.len() - 1
     }
 
@@ -193,7 +234,7 @@ impl Walker {
             dirs: Vec::new(),
             elsewhere: None,
         };
-        self.scopes.push(Vec::new());
+        self.new_scope(Vec::new(), Vars::default());
         self.embedded(lang, Word::literal(command), &[], &top, 0);
         self.out
     }
@@ -241,8 +282,14 @@ impl Walker {
             self.out.syntax_error = true;
         }
         let scope = shared.unwrap_or_else(|| {
-            self.scopes.push(origin.dirs.clone());
-            self.scopes.len() - 1
+            // Only the line itself starts from nothing the line does not show; a script
+            // it runs inherits what was exported, and a `trap` action runs at any time.
+            let vars = match via {
+                _ if origin.depth == 0 => Vars::default(),
+                Via::Trap => Vars::deferred(),
+                _ => Vars::opaque(),
+            };
+            self.new_scope(origin.dirs.clone(), vars)
         });
         let mut stack = vec![Item::new(root, via, scope, None)];
         let mut visited = 0u32;
@@ -253,6 +300,44 @@ impl Walker {
                 return;
             }
             self.visit(item, src, origin, &mut stack);
+        }
+        // A subshell's traps are read with the line's: its variables are final by then too.
+        match shared {
+            None if origin.depth == 0 => self.run_traps(None),
+            None => self.run_traps(Some(scope)),
+            Some(_) => {}
+        }
+    }
+
+    /// Reads the `trap` actions `scope` set (every one, for `None`) that read variables, as
+    /// they run on a signal or at its exit: with every value a name may hold from the
+    /// moment the trap was set.
+    fn run_traps(&mut self, scope: Option<usize>) {
+        let ours = |t: &PendingTrap| scope.is_none_or(|s| t.scope == s);
+        while self.traps.iter().any(ours) {
+            let (mine, rest): (Vec<PendingTrap>, Vec<PendingTrap>) =
+                std::mem::take(&mut self.traps).into_iter().partition(ours);
+            self.traps = rest;
+            self.read_traps(mine);
+        }
+    }
+
+    fn read_traps(&mut self, traps: Vec<PendingTrap>) {
+        for trap in traps {
+            let since: Vec<(String, Vec<Value>)> = self
+                .history
+                .get(trap.since..)
+                .unwrap_or_default()
+                .iter()
+                .filter(|(scope, _, _)| *scope == trap.scope)
+                .map(|(_, name, values)| (name.clone(), values.clone()))
+                .collect();
+            let vars = self
+                .vars
+                .get(trap.scope)
+                .map_or_else(Vars::deferred, |now| now.at_trap(&trap.then, &since));
+            let inner = self.new_scope(trap.origin.dirs.clone(), vars);
+            self.script_in(&trap.script, Via::Trap, &trap.origin, Some(inner));
         }
     }
 
@@ -265,8 +350,8 @@ impl Walker {
         } = item;
         match node.kind() {
             "comment" | "raw_string" | "ansi_c_string" | "word" | "number" | "heredoc_start"
-            | "heredoc_end" | "heredoc_content" | "string_content" | "variable_name"
-            | "test_operator" | "file_descriptor" => {}
+            | "heredoc_end" | "heredoc_content" | "string_content" | "test_operator"
+            | "file_descriptor" => {}
             "command" => {
                 self.command(node, src, via, scope, attached, origin);
                 push_children(stack, node, via, scope, src);
@@ -280,11 +365,34 @@ impl Walker {
             // `cmd="rm -rf x"` on its own or after `export`/`local`; a prefix (`A=1 cmd`)
             // only sets the environment of its command.
             "variable_assignment" => {
-                if node.parent().is_some_and(|p| p.kind() != "command")
-                    && let Some((name, value)) = assignment(node, src)
-                    && let Some(value) = value.value()
-                {
-                    self.values.push((name, value.to_string()));
+                if node.parent().is_some_and(|p| p.kind() != "command") {
+                    if let Some((name, value)) = assignment(node, src)
+                        && let Some(value) = value.value()
+                    {
+                        self.values.push((name, value.to_string()));
+                    }
+                    self.assign(node, src, scope);
+                }
+                push_children(stack, node, via, scope, src);
+            }
+            // A name assigned some other way (`(( n++ ))`, `unset x`): unknown from here.
+            "variable_name"
+                if node.parent().is_some_and(|p| {
+                    !matches!(
+                        p.kind(),
+                        "simple_expansion"
+                            | "expansion"
+                            | "variable_assignment"
+                            | "for_statement"
+                            | "declaration_command"
+                    )
+                }) =>
+            {
+                self.forget(scope, &src[node.byte_range()]);
+            }
+            "expansion" => {
+                if let Some((name, word)) = values::assigned_by_expansion(&src[node.byte_range()]) {
+                    self.default_assigned(node, scope, name, word);
                 }
                 push_children(stack, node, via, scope, src);
             }
@@ -305,11 +413,14 @@ impl Walker {
                 push_children(stack, node, Via::Substitution, inner, src);
             }
             "subshell" | "function_definition" => {
+                let inner = self.subshell(scope);
                 if node.kind() == "function_definition" {
                     let range = self.range(node, origin);
                     self.out.deferred.push(range);
+                    if let Some(vars) = self.vars.get_mut(inner) {
+                        *vars = Vars::deferred();
+                    }
                 }
-                let inner = self.subshell(scope);
                 push_children(stack, node, via, inner, src);
             }
             "redirected_statement" => self.redirected(node, src, via, scope, attached, stack),
@@ -322,6 +433,7 @@ impl Walker {
                 let range = self.range(node, origin);
                 self.out.loops.push(range.clone());
                 self.out.together.push(range);
+                self.enter_loop(node, src, scope);
                 push_children(stack, node, via, scope, src);
             }
             "program" | "list" | "compound_statement" | "do_group" if backgrounds(node) => {
@@ -335,6 +447,230 @@ impl Walker {
         }
     }
 
+    /// The variables where a command of `scope` runs, to expand its words.
+    fn env(&self, scope: usize) -> Option<Env<'_>> {
+        Some(Env {
+            vars: self.vars.get(scope)?,
+            poisoned: &self.poisoned,
+            all_poisoned: self.all_poisoned,
+            dirs: self.scopes.get(scope)?,
+        })
+    }
+
+    /// Gives `name` `values` in `scope`: for sure, or as one more possibility when the
+    /// assignment may not run (`conditional`). In a function body or `trap` action the
+    /// name is unknown everywhere from now on.
+    fn set_var(&mut self, scope: usize, name: &str, values: Vec<Value>, conditional: bool) {
+        let Some(vars) = self.vars.get_mut(scope) else {
+            return;
+        };
+        if vars.is_deferred() {
+            let given: Vec<Value> = values
+                .iter()
+                .filter(|v| **v != Value::Unknown)
+                .cloned()
+                .collect();
+            match self.poisoned.iter_mut().find(|(p, _)| p == name) {
+                Some((_, known)) => known.extend(given),
+                None => self.poisoned.push((name.to_string(), given)),
+            }
+        }
+        vars.set(name, values, conditional || self.maybe);
+        let now = vars.get(name).map(<[Value]>::to_vec).unwrap_or_default();
+        self.history.push((scope, name.to_string(), now));
+    }
+
+    fn forget(&mut self, scope: usize, name: &str) {
+        self.set_var(scope, name, vec![Value::Unknown], false);
+    }
+
+    /// Something ran that may set any variable of `scope`.
+    fn havoc(&mut self, scope: usize) {
+        if let Some(vars) = self.vars.get_mut(scope) {
+            if vars.is_deferred() {
+                self.all_poisoned = true;
+            }
+            vars.havoc();
+        }
+    }
+
+    /// `${X:=word}`: X gets the word when the line and the environment set it nowhere;
+    /// otherwise it may now hold anything.
+    fn default_assigned(&mut self, node: Node, scope: usize, name: &str, word: Option<&str>) {
+        let unset = !self.all_poisoned
+            && !self.poisoned.iter().any(|(p, _)| p == name)
+            && self
+                .vars
+                .get(scope)
+                .is_some_and(|vars| vars.get(name).is_none())
+            && std::env::var_os(name).is_none();
+        match word {
+            Some(word) if unset => {
+                let values = vec![Value::Text(word.to_string())];
+                self.set_var(scope, name, values, values::conditional(node));
+            }
+            _ => self.forget(scope, name),
+        }
+    }
+
+    /// `name=value` (alone, or after `export`, `local`, `declare`): what `name` may hold
+    /// from here.
+    fn assign(&mut self, node: Node, src: &str, scope: usize) {
+        let Some(name_node) = node.child_by_field_name("name") else {
+            return;
+        };
+        let name = &src[name_node.byte_range()];
+        let base = name.split('[').next().unwrap_or(name);
+        let appends = src
+            .get(name_node.end_byte()..)
+            .is_some_and(|rest| rest.starts_with("+="));
+        // `declare -i n=1+1`, `-l`, `-u`, `-n`: the value is transformed or is a reference.
+        let transformed = node.parent().is_some_and(|p| {
+            p.kind() == "declaration_command" && {
+                let mut cursor = p.walk();
+                p.named_children(&mut cursor).any(|c| {
+                    let t = &src[c.byte_range()];
+                    t.starts_with('-') && t.chars().skip(1).any(|f| !matches!(f, 'x' | 'r' | 'g'))
+                })
+            }
+        });
+        if name != base || appends || transformed || !values::is_name(base) {
+            self.forget(scope, base);
+            return;
+        }
+        let values = match node.child_by_field_name("value") {
+            None => vec![Value::Text(String::new())],
+            Some(value) => self.assigned_values(value, src, scope),
+        };
+        self.set_var(scope, base, values, values::conditional(node));
+    }
+
+    /// The values an assignment's right side may give.
+    fn assigned_values(&self, value: Node, src: &str, scope: usize) -> Vec<Value> {
+        if let Some(made) = self.mktemp_in(value, src, scope) {
+            return vec![made];
+        }
+        let Some(env) = self.env(scope) else {
+            return vec![Value::Unknown];
+        };
+        if value.kind() == "array" {
+            let mut items = Vec::new();
+            let mut cursor = value.walk();
+            for element in value.named_children(&mut cursor) {
+                let words = match values::expand(element, src, &env) {
+                    Some(alternatives) => match alternatives.as_slice() {
+                        [one] => one.clone(),
+                        _ => return vec![Value::Unknown],
+                    },
+                    None => vec![word::from_node(element, src)],
+                };
+                for w in words {
+                    match w.value() {
+                        Some(text) => items.push(text.to_string()),
+                        None => return vec![Value::Unknown],
+                    }
+                }
+            }
+            return vec![Value::List(items)];
+        }
+        let one = |words: &[Word]| match words {
+            [w] => w
+                .value()
+                .map_or(Value::Unknown, |t| Value::Text(t.to_string())),
+            [] => Value::Text(String::new()),
+            _ => Value::Unknown,
+        };
+        match values::expand_quoted(value, src, &env) {
+            Some(alternatives) => alternatives.iter().map(|words| one(words)).collect(),
+            None => vec![one(&[word::from_node(value, src)])],
+        }
+    }
+
+    /// `$(mktemp -d ...)` (quoted or not): the folder it makes.
+    fn mktemp_in(&self, value: Node, src: &str, scope: usize) -> Option<Value> {
+        let substitution = match value.kind() {
+            "command_substitution" => value,
+            "string" if value.named_child_count() == 1 => value
+                .named_child(0)
+                .filter(|c| c.kind() == "command_substitution")?,
+            _ => return None,
+        };
+        if src[substitution.byte_range()].starts_with('`') || substitution.named_child_count() != 1
+        {
+            return None;
+        }
+        let inner = substitution
+            .named_child(0)
+            .filter(|c| c.kind() == "command")?;
+        let parts = command_parts(inner, src);
+        let root_known = !parts.assigns.iter().any(|(name, _)| name == "TMPDIR")
+            && self.vars.get(scope)?.get("TMPDIR").is_none();
+        values::mktemp_dir(&parts.argv, self.scopes.get(scope)?, root_known)
+    }
+
+    /// A loop may run its body many times, after anything in it: every name it assigns is
+    /// unknown inside it, and `for v in a b c` gives `v` each of its words.
+    fn enter_loop(&mut self, node: Node, src: &str, scope: usize) {
+        // A `for` loop's words are read once, before it starts; the rest runs each round.
+        // Only a body that reads a variable can meet what a later round assigns.
+        let runs_again = match node.kind() {
+            "for_statement" => node.child_by_field_name("body"),
+            _ => Some(node),
+        }
+        .filter(|body| src[body.byte_range()].contains('$'));
+        let assigned = runs_again.map_or_else(Default::default, |n| values::assigned_in(n, src));
+        if assigned.any {
+            self.havoc(scope);
+        }
+        for name in &assigned.names {
+            let mut values = vec![Value::Unknown];
+            values.extend(
+                assigned
+                    .literals
+                    .iter()
+                    .filter(|(n, _)| n == name)
+                    .map(|(_, v)| Value::Text(v.clone())),
+            );
+            self.set_var(scope, name, values, true);
+        }
+        let names = assigned.names;
+        if node.kind() != "for_statement" {
+            return;
+        }
+        let Some(variable) = node.child_by_field_name("variable") else {
+            return;
+        };
+        let name = src[variable.byte_range()].to_string();
+        let mut cursor = node.walk();
+        let list: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+        let mut items = Vec::new();
+        let mut known = !list.is_empty();
+        if let Some(env) = self.env(scope) {
+            for value in list {
+                let words = match values::expand(value, src, &env) {
+                    Some(alternatives) => match alternatives.as_slice() {
+                        [one] => one.clone(),
+                        _ => {
+                            known = false;
+                            break;
+                        }
+                    },
+                    None => vec![word::from_node(value, src)],
+                };
+                for w in words {
+                    match w.value() {
+                        Some(text) => items.push(Value::Text(text.to_string())),
+                        None => known = false,
+                    }
+                }
+            }
+        }
+        if !known || items.len() > MAX_VARIANTS || names.contains(&name) {
+            items = vec![Value::Unknown];
+        }
+        self.set_var(scope, &name, items, values::conditional(node));
+    }
+
     fn declaration(&mut self, node: Node, src: &str, via: Via, scope: usize, origin: &Origin) {
         let Some(keyword) = node.child(0).filter(|k| !k.is_named()) else {
             return;
@@ -344,6 +680,7 @@ impl Walker {
         argv.extend(node.named_children(&mut cursor).map(|child| Word {
             text: src[child.byte_range()].to_string(),
             literal: false,
+            temp: None,
         }));
         self.out.commands.push(SimpleCommand {
             argv,
@@ -610,6 +947,7 @@ impl Walker {
     ) {
         let mut parts = command_parts(node, src);
         let cut = !attached.extra.is_empty();
+        let variants = self.variants(node, src, scope, &parts.argv, &attached.extra);
         parts.argv.extend(attached.extra);
         let mut stdin = attached.stdin;
         if parts.herestring.is_some() {
@@ -638,11 +976,179 @@ impl Walker {
             elsewhere: origin.elsewhere.clone(),
             recipe: None,
         };
-        self.note_written(&cmd);
-        let expanded = self.expansions(&cmd);
-        self.follow(cmd, stdin.clone(), origin, scope);
-        for cmd in expanded {
+        let cmds: Vec<SimpleCommand> = match variants {
+            Some(variants) => variants
+                .into_iter()
+                .map(|argv| SimpleCommand {
+                    argv,
+                    ..cmd.clone()
+                })
+                .collect(),
+            None => vec![cmd],
+        };
+        if let [one] = cmds.as_slice() {
+            self.note_written(one);
+        }
+        let several = cmds.len() > 1;
+        for cmd in cmds {
+            self.note_variables(node, src, scope, &cmd);
+            // `eval`, `source` and `.` run in this shell: what they assign holds as surely
+            // as they run.
+            let was = self.maybe;
+            if matches!(cmd.program(), Some("eval" | "source" | ".")) {
+                self.maybe |= several || values::conditional(node);
+            }
+            let expanded = self.expansions(&cmd);
             self.follow(cmd, stdin.clone(), origin, scope);
+            for cmd in expanded {
+                self.follow(cmd, stdin.clone(), origin, scope);
+            }
+            self.maybe = was;
+        }
+    }
+
+    /// The argument lists `node` runs with, one per combination of the values its
+    /// variables may hold; `None` when the line gives none of them a value (its words
+    /// stand as written). Words proven inside a temporary folder are marked so.
+    fn variants(
+        &self,
+        node: Node,
+        src: &str,
+        scope: usize,
+        argv: &[Word],
+        extra: &[Word],
+    ) -> Option<Vec<Vec<Word>>> {
+        let text = &src[node.byte_range()];
+        let vars = self.vars.get(scope)?;
+        // Only a line that gives values, or names the temporary root, pays for the look.
+        let worth = text.contains('$')
+            && (!vars.is_empty()
+                || ["${", "$$", "TMPDIR", "RANDOM", "BASHPID"]
+                    .iter()
+                    .any(|s| text.contains(s)));
+        if !worth {
+            return None;
+        }
+        let env = self.env(scope)?;
+        let mut cursor = node.walk();
+        let nodes: Vec<Node> = node
+            .children(&mut cursor)
+            .enumerate()
+            .filter(|(i, _)| {
+                matches!(
+                    node.field_name_for_child(*i as u32),
+                    Some("name") | Some("argument")
+                )
+            })
+            .map(|(_, child)| child)
+            .collect();
+        if nodes.len() != argv.len() {
+            return None;
+        }
+        let mut changed = false;
+        let mut per_word: Vec<Vec<Vec<Word>>> = Vec::with_capacity(argv.len());
+        for (node, word) in nodes.iter().zip(argv) {
+            if word.literal {
+                per_word.push(vec![vec![word.clone()]]);
+                continue;
+            }
+            if let Some(alternatives) = values::expand(*node, src, &env) {
+                changed = true;
+                per_word.push(alternatives);
+                continue;
+            }
+            let mut word = word.clone();
+            word.temp = values::temp(*node, src, &env);
+            changed |= word.temp.is_some();
+            per_word.push(vec![vec![word]]);
+        }
+        if !changed {
+            return None;
+        }
+        let mut combos: Vec<Vec<Word>> = vec![Vec::new()];
+        for alternatives in per_word {
+            if combos.len() * alternatives.len() > MAX_VARIANTS {
+                return None;
+            }
+            combos = combos
+                .iter()
+                .flat_map(|done| {
+                    alternatives.iter().map(move |words| {
+                        let mut next = done.clone();
+                        next.extend(words.iter().cloned());
+                        next
+                    })
+                })
+                .collect();
+        }
+        combos.retain(|argv| !argv.is_empty());
+        // A `cd` to one of several folders leaves where later commands run unknown.
+        let moves = |argv: &Vec<Word>| {
+            argv.first()
+                .is_some_and(|w| matches!(w.text.as_str(), "cd" | "pushd" | "popd"))
+        };
+        if combos.is_empty() || (combos.len() > 1 && combos.iter().any(moves)) {
+            return None;
+        }
+        for argv in &mut combos {
+            argv.extend(extra.iter().cloned());
+        }
+        Some(combos)
+    }
+
+    /// What `cmd` does to the variables of its shell: `read`, `set --`, `shift`, the
+    /// builtins that assign their operands, and `eval`/`source` of text not shown.
+    fn note_variables(&mut self, node: Node, src: &str, scope: usize, cmd: &SimpleCommand) {
+        let Some(program) = cmd.program() else {
+            self.havoc(scope);
+            return;
+        };
+        let args = cmd.args();
+        match program {
+            "read" => {
+                let input = herestring_word(node, src);
+                match values::read_values(args, input.as_ref()) {
+                    Some(assigned) => {
+                        let conditional = values::conditional(node);
+                        for (name, value) in assigned {
+                            self.set_var(scope, &name, vec![Value::Text(value)], conditional);
+                        }
+                    }
+                    None => self.forget_operands(scope, args),
+                }
+            }
+            "set" => {
+                let values = match args.split_first() {
+                    Some((first, rest)) if first.text == "--" => {
+                        let items: Option<Vec<String>> =
+                            rest.iter().map(|w| w.value().map(str::to_string)).collect();
+                        items.map_or(Value::Unknown, Value::List)
+                    }
+                    _ if args.iter().all(|w| w.text.starts_with(['-', '+'])) => return,
+                    _ => Value::Unknown,
+                };
+                self.set_var(scope, "@", vec![values], values::conditional(node));
+            }
+            "shift" => self.forget(scope, "@"),
+            "eval" if args.iter().any(|w| !w.literal) => self.havoc(scope),
+            "source" | "."
+                if args
+                    .first()
+                    .is_none_or(|f| self.written_text(&cmd.dirs, f).is_none()) =>
+            {
+                self.havoc(scope)
+            }
+            p if values::ASSIGNERS.contains(&p) => self.forget_operands(scope, args),
+            _ => {}
+        }
+    }
+
+    fn forget_operands(&mut self, scope: usize, args: &[Word]) {
+        for arg in args {
+            let name = arg.text.split('=').next().unwrap_or("");
+            if values::is_name(name) {
+                self.forget(scope, name);
+            }
         }
     }
 
@@ -704,6 +1210,18 @@ impl Walker {
                     uncertain: cmd.uncertain || !literal,
                     ..Origin::inside(&cmd, origin)
                 };
+                // A `trap` action reads its variables when it runs, at the shell's exit.
+                if via == Via::Trap && script.contains('$') {
+                    let then = self.vars.get(scope).cloned().unwrap_or_default();
+                    self.traps.push(PendingTrap {
+                        script,
+                        origin: nested,
+                        scope,
+                        then,
+                        since: self.history.len(),
+                    });
+                    return;
+                }
                 let shared = (via == Via::Eval).then_some(scope);
                 self.script_in(&script, via, &nested, shared);
             }
@@ -1127,6 +1645,7 @@ fn cut_short(command: Node, error: Node, src: &str) -> Vec<Word> {
         .map(|text| Word {
             text,
             literal: false,
+            temp: None,
         })
         .collect()
 }
@@ -1183,6 +1702,17 @@ fn redirect_operator(redirect: Node, src: &str) -> String {
 
 fn heredoc_text(body: Node, src: &str) -> String {
     src[body.byte_range()].to_string()
+}
+
+/// The word a command's here-string gives its stdin (`read -r v <<< word`).
+fn herestring_word(command: Node, src: &str) -> Option<Word> {
+    let mut cursor = command.walk();
+    let redirect = command
+        .children(&mut cursor)
+        .find(|c| c.kind() == "herestring_redirect")?;
+    let mut inner = redirect.walk();
+    let value = redirect.named_children(&mut inner).last()?;
+    Some(word::from_node(value, src))
 }
 
 fn herestring_text(node: Node, src: &str) -> Option<String> {

@@ -18,6 +18,7 @@ pub fn from_node(node: Node, src: &str) -> Word {
     let mut out = Word {
         text: String::new(),
         literal: true,
+        temp: None,
     };
     append(node, src, &mut out);
     out
@@ -101,7 +102,7 @@ fn unquoted(raw: &str, out: &mut Word) {
 }
 
 /// `{a,b}` or `{1..3}` in unquoted text: bash expands it into several words.
-fn has_brace_expansion(raw: &str) -> bool {
+pub(super) fn has_brace_expansion(raw: &str) -> bool {
     let Some(open) = raw.find('{') else {
         return false;
     };
@@ -113,7 +114,7 @@ fn has_brace_expansion(raw: &str) -> bool {
 }
 
 /// Inside double quotes a backslash only escapes `$`, `` ` ``, `"`, `\` and newline.
-fn double_quoted(raw: &str) -> String {
+pub(super) fn double_quoted(raw: &str) -> String {
     let mut text = String::with_capacity(raw.len());
     let mut chars = raw.chars().peekable();
     while let Some(c) = chars.next() {

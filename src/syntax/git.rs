@@ -76,6 +76,7 @@ pub fn read(words: &[Word]) -> GitArgs<'_> {
             Some(value) => Some(Word {
                 text: value.to_string(),
                 literal: word.literal,
+                temp: None,
             }),
             None if TAKES_VALUE.contains(&name) => {
                 i += 1;

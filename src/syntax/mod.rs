@@ -22,6 +22,23 @@ pub struct Word {
     pub text: String,
     /// True when no expansion, substitution or glob is left in the word.
     pub literal: bool,
+    /// Set on a word whose value is not known but is proven to lie inside a temporary
+    /// folder: one the line itself just made, or a fresh name right under the machine's
+    /// temporary root. Kept beside the unknown text rather than as an invented path, so
+    /// that nothing reads a path that does not exist, and only what clears temporary
+    /// folders looks at it.
+    pub temp: Option<Temp>,
+}
+
+/// Why a word is known to lie inside a temporary folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Temp {
+    /// Inside a folder the line itself just created, by the call named
+    /// (`mktemp -d`, `tempfile.mkdtemp()`): nothing in it is anyone's work yet.
+    Made(&'static str),
+    /// A name of its own right under the machine's temporary root (`/tmp/x-$$`,
+    /// `"$TMPDIR/out"`).
+    Root,
 }
 
 impl Word {
@@ -29,6 +46,7 @@ impl Word {
         Word {
             text: text.into(),
             literal: true,
+            temp: None,
         }
     }
 

@@ -238,6 +238,33 @@ pub const FORMS: &[(Kind, &str)] = &[
     ),
     (Kind::Plain, "rm -rf $(echo drafts)"),
     (Kind::Plain, "d=drafts; rm -rf $d"),
+    (Kind::Plain, "d=target; rm -rf \"$d\""),
+    (
+        Kind::Plain,
+        "for d in target drafts; do rm -rf \"$d\"; done",
+    ),
+    (
+        Kind::Plain,
+        "if [ -d nowhere ]; then d=target; else d=drafts; fi; rm -rf \"$d\"",
+    ),
+    (
+        Kind::Plain,
+        "work=$(mktemp -d) && git clone -q . \"$work/c\" && rm -rf \"$work\"",
+    ),
+    (Kind::Plain, "work=$(mktemp -d); work=src; rm -rf \"$work\""),
+    (
+        Kind::Plain,
+        "work=$(mktemp -d); mv drafts \"$work\"; rm -rf \"$work\"",
+    ),
+    (
+        Kind::Plain,
+        "work=$(mktemp -d); trap 'rm -rf \"$work\"' EXIT; cp -r src \"$work\"",
+    ),
+    (Kind::Plain, "m=--hard; git reset $m"),
+    (
+        Kind::Needs("python3"),
+        "python3 -c 'import tempfile, shutil; d = tempfile.mkdtemp(); shutil.rmtree(d)'",
+    ),
     (
         Kind::Plain,
         "git stash list --format=%gd | xargs -n1 git stash drop",

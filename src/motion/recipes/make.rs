@@ -92,6 +92,7 @@ fn invocation(args: &[Word]) -> Invocation {
                             Some(Word {
                                 text: rest.to_string(),
                                 literal: word.literal,
+                                temp: None,
                             })
                         };
                         if let Some(value) = value {

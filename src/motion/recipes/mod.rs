@@ -174,6 +174,7 @@ fn option_value(args: &[Word], at: usize, names: &[&str]) -> Option<(Word, usize
             let value = Word {
                 text: value.to_string(),
                 literal: word.literal,
+                temp: None,
             };
             return Some((value, 1));
         }

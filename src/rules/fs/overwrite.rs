@@ -282,6 +282,7 @@ fn value_of(args: &[Word], short: Option<char>, long: &[&str]) -> Option<Word> {
                 return Some(Word {
                     text: value.to_string(),
                     literal: word.literal,
+                    temp: None,
                 });
             }
             if long.contains(&name) {
@@ -297,6 +298,7 @@ fn value_of(args: &[Word], short: Option<char>, long: &[&str]) -> Option<Word> {
                 Some(Word {
                     text: rest.to_string(),
                     literal: word.literal,
+                    temp: None,
                 })
             };
         }
@@ -357,6 +359,7 @@ fn dd(args: &[Word]) -> Vec<Replaced> {
             w.text.strip_prefix(key).map(|v| Word {
                 text: v.to_string(),
                 literal: w.literal,
+                temp: None,
             })
         })
     };

@@ -108,6 +108,7 @@ pub fn alias_findings(
                     None => shell::Word {
                         text: "?".into(),
                         literal: false,
+                        temp: None,
                     },
                 });
             }

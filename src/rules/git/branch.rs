@@ -502,6 +502,7 @@ pub(super) fn switch_reset(inv: &Invocation) -> Option<Hit> {
         _ => Word {
             text: value.to_string(),
             literal: inv.args.get(given.word).is_some_and(|w| w.literal),
+            temp: None,
         },
     };
     let start = p.operands.first().map(|(_, w)| *w);

@@ -28,6 +28,7 @@ pub(super) fn env(cmd: &mut SimpleCommand) -> Start {
                 chdir = Some(Word {
                     text: dir.to_string(),
                     literal: word.literal,
+                    temp: None,
                 });
                 i += 1;
             } else if long == "chdir" {
@@ -53,6 +54,7 @@ pub(super) fn env(cmd: &mut SimpleCommand) -> Start {
                         Some(Word {
                             text: rest.to_string(),
                             literal: word.literal,
+                            temp: None,
                         })
                     };
                     if c == 'S' {
@@ -78,6 +80,7 @@ pub(super) fn env(cmd: &mut SimpleCommand) -> Start {
                 let value = Word {
                     text: value.to_string(),
                     literal: word.literal,
+                    temp: None,
                 };
                 cmd.assigns.push((name.to_string(), value));
                 i += 1;

@@ -23,6 +23,7 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
             argv.push(Word {
                 text: w.text.clone(),
                 literal,
+                temp: None,
             });
         }
         if !argv.is_empty() {
@@ -71,6 +72,7 @@ pub(super) fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
             argv.push(Word {
                 text: w.text.clone(),
                 literal: w.literal && !stands_for_file,
+                temp: None,
             });
         }
         if !argv.is_empty() {
@@ -78,6 +80,7 @@ pub(super) fn fd_execs(fd: &SimpleCommand) -> Vec<SimpleCommand> {
                 argv.push(Word {
                     text: "{}".into(),
                     literal: false,
+                    temp: None,
                 });
             }
             commands.push(argv);

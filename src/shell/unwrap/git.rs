@@ -38,6 +38,7 @@ pub(super) fn git(mut cmd: SimpleCommand) -> Run {
         cmd.dirs.push(Word {
             text: "$(git rev-parse --show-toplevel)".into(),
             literal: false,
+            temp: None,
         });
         let script = [shell_text.to_string()]
             .into_iter()
@@ -100,6 +101,7 @@ fn line_alias(read: &crate::syntax::git::GitArgs, sub: &Word) -> Option<(usize, 
                 let value = Word {
                     text: value.to_string(),
                     literal: setting.literal,
+                    temp: None,
                 };
                 (g.at, value)
             })
@@ -146,6 +148,7 @@ fn submodule_foreach(mut cmd: SimpleCommand, at: usize) -> Run {
     cmd.dirs.push(Word {
         text: "$sm_path".into(),
         literal: false,
+        temp: None,
     });
     Run::Script {
         cmd,

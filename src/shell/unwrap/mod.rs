@@ -212,6 +212,7 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             let value = Word {
                 text: value.to_string(),
                 literal: first.literal,
+                temp: None,
             };
             cmd.assigns.push((name.to_string(), value));
             cmd.argv.remove(0);
@@ -285,6 +286,7 @@ pub(super) fn changes_directory(cmd: &SimpleCommand) -> Option<Word> {
     let unknown = || Word {
         text: "?".into(),
         literal: false,
+        temp: None,
     };
     match cmd.program()? {
         "cd" | "pushd" => {

@@ -168,6 +168,7 @@ pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
                 Word {
                     text: w.text.clone(),
                     literal: false,
+                    temp: None,
                 }
             } else {
                 w.clone()
@@ -193,6 +194,7 @@ pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
         words.push(Word {
             text: "{}".into(),
             literal: false,
+            temp: None,
         });
     }
     cmd.argv = words;

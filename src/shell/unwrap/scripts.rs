@@ -62,6 +62,7 @@ pub(super) fn su_script(argv: &[Word]) -> Option<Word> {
             return Some(Word {
                 text: script.to_string(),
                 literal: word.literal,
+                temp: None,
             });
         }
     }
@@ -115,6 +116,7 @@ fn run_or_script(argv: &[Word], spec: &Runner) -> Start {
                 (Some(text), Some(at)) => Start::script(Word {
                     text: text.to_string(),
                     literal: args.get(at).is_some_and(|w| w.literal),
+                    temp: None,
                 }),
                 _ => Start::Nothing,
             };

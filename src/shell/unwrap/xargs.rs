@@ -41,6 +41,7 @@ pub(super) fn xargs(cmd: &mut SimpleCommand) -> Start {
             cmd.argv.push(Word {
                 text: "{}".into(),
                 literal: false,
+                temp: None,
             });
         }
     }

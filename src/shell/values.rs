@@ -1,0 +1,1050 @@
+//! Values the line gives its shell variables, so that `m=--hard; git reset $m` is judged as
+//! `git reset --hard` and `d=target; rm -rf "$d"` as `rm -rf target`.
+//!
+//! Tracking is sound or silent: a variable holds a set of values it may have where a
+//! command reads it, and a value the line does not show (the environment, `read` from a
+//! pipe, `$( )` output, whatever an `eval` of unknown text may set) is unknown, never
+//! empty and never "missing". An assignment in a branch, a `&&`/`||` tail, a loop or a
+//! background job adds a possible value instead of replacing one; a name a loop body, a
+//! function body or a `trap` action assigns may hold what it assigns or anything, wherever
+//! the order of runs is not the order written; each subshell has its own copy. A command reading a variable of several values is
+//! judged once per value (any that stops, stops); past [`MAX_VARIANTS`] it keeps its
+//! unexpanded words.
+//!
+//! A folder `mktemp -d` makes is a value of its own kind: its name is not known, but what
+//! lies under it is fresh. Such a word stays unexpanded and carries [`Temp`] (see
+//! [`crate::syntax::Word::temp`]), so that only the clearing of temporary folders reads it.
+
+use tree_sitter::Node;
+
+use super::word::{self, Word};
+use crate::syntax::Temp;
+
+/// How many commands one command may become, one per combination of values.
+pub(super) const MAX_VARIANTS: usize = 16;
+
+/// One value a variable may hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Value {
+    /// Unknown where the command runs: from the environment, input, or a `$( )`.
+    Unknown,
+    Text(String),
+    /// An array's elements, or the positional parameters after `set --`.
+    List(Vec<String>),
+    /// A folder `mktemp -d` just made. `from` holds the `cd`s in effect when its path is
+    /// relative (`mktemp -d tmp.XXXX`): the path means that folder only from there.
+    /// `plain` when its path cannot hold a blank or a glob character, so that an unquoted
+    /// use stays one word.
+    Fresh {
+        made: &'static str,
+        from: Option<Vec<Word>>,
+        plain: bool,
+    },
+    /// The machine's temporary root itself (`$TMPDIR`, `${TMPDIR:-/tmp}`).
+    TempRoot,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    name: String,
+    values: Vec<Value>,
+}
+
+/// The variables of one shell or subshell.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Vars {
+    entries: Vec<Entry>,
+    /// Something ran that may have set any variable (`eval "$x"`, `source` of an unknown
+    /// file), or this shell starts from an environment the line does not show.
+    opaque: bool,
+    /// A function body or a `trap` action: it runs whenever it is called or signalled, so
+    /// what it assigns is unknown everywhere from now on.
+    deferred: bool,
+}
+
+impl Vars {
+    /// A shell whose variables the line does not show: a script run by `sh -c`.
+    pub(super) fn opaque() -> Self {
+        Vars {
+            opaque: true,
+            ..Vars::default()
+        }
+    }
+
+    /// A function body or `trap` action: it runs later, when nothing is known of its shell.
+    pub(super) fn deferred() -> Self {
+        Vars {
+            opaque: true,
+            deferred: true,
+            ..Vars::default()
+        }
+    }
+
+    pub(super) fn is_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The values of `name`; `None` when the line never set it and nothing that ran could
+    /// have (its value then comes from the environment).
+    pub(super) fn get(&self, name: &str) -> Option<&[Value]> {
+        match self.entries.iter().find(|e| e.name == name) {
+            Some(e) => Some(&e.values),
+            None if self.opaque => Some(&[Value::Unknown]),
+            None => None,
+        }
+    }
+
+    /// Sets `name` for sure (`conditional` false) or as one more possibility.
+    pub(super) fn set(&mut self, name: &str, mut values: Vec<Value>, conditional: bool) {
+        if values.is_empty() || values.len() > MAX_VARIANTS {
+            values = vec![Value::Unknown];
+        }
+        let at = self.entries.iter().position(|e| e.name == name);
+        if conditional {
+            let mut before = match at.and_then(|at| self.entries.get(at)) {
+                Some(e) => e.values.clone(),
+                None => vec![Value::Unknown],
+            };
+            for v in values {
+                if !before.contains(&v) {
+                    before.push(v);
+                }
+            }
+            values = before;
+            if values.len() > MAX_VARIANTS {
+                values = vec![Value::Unknown];
+            }
+        }
+        let entry = Entry {
+            name: name.to_string(),
+            values,
+        };
+        match at.and_then(|at| self.entries.get_mut(at)) {
+            Some(e) => *e = entry,
+            None => self.entries.push(entry),
+        }
+    }
+
+    /// Anything may have been set.
+    pub(super) fn havoc(&mut self) {
+        self.entries.clear();
+        self.opaque = true;
+    }
+
+    /// What a `trap` action set when the shell was at `then` may meet, in a shell now at
+    /// `self`: it runs on a signal at any moment from then on, or at the exit, so each name
+    /// may hold what it held then or any value `since` gave it after.
+    pub(super) fn at_trap(&self, then: &Vars, since: &[(String, Vec<Value>)]) -> Vars {
+        let mut out = Vars {
+            entries: Vec::new(),
+            opaque: then.opaque || self.opaque,
+            deferred: true,
+        };
+        let names = self
+            .entries
+            .iter()
+            .chain(&then.entries)
+            .map(|e| e.name.as_str());
+        for name in names {
+            if out.entries.iter().any(|e| e.name == name) {
+                continue;
+            }
+            let mut values: Vec<Value> = match then.get(name) {
+                Some(values) => values.to_vec(),
+                None => vec![Value::Unknown],
+            };
+            let later = since.iter().filter(|(n, _)| n == name).flat_map(|(_, v)| v);
+            for v in later.chain(self.get(name).unwrap_or(&[Value::Unknown])) {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+            if values.len() > MAX_VARIANTS {
+                values = vec![Value::Unknown];
+            }
+            out.entries.push(Entry {
+                name: name.to_string(),
+                values,
+            });
+        }
+        out
+    }
+}
+
+/// Where a variable is read: the values in effect, and names that are unknown everywhere
+/// (assigned by a function body or a `trap`).
+pub(super) struct Env<'a> {
+    pub vars: &'a Vars,
+    pub poisoned: &'a [(String, Vec<Value>)],
+    pub all_poisoned: bool,
+    /// The `cd`s in effect where the command runs.
+    pub dirs: &'a [Word],
+}
+
+/// One reference to a variable, from the text of a `$x`/`${...}` node.
+enum Reference<'s> {
+    /// `$x`, `${x}`; `$a` and `${a}` of an array give its first element.
+    Plain(&'s str),
+    /// `${a[@]}`, `$@`: every element, each a word of its own even when quoted.
+    All(&'s str),
+    /// `${a[*]}`, `$*`: the elements joined by a blank (the first character of `IFS`).
+    Joined(&'s str),
+    /// `${x:-word}` (`colon`), `${x-word}`, and the assigning `:=`/`=` forms.
+    Default {
+        name: &'s str,
+        colon: bool,
+        word: &'s str,
+    },
+    /// `$$`, `$RANDOM`, `$BASHPID`: digits only, unknown.
+    Digits,
+}
+
+fn reference(raw: &str) -> Option<Reference<'_>> {
+    let body = raw.strip_prefix('$')?;
+    let Some(inner) = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
+        return Some(match body {
+            "$" | "RANDOM" | "BASHPID" => Reference::Digits,
+            "@" => Reference::All("@"),
+            "*" => Reference::Joined("@"),
+            name if is_name(name) => Reference::Plain(name),
+            _ => return None,
+        });
+    };
+    if matches!(inner, "RANDOM" | "BASHPID") {
+        return Some(Reference::Digits);
+    }
+    match inner {
+        "@" => return Some(Reference::All("@")),
+        "*" => return Some(Reference::Joined("@")),
+        _ => {}
+    }
+    if is_name(inner) {
+        return Some(Reference::Plain(inner));
+    }
+    if let Some(array) = inner.strip_suffix("[@]").filter(|a| is_name(a)) {
+        return Some(Reference::All(array));
+    }
+    if let Some(array) = inner.strip_suffix("[*]").filter(|a| is_name(a)) {
+        return Some(Reference::Joined(array));
+    }
+    let end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    let (name, rest) = inner.split_at(end);
+    if !is_name(name) {
+        return None;
+    }
+    let (colon, word) = match rest.strip_prefix(':') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let word = word.strip_prefix(['-', '='])?;
+    // Only a plain default: quotes and expansions in it are left to run time.
+    let plain = word
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-_./:@%+,".contains(&b));
+    plain.then_some(Reference::Default { name, colon, word })
+}
+
+pub(super) fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `${X:=word}`, `${X=word}`: the name such an expansion assigns, and the word when it is
+/// plain.
+pub(super) fn assigned_by_expansion(raw: &str) -> Option<(&str, Option<&str>)> {
+    let inner = raw.strip_prefix("${")?;
+    let end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let (name, rest) = inner.split_at(end);
+    if !is_name(name) || !(rest.starts_with(":=") || rest.starts_with('=')) {
+        return None;
+    }
+    let word = match reference(raw) {
+        Some(Reference::Default { word, .. }) => Some(word),
+        _ => None,
+    };
+    Some((name, word))
+}
+
+/// What one reference may give.
+fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
+    let known = |name: &str| -> Option<Vec<Value>> {
+        if env.all_poisoned {
+            return Some(vec![Value::Unknown]);
+        }
+        // Unknown, or any value a function body gives it, or what holds here.
+        if let Some((_, given)) = env.poisoned.iter().find(|(p, _)| p == name) {
+            let mut values = vec![Value::Unknown];
+            values.extend(env.vars.get(name).unwrap_or_default().iter().cloned());
+            for v in given {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+            values.truncate(MAX_VARIANTS);
+            return Some(values);
+        }
+        env.vars.get(name).map(<[Value]>::to_vec)
+    };
+    match reference {
+        Reference::Digits => vec![Value::Unknown],
+        Reference::Plain(name) => match known(name) {
+            Some(values) => values
+                .into_iter()
+                .map(|v| match v {
+                    Value::List(items) => {
+                        items.first().cloned().map_or(Value::Unknown, Value::Text)
+                    }
+                    v => v,
+                })
+                .collect(),
+            None if *name == "TMPDIR" && temp_root_from_env() => vec![Value::TempRoot],
+            None => vec![Value::Unknown],
+        },
+        Reference::All(name) => known(name).unwrap_or_else(|| vec![Value::Unknown]),
+        Reference::Joined(name) => known(name)
+            .unwrap_or_else(|| vec![Value::Unknown])
+            .into_iter()
+            .map(|v| match v {
+                Value::List(items) => Value::Text(items.join(" ")),
+                v => v,
+            })
+            .collect(),
+        Reference::Default { name, colon, word } => match known(name) {
+            Some(values) => values
+                .into_iter()
+                .map(|v| match v {
+                    Value::Text(t) if t.is_empty() && *colon => Value::Text((*word).to_string()),
+                    Value::List(_) => Value::Unknown,
+                    v => v,
+                })
+                .collect(),
+            // Set nowhere: neither in the line nor in the environment the line runs in.
+            None if std::env::var_os(name).is_none() => {
+                if *name == "TMPDIR" && is_temp_root(word) {
+                    vec![Value::TempRoot]
+                } else {
+                    vec![Value::Text((*word).to_string())]
+                }
+            }
+            None if *name == "TMPDIR" && temp_root_from_env() && is_temp_root(word) => {
+                vec![Value::TempRoot]
+            }
+            None => vec![Value::Unknown],
+        },
+    }
+}
+
+/// `$TMPDIR` as the environment gives it is the temporary root: set, and not empty.
+fn temp_root_from_env() -> bool {
+    std::env::var_os("TMPDIR").is_some_and(|v| !v.is_empty())
+}
+
+/// The usual temporary roots, and the one this machine names.
+fn is_temp_root(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    matches!(path, "/tmp" | "/var/tmp")
+        || std::env::temp_dir()
+            .to_str()
+            .is_some_and(|t| !path.is_empty() && t.trim_end_matches('/') == path)
+}
+
+/// Whether the machine's temporary root holds a blank or glob character: an unquoted
+/// path under it could then split into other words.
+fn temp_root_plain() -> bool {
+    let root = std::env::temp_dir();
+    root.to_str().is_some_and(plain_path)
+}
+
+fn plain_path(path: &str) -> bool {
+    !path.contains(|c: char| c.is_whitespace() || matches!(c, '*' | '?' | '['))
+}
+
+/// A word being built: its fields so far, and whether the last one takes more text.
+#[derive(Clone, Default)]
+struct Fields {
+    words: Vec<Word>,
+    open: bool,
+}
+
+impl Fields {
+    fn text(&mut self, text: &str, literal: bool) {
+        if !self.open || self.words.is_empty() {
+            self.words.push(Word::literal(""));
+            self.open = true;
+        }
+        if let Some(w) = self.words.last_mut() {
+            w.text.push_str(text);
+            w.literal &= literal;
+        }
+    }
+
+    /// An unquoted value: split on blanks, each piece globbed.
+    fn split(&mut self, value: &str) {
+        if value.starts_with(char::is_whitespace) {
+            self.open = false;
+        }
+        let mut first = true;
+        for piece in value.split_whitespace() {
+            if !first {
+                self.open = false;
+            }
+            first = false;
+            self.text(piece, plain_glob(piece));
+        }
+        if value.ends_with(char::is_whitespace) {
+            self.open = false;
+        }
+    }
+
+    /// Several fields (`"${a[@]}"`): the first joins what comes before, the last what
+    /// comes after.
+    fn list(&mut self, items: &[String], quoted: bool) {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.open = false;
+            }
+            if quoted {
+                self.text(item, true);
+            } else {
+                self.split(item);
+            }
+        }
+    }
+}
+
+fn plain_glob(piece: &str) -> bool {
+    !piece.contains(['*', '?', '['])
+}
+
+/// Every way `node` (one argument) may expand, each as the words it gives; `None` when
+/// it holds nothing the line gives a value to (it is then read as today).
+pub(super) fn expand(node: Node, src: &str, env: &Env) -> Option<Vec<Vec<Word>>> {
+    expand_as(node, src, env, false)
+}
+
+/// As [`expand`], for the right side of an assignment: no splitting, no globbing.
+pub(super) fn expand_quoted(node: Node, src: &str, env: &Env) -> Option<Vec<Vec<Word>>> {
+    expand_as(node, src, env, true)
+}
+
+fn expand_as(node: Node, src: &str, env: &Env, quoted: bool) -> Option<Vec<Vec<Word>>> {
+    let mut states = vec![Some(Fields::default())];
+    let mut substituted = false;
+    walk(node, src, env, quoted, &mut states, &mut substituted)?;
+    if !substituted {
+        return None;
+    }
+    let original = || vec![word::from_node(node, src)];
+    let mut out: Vec<Vec<Word>> = Vec::new();
+    for state in states {
+        let words = match state {
+            Some(fields) => fields.words,
+            None => original(),
+        };
+        if !out.contains(&words) {
+            out.push(words);
+        }
+    }
+    Some(out)
+}
+
+/// Appends `node` to every state; a state becomes `None` where a value is unknown (the
+/// word then stays as written). `None` overall when the word holds something this does
+/// not read.
+fn walk(
+    node: Node,
+    src: &str,
+    env: &Env,
+    quoted: bool,
+    states: &mut Vec<Option<Fields>>,
+    substituted: &mut bool,
+) -> Option<()> {
+    let raw = src.get(node.byte_range())?;
+    match node.kind() {
+        "word" | "number" | "raw_string" | "ansi_c_string" => {
+            let w = word::from_node(node, src);
+            for s in states.iter_mut().flatten() {
+                s.text(&w.text, w.literal);
+            }
+        }
+        "string" => {
+            for s in states.iter_mut().flatten() {
+                s.text("", true);
+            }
+            let mut cursor = node.walk();
+            let mut pos = None;
+            for child in node.children(&mut cursor) {
+                if let Some(from) = pos.filter(|&p| p < child.start_byte()) {
+                    let gap = word::double_quoted(src.get(from..child.start_byte())?);
+                    for s in states.iter_mut().flatten() {
+                        s.text(&gap, true);
+                    }
+                }
+                match child.kind() {
+                    "\"" => {}
+                    "string_content" => {
+                        let text = word::double_quoted(src.get(child.byte_range())?);
+                        for s in states.iter_mut().flatten() {
+                            s.text(&text, true);
+                        }
+                    }
+                    "simple_expansion" | "expansion" => {
+                        variable(child, src, env, true, states, substituted)?
+                    }
+                    _ => return None,
+                }
+                pos = Some(child.end_byte());
+            }
+        }
+        "concatenation" | "command_name" => {
+            if word::has_brace_expansion(raw) {
+                return None;
+            }
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                walk(child, src, env, quoted, states, substituted)?;
+            }
+        }
+        "simple_expansion" | "expansion" => variable(node, src, env, quoted, states, substituted)?,
+        _ => return None,
+    }
+    Some(())
+}
+
+fn variable(
+    node: Node,
+    src: &str,
+    env: &Env,
+    quoted: bool,
+    states: &mut Vec<Option<Fields>>,
+    substituted: &mut bool,
+) -> Option<()> {
+    let reference = reference(src.get(node.byte_range())?)?;
+    let values = lookup(env, &reference);
+    if !values
+        .iter()
+        .any(|v| matches!(v, Value::Text(_) | Value::List(_)))
+    {
+        for s in states.iter_mut() {
+            *s = None;
+        }
+        return Some(());
+    }
+    // A line that sets `IFS` splits unquoted values, and joins `"$*"`, where this cannot
+    // tell.
+    let splits_known = (quoted && !matches!(reference, Reference::Joined(_)))
+        || (!env.all_poisoned
+            && env.vars.get("IFS").is_none()
+            && !env.poisoned.iter().any(|(p, _)| p == "IFS"));
+    if !splits_known {
+        for s in states.iter_mut() {
+            *s = None;
+        }
+        return Some(());
+    }
+    *substituted = true;
+    let mut next = Vec::new();
+    for state in states.drain(..) {
+        let Some(state) = state else {
+            if !next.iter().any(Option::is_none) {
+                next.push(None);
+            }
+            continue;
+        };
+        for value in &values {
+            let mut s = state.clone();
+            let known = match value {
+                Value::Text(t) if quoted => {
+                    s.text(t, true);
+                    true
+                }
+                Value::Text(t) => {
+                    s.split(t);
+                    true
+                }
+                Value::List(items) => {
+                    s.list(items, quoted);
+                    true
+                }
+                _ => false,
+            };
+            next.push(known.then_some(s));
+        }
+        if next.len() > MAX_VARIANTS {
+            return None;
+        }
+    }
+    *states = next;
+    Some(())
+}
+
+/// One piece of a word, for telling whether it lies inside a temporary folder.
+enum Piece {
+    Text(String),
+    Digits,
+    Fresh(&'static str),
+    Root,
+    Unknown,
+}
+
+/// Whether the word `node` is proven to lie inside a temporary folder: `"$work"` or
+/// `"$work/sub"` after `work=$(mktemp -d)`, `/tmp/x-$$`, `"$TMPDIR/out"`,
+/// `${TMPDIR:-/tmp}/out.$RANDOM`. Any `..`, unknown part, or reassignment breaks it.
+pub(super) fn temp(node: Node, src: &str, env: &Env) -> Option<Temp> {
+    let mut pieces = Vec::new();
+    pieces_of(node, src, env, false, &mut pieces)?;
+    let mut head = None;
+    let mut path = String::new();
+    let mut digits = false;
+    for (i, piece) in pieces.iter().enumerate() {
+        match piece {
+            Piece::Fresh(made) if i == 0 => head = Some(Temp::Made(made)),
+            Piece::Root if i == 0 => head = Some(Temp::Root),
+            Piece::Text(t) => path.push_str(t),
+            // Digits hold no `/` and no `..`: one stands in for them all.
+            Piece::Digits => {
+                digits = true;
+                path.push('0');
+            }
+            _ => return None,
+        }
+    }
+    match head {
+        Some(made @ Temp::Made(_)) => {
+            (path.is_empty() || (path.starts_with('/') && !climbs(&path))).then_some(made)
+        }
+        Some(Temp::Root) => inside(&path),
+        // A literal temporary root, then a name made fresh by `$$` or `$RANDOM`.
+        None if digits => {
+            let root = ["/tmp", "/var/tmp"]
+                .into_iter()
+                .map(str::to_string)
+                .chain(
+                    std::env::temp_dir()
+                        .to_str()
+                        .map(|t| t.trim_end_matches('/').to_string()),
+                )
+                .find(|root| !root.is_empty() && path.starts_with(&format!("{root}/")))?;
+            inside(path.get(root.len()..)?)
+        }
+        None => None,
+    }
+}
+
+/// `rest` (after a temporary root) names something inside it: a first component that is
+/// not `.` or `..`, and no `..` anywhere.
+fn inside(rest: &str) -> Option<Temp> {
+    let rest = rest.strip_prefix('/')?;
+    let first = rest.split('/').find(|c| !c.is_empty() && *c != ".")?;
+    (first != ".." && !climbs(rest)).then_some(Temp::Root)
+}
+
+fn climbs(path: &str) -> bool {
+    path.split('/').any(|c| c == "..")
+}
+
+fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece>) -> Option<()> {
+    match node.kind() {
+        "word" | "number" | "raw_string" | "ansi_c_string" => {
+            let w = word::from_node(node, src);
+            if !w.literal {
+                return None;
+            }
+            out.push(Piece::Text(w.text));
+        }
+        "string" => {
+            let mut cursor = node.walk();
+            let mut pos = None;
+            for child in node.children(&mut cursor) {
+                if let Some(from) = pos.filter(|&p| p < child.start_byte()) {
+                    out.push(Piece::Text(word::double_quoted(
+                        src.get(from..child.start_byte())?,
+                    )));
+                }
+                match child.kind() {
+                    "\"" => {}
+                    "string_content" => out.push(Piece::Text(word::double_quoted(
+                        src.get(child.byte_range())?,
+                    ))),
+                    "simple_expansion" | "expansion" => pieces_of(child, src, env, true, out)?,
+                    _ => return None,
+                }
+                pos = Some(child.end_byte());
+            }
+        }
+        "concatenation" | "command_name" => {
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                pieces_of(child, src, env, quoted, out)?;
+            }
+        }
+        // tree-sitter leaves `$$` an unnamed `$` token.
+        "$" if src.get(node.byte_range()) == Some("$$") => out.push(Piece::Digits),
+        "simple_expansion" | "expansion" => {
+            let reference = reference(src.get(node.byte_range())?)?;
+            if matches!(reference, Reference::Digits) {
+                out.push(Piece::Digits);
+                return Some(());
+            }
+            let values = lookup(env, &reference);
+            let piece = match values.as_slice() {
+                [Value::Fresh { made, from, plain }] => {
+                    let here = from.as_deref().is_none_or(|from| from == env.dirs);
+                    if !here || !(quoted || *plain) {
+                        return None;
+                    }
+                    Piece::Fresh(made)
+                }
+                [Value::TempRoot] if quoted || temp_root_plain() => Piece::Root,
+                [Value::Text(t)] if quoted || plain_path(t) => Piece::Text(t.clone()),
+                _ => Piece::Unknown,
+            };
+            out.push(piece);
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// `mktemp -d [-p DIR | -t | --tmpdir[=DIR]] [TEMPLATE]`: the folder it makes, when
+/// `argv` is that command (never with `-u`, which makes nothing). `root_known` is false
+/// when the line itself may have set `TMPDIR`: a folder under it may then be relative.
+pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word], root_known: bool) -> Option<Value> {
+    let (program, args) = argv.split_first()?;
+    if program.value()? != "mktemp" {
+        return None;
+    }
+    let mut directory = false;
+    let mut under_tmp = false;
+    let mut dir: Option<&Word> = None;
+    let mut template: Option<&Word> = None;
+    let mut words = args.iter();
+    while let Some(w) = words.next() {
+        let text = w.value()?;
+        match text {
+            "-d" | "--directory" => directory = true,
+            "-q" | "--quiet" => {}
+            "-t" => under_tmp = true,
+            "--tmpdir" => under_tmp = true,
+            "-p" => dir = Some(words.next()?),
+            t if t.starts_with("--tmpdir=") || t.starts_with("--suffix=") => {
+                if t.starts_with("--tmpdir=") {
+                    dir = Some(w);
+                }
+            }
+            t if t.starts_with("--") => return None,
+            t if t.starts_with('-') && t.len() > 1 => {
+                for (i, c) in t.char_indices().skip(1) {
+                    match c {
+                        'd' => directory = true,
+                        'q' => {}
+                        't' => under_tmp = true,
+                        'p' if i + 1 == t.len() => dir = Some(words.next()?),
+                        _ => return None,
+                    }
+                }
+            }
+            _ if template.is_none() => template = Some(w),
+            _ => return None,
+        }
+    }
+    if !directory {
+        return None;
+    }
+    let dir_text = dir.map(|d| {
+        d.text
+            .strip_prefix("--tmpdir=")
+            .unwrap_or(&d.text)
+            .to_string()
+    });
+    let relative = match (&dir_text, template) {
+        (Some(d), _) => !d.starts_with('/'),
+        (None, Some(t)) if !under_tmp => !t.text.starts_with('/'),
+        _ => !root_known || !std::env::temp_dir().is_absolute(),
+    };
+    let plain = root_known
+        && temp_root_plain()
+        && dir.is_none_or(|d| d.literal)
+        && dir_text.as_deref().is_none_or(plain_path)
+        && template.is_none_or(|t| t.literal && plain_path(&t.text));
+    Some(Value::Fresh {
+        made: "mktemp -d",
+        from: relative.then(|| dirs.to_vec()),
+        plain,
+    })
+}
+
+/// What a loop may assign, for reading its body as any round would meet it.
+#[derive(Default)]
+pub(super) struct Assigned {
+    /// Every name it may assign.
+    pub names: Vec<String>,
+    /// The literal values among them (`m=--hard`): a later round may meet those.
+    pub literals: Vec<(String, String)>,
+    /// It may set any name (`eval "$x"`, `source`).
+    pub any: bool,
+}
+
+/// What `node` may assign.
+pub(super) fn assigned_in(node: Node, src: &str) -> Assigned {
+    let mut names: Vec<String> = Vec::new();
+    let mut literals = Vec::new();
+    let mut any = false;
+    let add = |names: &mut Vec<String>, name: &str| {
+        let base = name.split(['[', '+']).next().unwrap_or(name);
+        if !names.iter().any(|n| n == base) {
+            names.push(base.to_string());
+        }
+    };
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        stack.extend(n.named_children(&mut cursor));
+        let text = |n: Node| src.get(n.byte_range()).unwrap_or("");
+        match n.kind() {
+            "variable_assignment" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    add(&mut names, text(name));
+                    let value = n
+                        .child_by_field_name("value")
+                        .map(|v| word::from_node(v, src));
+                    if let Some(value) = value.filter(|v| v.literal) {
+                        literals.push((text(name).to_string(), value.text));
+                    }
+                }
+            }
+            "for_statement" => {
+                if let Some(v) = n.child_by_field_name("variable") {
+                    add(&mut names, text(v));
+                }
+            }
+            "variable_name"
+                if n.parent()
+                    .is_some_and(|p| !matches!(p.kind(), "simple_expansion" | "expansion")) =>
+            {
+                add(&mut names, text(n));
+            }
+            "expansion" => {
+                if let Some((name, _)) = assigned_by_expansion(text(n)) {
+                    add(&mut names, name);
+                }
+            }
+            "command" => {
+                let Some(program) = n.child_by_field_name("name") else {
+                    continue;
+                };
+                let program = word::from_node(program, src);
+                if !program.literal {
+                    any = true;
+                    continue;
+                }
+                match program.text.as_str() {
+                    "eval" | "source" | "." => any = true,
+                    "set" | "shift" => add(&mut names, "@"),
+                    p if ASSIGNERS.contains(&p) => {
+                        let mut c = n.walk();
+                        for arg in n.children_by_field_name("argument", &mut c) {
+                            let arg = word::from_node(arg, src);
+                            let name = arg.text.split('=').next().unwrap_or("");
+                            if is_name(name) {
+                                add(&mut names, name);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    Assigned {
+        names,
+        literals,
+        any,
+    }
+}
+
+/// Builtins that set the variables their operands name.
+pub(super) const ASSIGNERS: &[&str] = &[
+    "read",
+    "mapfile",
+    "readarray",
+    "getopts",
+    "printf",
+    "let",
+    "unset",
+    "declare",
+    "typeset",
+    "local",
+    "export",
+    "readonly",
+    "select",
+];
+
+/// `read [-r] NAME... <<< WORD`: the values the names get, when the here-string is literal
+/// (without `-r`, a backslash in it would be an escape).
+pub(super) fn read_values(args: &[Word], input: Option<&Word>) -> Option<Vec<(String, String)>> {
+    let mut raw = false;
+    let mut names = Vec::new();
+    for arg in args {
+        let text = arg.value()?;
+        match text {
+            "-r" => raw = true,
+            "-s" | "-e" => {}
+            name if is_name(name) => names.push(name.to_string()),
+            _ => return None,
+        }
+    }
+    let input = input?.value()?;
+    if !raw && input.contains('\\') {
+        return None;
+    }
+    let (last, first) = names.split_last()?;
+    let mut rest = input.trim_matches(char::is_whitespace);
+    let mut out = Vec::new();
+    for name in first {
+        let (field, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        out.push((name.clone(), field.to_string()));
+        rest = after.trim_start_matches(char::is_whitespace);
+    }
+    out.push((last.clone(), rest.to_string()));
+    Some(out)
+}
+
+/// Whether `node` may not run when the commands around it do, or may run at another time:
+/// inside a branch, a case arm, a loop, a function body, the right side of `&&`/`||`, or a
+/// job sent to the background. Its assignment then adds a possible value.
+pub(super) fn conditional(node: Node) -> bool {
+    let mut at = node;
+    while let Some(parent) = at.parent() {
+        let background = at
+            .next_sibling()
+            .is_some_and(|next| !next.is_named() && next.kind() == "&");
+        let later_in_list = parent.kind() == "list" && parent.named_child(0) != Some(at);
+        if background
+            || later_in_list
+            || matches!(
+                parent.kind(),
+                "if_statement"
+                    | "elif_clause"
+                    | "else_clause"
+                    | "case_item"
+                    | "while_statement"
+                    | "for_statement"
+                    | "c_style_for_statement"
+                    | "do_group"
+                    | "function_definition"
+            )
+        {
+            return true;
+        }
+        at = parent;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::analyze;
+
+    fn words(line: &str) -> Vec<Vec<String>> {
+        analyze(line)
+            .commands
+            .iter()
+            .map(|c| c.argv.iter().map(|w| w.text.clone()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn references_read_their_forms() {
+        assert!(matches!(reference("$x"), Some(Reference::Plain("x"))));
+        assert!(matches!(reference("${a[@]}"), Some(Reference::All("a"))));
+        assert!(matches!(reference("${a[*]}"), Some(Reference::Joined("a"))));
+        assert!(matches!(
+            reference("\"$@\"".trim_matches('"')),
+            Some(Reference::All("@"))
+        ));
+        assert!(matches!(reference("$$"), Some(Reference::Digits)));
+        assert!(matches!(
+            reference("${X:-hard}"),
+            Some(Reference::Default {
+                name: "X",
+                colon: true,
+                word: "hard"
+            })
+        ));
+        assert!(reference("${X:-$y}").is_none());
+        assert!(reference("${x%.txt}").is_none());
+        assert!(reference("${#x}").is_none());
+    }
+
+    #[test]
+    fn read_splits_its_input_over_the_names() {
+        let args = |s: &[&str]| s.iter().map(|w| Word::literal(*w)).collect::<Vec<_>>();
+        let input = Word::literal("  a b  c ");
+        assert_eq!(
+            read_values(&args(&["-r", "x", "y"]), Some(&input)),
+            Some(vec![("x".into(), "a".into()), ("y".into(), "b  c".into())])
+        );
+        assert_eq!(read_values(&args(&["-a", "x"]), Some(&input)), None);
+        assert_eq!(
+            read_values(&args(&["x"]), Some(&Word::literal("a\\b"))),
+            None
+        );
+    }
+
+    #[test]
+    fn mktemp_makes_a_folder_only_with_d() {
+        let argv = |s: &[&str]| s.iter().map(|w| Word::literal(*w)).collect::<Vec<_>>();
+        assert!(mktemp_dir(&argv(&["mktemp", "-d"]), &[], true).is_some());
+        assert!(mktemp_dir(&argv(&["mktemp", "-dt", "x.XXXX"]), &[], true).is_some());
+        assert!(mktemp_dir(&argv(&["mktemp"]), &[], true).is_none());
+        assert!(mktemp_dir(&argv(&["mktemp", "-du"]), &[], true).is_none());
+        let relative = mktemp_dir(&argv(&["mktemp", "-d", "-p", "."]), &[], true);
+        assert!(matches!(relative, Some(Value::Fresh { from: Some(_), .. })));
+    }
+
+    #[test]
+    fn values_split_unquoted_and_stay_whole_quoted() {
+        assert_eq!(
+            words("o='-f -d'; git clean $o; git clean \"$o\""),
+            [
+                vec!["git", "clean", "-f", "-d"],
+                vec!["git", "clean", "-f -d"]
+            ]
+        );
+        assert_eq!(words("e=; rm $e x"), [vec!["rm", "x"]]);
+    }
+
+    #[test]
+    fn a_variable_of_several_values_gives_one_command_each() {
+        assert_eq!(words("for a in 1 2 3; do echo $a; done").len(), 3);
+        // The inner loop may not run on a round: `$b` may also be unknown there.
+        let all = words("for a in 1 2 3; do for b in x y z; do echo $a$b; done; done");
+        assert_eq!(all.len(), 3 * 3 + 1);
+        // Past the bound the words stay as written.
+        let many = (0..20).map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            words(&format!("for a in {many}; do echo $a; done")),
+            [vec!["echo", "$a"]]
+        );
+    }
+
+    #[test]
+    fn subshells_keep_their_own_values() {
+        assert_eq!(
+            words("m=a; (m=b; echo $m); echo $m"),
+            [vec!["echo", "b"], vec!["echo", "a"]]
+        );
+    }
+}

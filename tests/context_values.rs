@@ -1,0 +1,152 @@
+//! Values the line gives, against real repositories: a delete whose target the line names
+//! through a variable is judged as that value, and one inside a temporary folder the line
+//! itself made (`mktemp -d`, `tempfile.mkdtemp()`, `fs.mkdtempSync()`) loses nothing, until
+//! a reassignment, a `..`, a `cd` or a move into it breaks the proof.
+
+mod common;
+mod scratch;
+
+use agent_guard::policy::{Decision, Verdict};
+use agent_guard::settings::Settings;
+use scratch::World;
+
+/// A repository with `src/lib.rs` committed, an untracked note of the user's in `src/`,
+/// and ignored build output in `target/`.
+fn repo() -> World {
+    let world = World::repo();
+    world.write(".gitignore", b"target\n");
+    world.commit("ignore target");
+    world.write("target/debug/app", b"binary\n");
+    world.write("target/release/app", b"binary\n");
+    world.write("src/notes.md", b"my notes\n");
+    world
+}
+
+fn check(world: &World, command: &str) -> Verdict {
+    agent_guard::evaluate_in(command, Some(&world.repo), &Settings::default())
+}
+
+#[track_caller]
+fn passes(world: &World, command: &str, why: &str) {
+    let verdict = check(world, command);
+    assert_eq!(
+        verdict.decision,
+        Decision::Allow,
+        "{command}: {}",
+        verdict.reason
+    );
+    assert!(
+        verdict
+            .cleared
+            .iter()
+            .any(|c| c.finding.rule.id == "fs.rm-recursive" && c.why.contains(why)),
+        "{command}: cleared for {why:?}? {:#?}",
+        verdict.cleared
+    );
+}
+
+#[track_caller]
+fn stops(world: &World, command: &str) {
+    let verdict = check(world, command);
+    assert_eq!(verdict.decision, Decision::Deny, "{command}: {verdict:#?}");
+    assert!(
+        verdict
+            .findings
+            .iter()
+            .any(|f| f.rule.id == "fs.rm-recursive"),
+        "{command}: {verdict:#?}"
+    );
+}
+
+const MADE: &str = "made on this line";
+
+#[test]
+fn a_folder_mktemp_made_on_the_line_goes_freely() {
+    let world = repo();
+    for line in [
+        r#"work=$(mktemp -d) && git clone -q . "$work/c" && rm -rf "$work""#,
+        r#"work="$(mktemp -d)"; git clone -q . "$work/c"; rm -rf "$work/c""#,
+        r#"d=$(mktemp -d -t build.XXXXXX) && cp -r src "$d/" && rm -rf $d"#,
+        r#"d=$(mktemp -d /tmp/agent-test.XXXXXX); rm -rf "$d/out""#,
+        r#"d=$(mktemp -dp .); touch "$d/x"; rm -rf "$d""#,
+        r#"d=$(mktemp --directory --tmpdir=.); rm -rf "$d""#,
+        r#"work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; git clone -q . "$work/c""#,
+    ] {
+        passes(&world, line, MADE);
+    }
+}
+
+#[test]
+fn fresh_names_under_the_temporary_root_go_freely() {
+    let world = repo();
+    for line in [
+        "mkdir -p /tmp/agent-x-$$ && rm -rf /tmp/agent-x-$$",
+        "rm -rf /tmp/build.$RANDOM/out",
+        "rm -rf ${TMPDIR:-/tmp}/agent-out",
+    ] {
+        passes(&world, line, "inside the temporary folder");
+    }
+}
+
+#[test]
+fn folders_interpreter_code_made_go_freely() {
+    let world = repo();
+    let python = "python3 -c 'import tempfile, shutil, os\nd = tempfile.mkdtemp()\n\
+                  open(os.path.join(d, \"x\"), \"w\").close()\nshutil.rmtree(d)'";
+    passes(&world, python, MADE);
+    let with = "python3 - <<'EOF'\nimport tempfile, shutil, os\n\
+                with tempfile.TemporaryDirectory() as d:\n    shutil.rmtree(os.path.join(d, 'sub'))\nEOF";
+    passes(&world, with, MADE);
+    let node = "node -e 'const fs = require(\"fs\"); const os = require(\"os\"); \
+                const path = require(\"path\"); \
+                const d = fs.mkdtempSync(path.join(os.tmpdir(), \"t-\")); \
+                fs.rmSync(d, { recursive: true, force: true })'";
+    passes(&world, node, MADE);
+    let ruby = "ruby -e 'require \"tmpdir\"; require \"fileutils\"; \
+                Dir.mktmpdir do |d| FileUtils.rm_rf(File.join(d, \"build\")) end'";
+    passes(&world, ruby, MADE);
+}
+
+#[test]
+fn the_proof_breaks_and_the_delete_is_judged_as_written() {
+    let world = repo();
+    for line in [
+        // Reassigned before use: `src` holds the user's notes.
+        r#"work=$(mktemp -d); work=src; rm -rf "$work""#,
+        // `..` climbs out of the fresh folder.
+        r#"work=$(mktemp -d); rm -rf "$work/../x""#,
+        // A relative folder means another one after a `cd`.
+        r#"d=$(mktemp -d -p .); cd src && rm -rf "$d""#,
+        r#"d=$(mktemp -d tmp.XXXX); cd src; rm -rf $d"#,
+        r#"export TMPDIR=.; d=$(mktemp -d); cd src; rm -rf "$d""#,
+        // An unknown part could be `../..`.
+        r#"work=$(mktemp -d); rm -rf "$work/$sub""#,
+        "rm -rf /tmp/$name",
+        // Moved into the folder, then deleted with it.
+        r#"work=$(mktemp -d); mv src "$work/"; rm -rf "$work""#,
+        // A trap set before the folder is made may run while the name is still unset.
+        r#"trap 'rm -rf "$work"' EXIT; work=$(mktemp -d); work=src"#,
+        "python3 -c 'import tempfile, shutil\nd = tempfile.mkdtemp()\nd = \"src\"\nshutil.rmtree(d)'",
+        "python3 -c 'import tempfile, shutil\nd = tempfile.mkdtemp()\nshutil.rmtree(d + \"/..\")'",
+    ] {
+        stops(&world, line);
+    }
+}
+
+#[test]
+fn a_target_kept_in_a_variable_is_judged_as_its_value() {
+    let world = repo();
+    passes(&world, r#"dir=target; rm -rf "$dir""#, "regenerable");
+    passes(&world, "out=target/debug; rm -rf $out", "regenerable");
+    stops(&world, r#"dir=src; rm -rf "$dir""#);
+    stops(
+        &world,
+        r#"if [ -d target ]; then d=target; else d=src; fi; rm -rf "$d""#,
+    );
+    passes(
+        &world,
+        "for d in target/debug target/release; do rm -rf \"$d\"; done",
+        "regenerable",
+    );
+    stops(&world, "for d in target src; do rm -rf \"$d\"; done");
+}
