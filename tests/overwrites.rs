@@ -225,9 +225,17 @@ const ROWS: &[Row] = &[
     stop(
         &[],
         &[("a.md", "a\n"), ("b.md", "b\n")],
-        "for f in a.md b.md; do mv \"$f\" merged.md; done",
+        "for f in *.md; do mv \"$f\" merged.md; done",
         OVER,
         "again and again",
+    ),
+    // A list the line gives is judged value by value: each move writes over the one before.
+    stop(
+        &[],
+        &[("a.md", "a\n"), ("b.md", "b\n")],
+        "for f in a.md b.md; do mv \"$f\" merged.md; done",
+        OVER,
+        "first moves there: `a.md`",
     ),
     stop(
         &[],

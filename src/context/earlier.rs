@@ -142,6 +142,18 @@ fn only_creates(cmd: &SimpleCommand) -> bool {
     }
 }
 
+/// Where `source` lands when written to `path`: inside it when `path` is a folder that
+/// exists now, at `path` itself otherwise.
+fn inside(path: PathBuf, source: Option<&Word>) -> PathBuf {
+    let name = source
+        .and_then(Word::value)
+        .and_then(|s| Path::new(s.trim_end_matches('/')).file_name());
+    match name {
+        Some(name) if path.is_dir() => path.join(name),
+        _ => path,
+    }
+}
+
 /// `word` as an absolute path from `dir`, `..` folded away; `None` when not literal.
 fn resolve(ctx: &Context, dir: &Path, word: &Word) -> Option<PathBuf> {
     let text = word.value()?;
@@ -604,12 +616,18 @@ pub(super) fn moved_into(
     dir: &Path,
     before: &[&SimpleCommand],
 ) -> Vec<(PathBuf, Word)> {
-    let Some(targets) = targets(finding) else {
+    let Some(words) = targets(finding) else {
         return Vec::new();
     };
-    let targets: Vec<PathBuf> = targets
+    // `mv notes.md docs/`: what is written is the file of that name inside the folder.
+    let into: Vec<Option<&Word>> = match &finding.subject {
+        Subject::Files(files) => files.iter().map(|f| f.into_folder.as_ref()).collect(),
+        _ => vec![None; words.len()],
+    };
+    let targets: Vec<PathBuf> = words
         .iter()
-        .filter_map(|w| resolve(ctx, dir, w))
+        .zip(into)
+        .filter_map(|(w, source)| Some(inside(resolve(ctx, dir, w)?, source)))
         .collect();
     let mut moved = Vec::new();
     for cmd in before.iter().filter(|c| c.program() == Some("mv")) {
@@ -618,23 +636,34 @@ pub(super) fn moved_into(
         };
         let mut operands: Vec<&Word> = Vec::new();
         let mut options = true;
+        let mut no_target_dir = false;
         for word in cmd.args() {
             if options && word.text == "--" {
                 options = false;
-            } else if !(options && word.text.starts_with('-')) {
+            } else if options && word.text.starts_with('-') {
+                no_target_dir |= word.text == "-T" || word.text == "--no-target-directory";
+            } else {
                 operands.push(word);
             }
         }
         let Some((dest, sources)) = operands.split_last() else {
             continue;
         };
-        let reaches = resolve(ctx, &mv_dir, dest).is_none_or(|d| {
-            targets
-                .iter()
-                .any(|t| t.starts_with(&d) || d.starts_with(t))
-        });
-        if reaches {
-            moved.extend(sources.iter().map(|w| (mv_dir.clone(), (*w).clone())));
+        let dest = resolve(ctx, &mv_dir, dest);
+        for source in sources {
+            let reaches = dest.as_ref().is_none_or(|d| {
+                let d = if no_target_dir {
+                    d.clone()
+                } else {
+                    inside(d.clone(), Some(source))
+                };
+                targets
+                    .iter()
+                    .any(|t| t.starts_with(&d) || d.starts_with(t))
+            });
+            if reaches {
+                moved.push((mv_dir.clone(), (*source).clone()));
+            }
         }
     }
     moved
