@@ -44,6 +44,14 @@ done
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/bench-latency.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 
+# Time copies, as `cargo install` makes them: a file the linker has just written can start
+# measurably slower than the same bytes copied (how its pages sit in the page cache), and
+# that would favour whichever of the two was linked earlier.
+mkdir "$TMP/bin"
+cp "$GUARD" "$TMP/bin/agent-guard"
+cp "$EMPTY" "$TMP/bin/empty_stdin"
+GUARD="$TMP/bin/agent-guard" EMPTY="$TMP/bin/empty_stdin"
+
 # The hook's defaults, whatever the caller's environment says.
 unset AGENT_GUARD_OFF AGENT_GUARD_PROFILE AGENT_GUARD_ON_DESTRUCTIVE AGENT_GUARD_CONTEXT \
     AGENT_GUARD_MODE AGENT_GUARD_CONFIG AGENT_GUARD_REGENERABLE
