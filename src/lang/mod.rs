@@ -205,7 +205,7 @@ fn rename(call: &str, from: Word, to: Word) -> Effect {
 }
 
 /// Whether `name` is what a file write read from code is lowered to (the command
-/// [`write`] and [`append`] make): it only writes the bytes the code gives it.
+/// `write` and `append` make): it only writes the bytes the code gives it.
 pub fn is_file_write(name: &str) -> bool {
     const CALLS: &[&str] = &[
         "open",
