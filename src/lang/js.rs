@@ -16,11 +16,12 @@ pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
     let databases = Databases::read(&nodes, code);
+    let constants = constants(&nodes, code);
     let mut effects: Vec<Effect> = nodes
         .iter()
         .filter(|n| matches!(n.kind(), "call_expression" | "new_expression"))
         .filter_map(|n| {
-            call(*n, code, &aliases).or_else(|| databases.as_ref()?.statement(*n, code))
+            call(*n, code, &aliases, &constants).or_else(|| databases.as_ref()?.statement(*n, code))
         })
         .collect();
     fresh::mark(&mut effects, &nodes, code, &fresh::JS);
@@ -129,13 +130,69 @@ fn module_name<'s>(string: Node, src: &'s str) -> Option<&'s str> {
     Some(name.strip_prefix("node:").unwrap_or(name))
 }
 
-fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<Effect> {
+/// `const d = 'out'` (or `let`, or a template with no `${}`): each name whose value is that
+/// string wherever the code passes it to a call. Proof, not likeness: the name is declared
+/// once, in a block or at the top, and every other mention of it is a plain call argument
+/// or operand (`d + '/x'`) inside that block, so nothing assigns, shadows or destructures
+/// it; code that could bind names unseen (`eval`, `with`, `Function`) proves nothing.
+fn constants<'s>(nodes: &[Node], src: &'s str) -> Vec<(&'s str, Word)> {
+    if ["eval", "with(", "with (", "Function("]
+        .iter()
+        .any(|t| src.contains(t))
+    {
+        return Vec::new();
+    }
+    nodes
+        .iter()
+        .filter(|n| n.kind() == "variable_declarator")
+        .filter_map(|declarator| {
+            let name = declarator.child_by_field_name("name")?;
+            let declaration = declarator.parent()?;
+            let scope = declaration.parent()?;
+            let lexical = declaration.kind() == "lexical_declaration"
+                && matches!(scope.kind(), "program" | "statement_block");
+            let Value::Str(word) = value_of(declarator.child_by_field_name("value")?, src) else {
+                return None;
+            };
+            let named = text(name, src);
+            let only_passed = nodes
+                .iter()
+                .filter(|n| n.kind().contains("identifier") && n.kind() != "property_identifier")
+                .filter(|n| text(**n, src) == named)
+                .all(|n| {
+                    n.id() == name.id()
+                        || (n
+                            .parent()
+                            .is_some_and(|p| matches!(p.kind(), "arguments" | "binary_expression"))
+                            && scope.start_byte() <= n.start_byte()
+                            && n.end_byte() <= scope.end_byte())
+                });
+            (lexical && name.kind() == "identifier" && word.literal && only_passed)
+                .then_some((named, word))
+        })
+        .collect()
+}
+
+fn call<'s>(
+    node: Node,
+    src: &'s str,
+    aliases: &[(&'s str, &'s str)],
+    constants: &[(&str, Word)],
+) -> Option<Effect> {
     let function = node
         .child_by_field_name("function")
         .or_else(|| node.child_by_field_name("constructor"))?;
     let args: Vec<Value> = tree::args(node.child_by_field_name("arguments")?)
         .into_iter()
-        .map(|a| value_of(a, src))
+        .map(|a| {
+            let constant = (a.kind() == "identifier")
+                .then(|| constants.iter().find(|(n, _)| *n == text(a, src)))
+                .flatten();
+            match constant {
+                Some((_, word)) => Value::Str(word.clone()),
+                None => value_of(a, src),
+            }
+        })
         .collect();
     let whole = text(node, src);
     let (owner, name) = match function.kind() {
@@ -475,6 +532,61 @@ mod tests {
 
     fn lowered(code: &str) -> Vec<String> {
         crate::lang::shown(Lang::JavaScript, code)
+    }
+
+    /// The last argument of each command lowered, with whether its text is known.
+    fn targets(code: &str) -> Vec<(String, bool)> {
+        let deadline = crate::lang::Deadline::after(std::time::Duration::from_secs(60));
+        crate::lang::effects(Lang::JavaScript, code, deadline)
+            .effects
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Command { argv, .. } => argv.into_iter().last(),
+                _ => None,
+            })
+            .map(|w| (w.text, w.literal))
+            .collect()
+    }
+
+    #[test]
+    fn constants_passed_to_calls() {
+        let known = |t: &str| vec![(t.to_string(), true)];
+        let unknown = |t: &str| vec![(t.to_string(), false)];
+        let rm = "fs.rmSync(d, {recursive: true})";
+        assert_eq!(
+            targets(&format!("const d = '/tmp/x'; {rm}")),
+            known("/tmp/x")
+        );
+        assert_eq!(targets(&format!("let d = `/tmp/x`; {rm}")), known("/tmp/x"));
+        assert_eq!(
+            targets(&format!("const d = '/tmp/x'; {rm}; f(d + '/y')")),
+            known("/tmp/x")
+        );
+        assert_eq!(
+            targets(&format!("function f() {{ const d = 'out'; {rm} }}")),
+            known("out")
+        );
+        for code in [
+            // Assigned again, or known only when it runs.
+            format!("let d = '/tmp/x'; d = 'src'; {rm}"),
+            format!("let d = '/tmp/x'; d += '/../src'; {rm}"),
+            format!("let d = '/tmp/x'; d++; {rm}"),
+            format!("let d = '/tmp/x'; [d] = ['src']; {rm}"),
+            format!("let d = '/tmp/x'; ({{d}} = o); {rm}"),
+            format!("var d = '/tmp/x'; {rm}"),
+            format!("const d = `/tmp/${{x}}`; {rm}"),
+            format!("const d = '/tmp/' + x; {rm}"),
+            // Another `d` in another scope, or the call outside the block.
+            format!("const d = '/tmp/x'; function f(d) {{ {rm} }}"),
+            format!("const d = '/tmp/x'; {{ const d = 'src'; {rm} }}"),
+            format!("const d = '/tmp/x'; {{ const {{d}} = o; {rm} }}"),
+            format!("const d = '/tmp/x'; for (const d of ds) {{ {rm} }}"),
+            format!("{{ const d = '/tmp/x'; }} {rm}"),
+            format!("const d = '/tmp/x'; with (o) {{ {rm} }}"),
+            format!("const d = '/tmp/x'; eval(s); {rm}"),
+        ] {
+            assert_eq!(targets(&code).last(), unknown("d").first(), "{code}");
+        }
     }
 
     #[test]
