@@ -108,6 +108,57 @@ fn folders_interpreter_code_made_go_freely() {
 }
 
 #[test]
+fn a_folder_wrapped_in_a_path_is_the_folder_made() {
+    let world = repo();
+    for line in [
+        "python3 -c 'from pathlib import Path\nimport tempfile, shutil\n\
+         temp_dir = Path(tempfile.mkdtemp())\nstate = temp_dir / \"state.json\"\n\
+         open(state, \"w\").close()\nshutil.rmtree(temp_dir)'",
+        "python3 -c 'import pathlib\nimport tempfile, shutil\n\
+         d = pathlib.Path(tempfile.mkdtemp())\nshutil.rmtree(d)'",
+    ] {
+        passes(&world, line, MADE);
+    }
+    for line in [
+        // Reassigned before the delete.
+        "python3 -c 'from pathlib import Path\nimport tempfile, shutil\n\
+         d = Path(tempfile.mkdtemp())\nd = Path(\"src\")\nshutil.rmtree(d)'",
+        // `Path` is not pathlib's: what it returns is anyone's guess.
+        "python3 -c 'from pathlib import Path\nimport tempfile, shutil\n\
+         Path = lambda p: \"src\"\nd = Path(tempfile.mkdtemp())\nshutil.rmtree(d)'",
+        "python3 -c 'import pathlib\nimport tempfile, shutil\n\
+         pathlib.Path = lambda p: \"src\"\nd = pathlib.Path(tempfile.mkdtemp())\nshutil.rmtree(d)'",
+        "python3 -c 'from mylib import Path\nimport tempfile, shutil\n\
+         d = Path(tempfile.mkdtemp())\nshutil.rmtree(d)'",
+        "python3 -c 'from pathlib import Path\nimport tempfile, shutil\n\
+         d = Path(tempfile.mkdtemp(), \"..\")\nshutil.rmtree(d)'",
+    ] {
+        stops(&world, line);
+    }
+}
+
+#[test]
+fn a_javascript_constant_is_judged_as_its_value() {
+    let world = repo();
+    let rm = "fs.rmSync(dst, {recursive: true, force: true})";
+    let node = |code: &str| format!("node -e \"const fs = require('fs'); {code}\"");
+    for code in [
+        format!("const dst = '/tmp/agent-cdp/Default'; {rm}"),
+        format!("let dst = '/tmp/agent-cdp'; try {{ {rm} }} catch (e) {{}}; f(dst + '/x')"),
+    ] {
+        passes(&world, &node(&code), "inside a temporary folder");
+    }
+    for code in [
+        format!("let dst = '/tmp/agent-cdp'; dst = 'src'; {rm}"),
+        format!("const dst = '/tmp/agent-cdp'; function f(dst) {{ {rm} }}"),
+        format!("const dst = '/tmp/agent-cdp'; {{ const dst = 'src'; {rm} }}"),
+        format!("const dst = 'src'; {rm}; fs.cpSync('/tmp/a', dst + '/x')"),
+    ] {
+        stops(&world, &node(&code));
+    }
+}
+
+#[test]
 fn the_proof_breaks_and_the_delete_is_judged_as_written() {
     let world = repo();
     for line in [
@@ -128,6 +179,9 @@ fn the_proof_breaks_and_the_delete_is_judged_as_written() {
         r#"trap 'rm -rf "$work"' EXIT; work=$(mktemp -d); work=src"#,
         "python3 -c 'import tempfile, shutil\nd = tempfile.mkdtemp()\nd = \"src\"\nshutil.rmtree(d)'",
         "python3 -c 'import tempfile, shutil\nd = tempfile.mkdtemp()\nshutil.rmtree(d + \"/..\")'",
+        // A `d` destructured in a block is another name.
+        "node -e 'const fs = require(\"fs\"); const d = fs.mkdtempSync(\"/tmp/t-\"); \
+         { const {d} = {d: \"src\"}; fs.rmSync(d, {recursive: true}) }'",
     ] {
         stops(&world, line);
     }

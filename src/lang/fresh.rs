@@ -1,20 +1,20 @@
 //! Folders interpreter code makes for itself: `tempfile.mkdtemp()` and `with
 //! tempfile.TemporaryDirectory() as d` in Python, `fs.mkdtempSync()` in JavaScript,
-//! `Dir.mktmpdir` in Ruby. A delete of such a folder, or of a path joined under it with
-//! plain names, loses nothing: the word is marked [`Temp::Made`], as the shell marks what
-//! `mktemp -d` makes.
+//! `Dir.mktmpdir` in Ruby, also wrapped in pathlib's `Path(...)`. A delete of such a folder,
+//! or of a path joined under it with plain names, loses nothing: the word is marked
+//! [`Temp::Made`], as the shell marks what `mktemp -d` makes.
 //!
 //! Proof, not likeness: the name must be bound only to such calls, every other use of it
-//! must be a plain call argument (no attribute, no rebinding, no closure parameter of the
-//! same name), and code that could bind names behind the reader's back (`exec`, `eval`,
-//! `globals()`, star imports) or change the folder a relative path means (`chdir`) proves
-//! nothing; nor does code that may move files at all (`rename`, `move`): what it moves
-//! into the folder would be deleted with it.
+//! must be a plain call argument or the left of pathlib's `/` (no attribute, no rebinding,
+//! no closure parameter of the same name), and code that could bind names behind the
+//! reader's back (`exec`, `eval`, `globals()`, star imports) or change the folder a relative
+//! path means (`chdir`) proves nothing; nor does code that may move files at all (`rename`,
+//! `move`): what it moves into the folder would be deleted with it.
 
 use tree_sitter::Node;
 
 use super::Effect;
-use super::tree::text;
+use super::tree::{args, text};
 use crate::syntax::Temp;
 
 /// How one language makes temporary folders and uses their names.
@@ -31,6 +31,9 @@ pub(super) struct Maker {
     pub unsafe_text: &'static [&'static str],
     /// How the code loads the module that makes the folder: one must be there.
     pub imports: &'static [&'static str],
+    /// Calls that hand back the same folder they are given (`Path(tempfile.mkdtemp())`),
+    /// each with the module the name it is called by must be imported from.
+    pub wrappers: &'static [(&'static str, &'static str)],
 }
 
 pub(super) const PYTHON: Maker = Maker {
@@ -60,6 +63,7 @@ pub(super) const PYTHON: Maker = Maker {
         "replace",
     ],
     imports: &["import tempfile"],
+    wrappers: &[("Path", "pathlib"), ("pathlib.Path", "pathlib")],
 };
 
 pub(super) const JS: Maker = Maker {
@@ -86,6 +90,7 @@ pub(super) const JS: Maker = Maker {
         "import fs from",
         "import * as fs from",
     ],
+    wrappers: &[],
 };
 
 pub(super) const RUBY: Maker = Maker {
@@ -104,6 +109,7 @@ pub(super) const RUBY: Maker = Maker {
         "move",
     ],
     imports: &["tmpdir"],
+    wrappers: &[],
 };
 
 /// Marks the words of `effects` that lie inside a folder the code made.
@@ -138,7 +144,7 @@ pub(super) fn mark(effects: &mut [Effect], nodes: &[Node], src: &str, maker: &Ma
 fn fresh_names<'s>(nodes: &[Node], src: &'s str, maker: &Maker) -> Vec<(&'s str, &'static str)> {
     let bindings: Vec<(&str, usize, &'static str)> = nodes
         .iter()
-        .filter_map(|node| binding(*node, src, maker))
+        .filter_map(|node| binding(*node, nodes, src, maker))
         .collect();
     let mut names: Vec<(&str, &'static str)> = Vec::new();
     for (name, _, shown) in &bindings {
@@ -149,10 +155,17 @@ fn fresh_names<'s>(nodes: &[Node], src: &'s str, maker: &Maker) -> Vec<(&'s str,
     names.retain(|(name, _)| {
         nodes
             .iter()
-            .filter(|n| n.kind() == "identifier" && text(**n, src) == *name)
+            // `{d}` in a pattern binds `d` too.
+            .filter(|n| {
+                matches!(
+                    n.kind(),
+                    "identifier" | "shorthand_property_identifier_pattern"
+                ) && text(**n, src) == *name
+            })
             .all(|n| {
                 bindings.iter().any(|(_, id, _)| *id == n.id())
                     || n.parent().is_some_and(|p| p.kind() == maker.arguments)
+                    || joined_by_slash(*n, src)
             })
     });
     names
@@ -161,27 +174,13 @@ fn fresh_names<'s>(nodes: &[Node], src: &'s str, maker: &Maker) -> Vec<(&'s str,
 /// `d = tempfile.mkdtemp()`, `with tempfile.TemporaryDirectory() as d`,
 /// `const d = fs.mkdtempSync(...)`, `d = Dir.mktmpdir`, `Dir.mktmpdir do |d|`: the name, the
 /// id of its identifier node, and the call as reasons name it.
-fn binding<'s>(node: Node, src: &'s str, maker: &Maker) -> Option<(&'s str, usize, &'static str)> {
-    let makes = |call: Node| {
-        let callee = match call.kind() {
-            "call" | "call_expression" => call
-                .child_by_field_name("function")
-                .map(|f| text(f, src))
-                .or_else(|| {
-                    let method = call.child_by_field_name("method")?;
-                    let receiver = call.child_by_field_name("receiver")?;
-                    Some(&src[receiver.start_byte()..method.end_byte()])
-                }),
-            // A name or an attribute alone makes nothing.
-            _ => None,
-        };
-        let callee = callee?;
-        maker
-            .calls
-            .iter()
-            .find(|(c, _)| *c == callee)
-            .map(|(_, shown)| *shown)
-    };
+fn binding<'s>(
+    node: Node,
+    nodes: &[Node],
+    src: &'s str,
+    maker: &Maker,
+) -> Option<(&'s str, usize, &'static str)> {
+    let makes = |call: Node| makes(call, src, maker).or_else(|| wrapped(call, nodes, src, maker));
     let (kind, name_field, value_field) = maker.assignment;
     if node.kind() == kind {
         let name = node.child_by_field_name(name_field)?;
@@ -213,6 +212,97 @@ fn binding<'s>(node: Node, src: &'s str, maker: &Maker) -> Option<(&'s str, usiz
         }
         _ => None,
     }
+}
+
+/// The call as reasons name it, when `call` is one of the maker's calls.
+fn makes(call: Node, src: &str, maker: &Maker) -> Option<&'static str> {
+    let callee = match call.kind() {
+        "call" | "call_expression" => call
+            .child_by_field_name("function")
+            .map(|f| text(f, src))
+            .or_else(|| {
+                let method = call.child_by_field_name("method")?;
+                let receiver = call.child_by_field_name("receiver")?;
+                Some(&src[receiver.start_byte()..method.end_byte()])
+            }),
+        // A name or an attribute alone makes nothing.
+        _ => None,
+    }?;
+    maker
+        .calls
+        .iter()
+        .find(|(c, _)| *c == callee)
+        .map(|(_, shown)| *shown)
+}
+
+/// `Path(tempfile.mkdtemp())`: a wrapper given only a fresh folder, called by a name that
+/// is imported from its module and used nowhere but in calls (no one rebinds it).
+fn wrapped(call: Node, nodes: &[Node], src: &str, maker: &Maker) -> Option<&'static str> {
+    let function = call.child_by_field_name("function")?;
+    let (_, module) = *maker
+        .wrappers
+        .iter()
+        .find(|(w, _)| *w == text(function, src))?;
+    let inner = match args(call.child_by_field_name("arguments")?).as_slice() {
+        [only] => *only,
+        _ => return None,
+    };
+    // Every name any wrapper is called by: `Path.__new__ = ...` changes `pathlib.Path` too.
+    let names = maker.wrappers.iter().flat_map(|(w, _)| w.split('.'));
+    let uses_sound = nodes
+        .iter()
+        .filter(|n| n.kind() == "identifier")
+        .filter(|n| names.clone().any(|name| name == text(**n, src)))
+        .all(|n| called(*n) || imported(*n, src, module));
+    uses_sound.then(|| makes(inner, src, maker)).flatten()
+}
+
+/// Whether `name` is what a call calls: `Path(...)`, or a part of `pathlib.Path(...)`.
+fn called(name: Node) -> bool {
+    let mut callee = name;
+    if let Some(parent) = name.parent()
+        && parent.kind() == "attribute"
+    {
+        callee = parent;
+    }
+    callee.parent().is_some_and(|call| {
+        call.kind() == "call"
+            && call.child_by_field_name("function").map(|f| f.id()) == Some(callee.id())
+    })
+}
+
+/// Whether `name` stands in `from <module> import name`, `from <module> import ...` or
+/// `import <module>`, without `as`.
+fn imported(name: Node, src: &str, module: &str) -> bool {
+    let head = text(name, src);
+    let Some(dotted) = name.parent().filter(|p| p.kind() == "dotted_name") else {
+        return false;
+    };
+    let Some(statement) = dotted.parent() else {
+        return false;
+    };
+    text(dotted, src) == head
+        && match statement.kind() {
+            "import_from_statement" => statement
+                .child_by_field_name("module_name")
+                .is_some_and(|m| text(m, src) == module),
+            "import_statement" => head == module,
+            _ => false,
+        }
+}
+
+/// `d / 'state.json'`: a path under `d` made with `pathlib`'s `/`, which changes nothing.
+fn joined_by_slash(name: Node, src: &str) -> bool {
+    name.parent().is_some_and(|op| {
+        op.kind() == "binary_operator"
+            && op.child_by_field_name("left").map(|l| l.id()) == Some(name.id())
+            && op
+                .child_by_field_name("operator")
+                .is_some_and(|o| text(o, src) == "/")
+            && op
+                .child_by_field_name("right")
+                .is_some_and(|r| r.kind() == "string")
+    })
 }
 
 /// `os.path.join(d, 'out', "x")` as written, with `d` fresh and every other part a plain
