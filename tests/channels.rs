@@ -91,6 +91,58 @@ fn a_bind_mount_of_this_folder_is_judged_here() {
 }
 
 #[test]
+fn a_single_file_in_a_bind_mount_is_judged_here() {
+    let world = project();
+    world.write("notes.md", b"ideas\n");
+    for command in [
+        "docker run --rm -v \"$PWD\":/src alpine rm /src/notes.md",
+        "docker run --rm -v \"$PWD\":/src -w /src alpine unlink notes.md",
+        "docker run --rm -v \"$PWD\":/src alpine sh -c 'echo x > /src/notes.md'",
+        "docker run --rm -v \"$PWD\":/src alpine cp /src/src/lib.rs /src/notes.md",
+    ] {
+        stopped(&judged(&world, command), &["`notes.md`"]);
+    }
+    for command in [
+        "docker run --rm -v \"$PWD\":/src alpine rm -f /src/build/app.js",
+        "docker run --rm -v \"$PWD\":/src alpine sh -c 'echo x > /src/fresh.md'",
+        "docker run --rm -v \"$PWD\":/src alpine rm /tmp/notes.md",
+    ] {
+        allowed(&judged(&world, command));
+    }
+}
+
+#[test]
+fn a_runner_in_a_container_reads_the_recipes_its_folder_mounts_from_here() {
+    let world = project();
+    world.write(
+        "package.json",
+        br#"{"scripts": {"wipe": "rm -rf notes", "clean": "rm -rf build"}}"#,
+    );
+    world.write("Makefile", b"wipe:\n\trm -rf notes\n");
+    for command in [
+        "docker run --rm -v \"$PWD\":/src -w /src node:20 npm run wipe",
+        "docker run --rm -v \"$PWD\":/src -w /src builder make wipe",
+        "docker run --rm -v \"$PWD\":/src node:20 sh -c 'cd /src && npm run wipe'",
+        // A volume over a folder below does not hide the recipe file.
+        "docker run --rm -v \"$PWD\":/src -v /src/node_modules -w /src node:20 npm run wipe",
+        // npm looks upward from a folder below, in the container too.
+        "docker run --rm -v \"$PWD\":/src -w /src/notes node:20 npm run wipe",
+    ] {
+        stopped(
+            &judged(&world, command),
+            &["runs `rm -rf notes`", "untracked"],
+        );
+    }
+    for command in [
+        "docker run --rm -v \"$PWD\":/src -w /src node:20 npm run clean",
+        // The container sees no folder above its mount: the recipe file here is not there.
+        "docker run --rm -v \"$PWD/notes\":/n -w /n node:20 npm run wipe",
+    ] {
+        allowed(&judged(&world, command));
+    }
+}
+
+#[test]
 fn an_absolute_bind_mount_maps_to_its_host_folder() {
     let world = project();
     let notes = world.repo.join("notes");

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! which prints the lines, the allowed-with-loss and the stopped-with-no-loss figures;
-//! `ORACLE_REPLAY=<file>` runs the lines of a file instead.
+//! `ORACLE_REPLAY=<file>` runs the lines of a file instead (a line `judged<TAB>run` judges
+//! the first and runs the second, as the corpus writes a container's command).
 //!
 //! Unix only: the lines run in a real POSIX shell with Unix tools.
 #![cfg(unix)]
@@ -46,7 +47,8 @@ fn the_full_corpus_loses_nothing_it_allows() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(2400);
-    // `ORACLE_REPLAY=<file>`: the lines of that file instead, one a line (a failed run's).
+    // `ORACLE_REPLAY=<file>`: the lines of that file instead, one a line (a failed run's);
+    // a tab in a line parts the line judged from the local equivalent run in its place.
     let lines = match std::env::var_os("ORACLE_REPLAY") {
         Some(file) => std::fs::read_to_string(file)
             .unwrap()

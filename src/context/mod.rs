@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::motion::channels::Landing;
-use crate::rules::{Finding, GitAliases, GitSubject, Subject, Tier};
+use crate::rules::{Finding, GitAliases, GitSubject, Replaced, Subject, Tier, With};
 use crate::settings::Settings;
 use crate::shell::{Elsewhere, SimpleCommand, Word};
 
@@ -236,25 +236,41 @@ impl Context {
         Some(current)
     }
 
-    /// `finding` as the same delete of the folders of this machine that the container
-    /// `place` mounts, when every path it names that outlives the container is one.
+    /// `finding` as the same delete (or write over) of the files of this machine that the
+    /// container `place` mounts, when every path it names that outlives the container is one.
     fn here(&self, finding: &Finding, place: &Elsewhere) -> Option<Finding> {
-        let Subject::Paths(targets) = &finding.subject else {
-            return None;
+        let mapped = |target: &Word| match place.lands(&finding.dirs, target) {
+            Landing::Own => Some(Vec::new()),
+            Landing::Here(paths) => Some(paths),
+            Landing::Kept => None,
         };
-        let mut here = Vec::new();
-        for target in targets {
-            match place.lands(&finding.dirs, target) {
-                Landing::Own => {}
-                Landing::Here(paths) => here.extend(paths),
-                Landing::Kept => return None,
+        let subject = match &finding.subject {
+            Subject::Paths(targets) => {
+                let mut here = Vec::new();
+                for target in targets {
+                    here.extend(mapped(target)?);
+                }
+                (!here.is_empty()).then_some(Subject::Paths(here))
             }
-        }
-        if here.is_empty() {
-            return None;
-        }
+            Subject::Files(files) => {
+                let mut here = Vec::new();
+                for file in files {
+                    here.extend(mapped(&file.path)?.into_iter().map(|path| Replaced {
+                        path,
+                        // A source inside the container is not a file here to compare.
+                        with: match file.with {
+                            With::File(_) => With::Unknown,
+                            ref with => with.clone(),
+                        },
+                        ..file.clone()
+                    }));
+                }
+                (!here.is_empty()).then_some(Subject::Files(here))
+            }
+            _ => None,
+        }?;
         Some(Finding {
-            subject: Subject::Paths(here),
+            subject,
             dirs: place.dirs_here.clone(),
             elsewhere: None,
             ..finding.clone()

@@ -154,6 +154,25 @@ impl Elsewhere {
         }
     }
 
+    /// The folder of this machine a new container's command starts in after the `cd`s
+    /// `dirs` made inside, when a mount from here holds it (relative to
+    /// [`Elsewhere::dirs_here`]).
+    pub fn folder_here(&self, dirs: &[Word]) -> Option<Word> {
+        if !self.fresh {
+            return None;
+        }
+        let path = self.absolute(dirs, &Word::literal("."))?;
+        let holder = self
+            .mounts
+            .iter()
+            .filter(|m| below(&path, &m.target).is_some())
+            .max_by_key(|m| m.target.len())?;
+        match &holder.source {
+            Source::Here(source) => Some(joined(source, below(&path, &holder.target)?)),
+            Source::Volume(_) | Source::Unknown => None,
+        }
+    }
+
     /// Whether it mounts a folder of this machine.
     pub fn mounts_here(&self) -> bool {
         self.mounts

@@ -1331,12 +1331,15 @@ impl Walker {
     /// runner runs, found where the runner would look. A runner whose recipes are not
     /// known is recorded itself.
     fn recipe(&mut self, cmd: SimpleCommand, stdin: Option<String>, origin: &Origin, scope: usize) {
-        // A runner sent elsewhere reads that machine's recipe files, not ours.
-        let Some(name) = cmd
-            .program()
-            .map(str::to_string)
-            .filter(|_| cmd.elsewhere.is_none())
-        else {
+        // A runner sent elsewhere reads that machine's recipe files, not ours; except in a
+        // new container whose folder it starts in is one it mounts from here.
+        let steps = match &cmd.elsewhere {
+            None => Some(cmd.dirs.clone()),
+            Some(place) => place
+                .folder_here(&cmd.dirs)
+                .map(|folder| place.dirs_here.iter().cloned().chain([folder]).collect()),
+        };
+        let (Some(name), Some(steps)) = (cmd.program().map(str::to_string), steps) else {
             self.out.commands.push(cmd);
             return;
         };
@@ -1346,7 +1349,7 @@ impl Walker {
         let dir = self
             .cwd
             .as_ref()
-            .map(|cwd| cwd.as_deref().and_then(|cwd| start_dir(cwd, &cmd.dirs)));
+            .map(|cwd| cwd.as_deref().and_then(|cwd| start_dir(cwd, &steps)));
         if let Some(None) = dir {
             self.unresolved(
                 &cmd,
@@ -1354,7 +1357,22 @@ impl Walker {
                 "",
             );
         }
-        match recipes::read(&name, &cmd.argv, dir.flatten().as_deref()) {
+        let dir = dir.flatten();
+        // A recipe file found in a folder above, in a container, is reached by climbing
+        // from where the runner starts there: the same folder, as the container names it.
+        let real = dir
+            .as_deref()
+            .filter(|_| cmd.elsewhere.is_some())
+            .and_then(|dir| std::fs::canonicalize(dir).ok());
+        let recipe_dir = |found: &str| match &real {
+            Some(real) if Path::new(found).is_absolute() => {
+                let levels = real.components().count();
+                let above = Path::new(found).components().count();
+                vec![".."; levels.saturating_sub(above)].join("/")
+            }
+            _ => found.to_string(),
+        };
+        match recipes::read(&name, &cmd.argv, dir.as_deref()) {
             Outcome::Nothing => self.out.commands.push(cmd),
             Outcome::Program(at) => {
                 let mut program = cmd;
@@ -1373,7 +1391,7 @@ impl Walker {
                 let runner = cmd.display();
                 for recipe in found {
                     let mut dirs = cmd.dirs.clone();
-                    dirs.extend(recipe.dir.as_deref().map(Word::literal));
+                    dirs.extend(recipe.dir.as_deref().map(recipe_dir).map(Word::literal));
                     let nested = Origin {
                         dirs,
                         ..Origin::inside(&cmd, origin)

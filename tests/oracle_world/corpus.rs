@@ -5,6 +5,10 @@
 //! starts with `git ` so the repository can be redirected. A form of kind `Needs` runs a
 //! program this machine may lack (an interpreter, `rsync`, `parallel`): the generator leaves
 //! it out where that program is not on `PATH`, rather than count a failed line as kept.
+//!
+//! A form with a tab is a line the guard judges and, after the tab, its local equivalent
+//! that runs instead (a container's command on the folders it mounts); both take the same
+//! decoration.
 
 /// How a form may be decorated.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -309,6 +313,175 @@ pub const FORMS: &[(Kind, &str)] = &[
         Kind::Needs("python3"),
         "python3 -c 'import os, shutil; os.makedirs(\"t\"); open(\"t/a\", \"w\").write(\"x\"); shutil.rmtree(\"t\")'",
     ),
+    // Recipes of the world's package.json and Makefile, run by their runners.
+    (Kind::Needs("npm"), "npm run hello"),
+    (Kind::Needs("npm"), "npm run list"),
+    (Kind::Needs("npm"), "npm run status"),
+    (Kind::Needs("npm"), "npm run clean"),
+    (Kind::Needs("npm"), "npm run{q} wipe"),
+    (Kind::Needs("npm"), "npm run reset"),
+    (Kind::Needs("npm"), "npm run scrub"),
+    (Kind::Needs("npm"), "npm run hard"),
+    (Kind::Needs("npm"), "npm run rm -- drafts"),
+    (Kind::Needs("npm"), "npm run rm -- build target"),
+    (Kind::Needs("npm"), "npm run nuke"),
+    (Kind::Needs("npm"), "npm run fresh"),
+    (Kind::Needs("npm"), "npm run build"),
+    (Kind::Needs("npm"), "npm run list -- drafts"),
+    (Kind::Needs("npm"), "npm run hello -- drafts"),
+    (Kind::Needs("npm"), "npm test"),
+    (Kind::Needs("npm"), "cd src && npm run wipe"),
+    (Kind::Needs("npm"), "cd src && npm run clean"),
+    (Kind::Needs("make"), "make"),
+    (Kind::Needs("make"), "make hello"),
+    (Kind::Needs("make"), "make status"),
+    (Kind::Needs("make"), "make clean"),
+    (Kind::Needs("make"), "make{q} wipe"),
+    (Kind::Needs("make"), "make wipe DRAFTS=build"),
+    (Kind::Needs("make"), "make reset"),
+    (Kind::Needs("make"), "make scrub"),
+    (Kind::Needs("make"), "make hard"),
+    (Kind::Needs("make"), "make release"),
+    (Kind::Needs("make"), "make -n wipe"),
+    (Kind::Needs("make"), "make -n scrub"),
+    (Kind::Needs("make"), "make -s wipe"),
+    (Kind::Needs("make"), "make -C ../app-wt scrub"),
+    (Kind::Needs("make"), "make -C ../app-wt list"),
+    // A container's command on folders it mounts from here, judged; its local equivalent run.
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine rm -rf /src/drafts\trm -rf ./drafts",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine rm -rf /src/build /src/target\trm -rf ./build ./target",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src -w /src alpine rm -rf drafts\trm -rf drafts",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src -w /src alpine rm -rf target\trm -rf target",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm --mount type=bind,src=\"$PWD\",dst=/w alpine rm -rf /w/src\trm -rf ./src",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm --mount type=bind,source=\"$PWD\"/drafts,target=/d alpine rm -rf /d/deep\trm -rf ./drafts/deep",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD/drafts\":/data alpine rm -rf /data/deep\trm -rf ./drafts/deep",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD/build\":/out alpine rm -rf /out/out.o\trm -rf ./build/out.o",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine sh -c 'cd /src && rm -rf drafts'\tsh -c 'cd . && rm -rf drafts'",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine rm /src/notes.txt\trm ./notes.txt",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD/../sibling\":/s alpine rm -rf /s/t.txt\trm -rf ../sibling/t.txt",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine rm -rf /src\tfind . -mindepth 1 -delete",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src -w /src builder git clean -fd\tgit clean -fd",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src -w /src builder git checkout -- .\tgit checkout -- .",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src -w /src builder git status\tgit status",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$(pwd)\":/src alpine rm -rf /src/drafts\trm -rf ./drafts",
+    ),
+    (
+        Kind::Plain,
+        "podman run --rm -v \"$PWD\":/src alpine rm -rf /src/drafts\trm -rf ./drafts",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v .:/src alpine rm -rf /src/drafts\trm -rf ./drafts",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v ./drafts:/d alpine rm -rf /d/deep\trm -rf ./drafts/deep",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src -w /src alpine rm .env\trm .env",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine rm -f /src/build/out.o\trm -f ./build/out.o",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine sh -c 'echo x > /src/notes.txt'\tsh -c 'echo x > ./notes.txt'",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine cp /src/README.md /src/notes.txt\tcp ./README.md ./notes.txt",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine sh -c 'echo x > /src/fresh.txt'\tsh -c 'echo x > ./fresh.txt'",
+    ),
+    (
+        Kind::Needs("make"),
+        "docker run --rm -v \"$PWD\":/src -w /src builder make clean\tmake clean",
+    ),
+    (
+        Kind::Needs("make"),
+        "docker run --rm -v \"$PWD\":/src -w /src builder make wipe\tmake wipe",
+    ),
+    (
+        Kind::Needs("npm"),
+        "docker run --rm -v \"$PWD\":/src -w /src node npm run wipe\tnpm run wipe",
+    ),
+    (
+        Kind::Needs("npm"),
+        "docker run --rm -v \"$PWD\":/src -w /src node npm run clean\tnpm run clean",
+    ),
+    (
+        Kind::Needs("npm"),
+        "docker run --rm -v \"$PWD\":/src -w /src/src node npm run wipe\tcd src && npm run wipe",
+    ),
+    // ... and on what is not this machine's: nothing here runs.
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src:ro alpine rm -rf /src/drafts\ttrue",
+    ),
+    (Kind::Plain, "docker run --rm alpine rm -rf /tmp/x\ttrue"),
+    (
+        Kind::Plain,
+        "docker run --rm -v data:/d alpine rm -rf /d/x\ttrue",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v data:/d -v \"$PWD\":/src alpine rm -rf /d/x\ttrue",
+    ),
+    (
+        Kind::Plain,
+        "docker run --rm -v \"$PWD\":/src alpine rm -rf /tmp/cache\ttrue",
+    ),
 ];
 
 /// What `{q}` becomes.
@@ -405,25 +578,31 @@ impl Seeded {
     }
 }
 
-/// One line: `form` decorated by choices from `rng`.
+/// One line: `form` decorated by choices from `rng` (both sides of a tab alike).
 pub fn decorate(form: (Kind, &str), rng: &mut Seeded) -> String {
     let (kind, text) = form;
-    let mut core = text.replace("{q}", rng.pick(QUIET));
-    if kind == Kind::Git {
-        core = format!("{}{}", rng.pick(GITS), &core["git ".len()..]);
-    }
-    let line = format!(
-        "{}{}{}{}",
-        rng.pick(CDS),
-        rng.pick(PREFIXES),
-        rng.pick(WORD_WRAPPERS),
-        core
-    );
+    let quiet = rng.pick(QUIET);
+    let git = (kind == Kind::Git).then(|| rng.pick(GITS));
+    let (cd, prefix, word) = (rng.pick(CDS), rng.pick(PREFIXES), rng.pick(WORD_WRAPPERS));
     let wrapper = rng.pick(LINE_WRAPPERS);
-    if wrapper.contains('\'') && line.contains('\'') {
-        return line;
+    let sides: Vec<String> = text
+        .split('\t')
+        .map(|side| {
+            let mut core = side.replace("{q}", quiet);
+            if let Some(git) = git {
+                core = format!("{git}{}", &core["git ".len()..]);
+            }
+            format!("{cd}{prefix}{word}{core}")
+        })
+        .collect();
+    if wrapper.contains('\'') && sides.iter().any(|side| side.contains('\'')) {
+        return sides.join("\t");
     }
-    wrapper.replace('%', &line)
+    let wrapped: Vec<String> = sides
+        .iter()
+        .map(|side| wrapper.replace('%', side))
+        .collect();
+    wrapped.join("\t")
 }
 
 /// Whether `program` is an executable file in a folder of `PATH`.

@@ -11,6 +11,12 @@
 //! Guard-rails: the line runs with `HOME`, `TMPDIR`, `XDG_*` and its working directory inside
 //! the world; a line the guard judges protected, or one naming an absolute path outside the
 //! world (or climbing out of it with `../..`), is judged but never run.
+//!
+//! A line that cannot run here (`docker run -v "$PWD":/src alpine rm -rf /src/drafts`: no
+//! daemon) is written as two lines with a tab between them: the line the guard judges, then
+//! its local equivalent that runs in its place and whose loss is measured (`rm -rf
+//! ./drafts`: the container's paths mapped to the folders they mount; `true` when nothing of
+//! this machine is reached). A line with no tab is both.
 
 use std::collections::{BTreeSet, HashSet};
 use std::io::Write;
@@ -39,6 +45,29 @@ mkdir -p src docs
 printf 'pub fn lib() {}\n' > src/lib.rs
 printf 'fn main() {}\n' > src/main.rs
 printf 'guide\n' > docs/guide.md
+cat > package.json <<'JSON'
+{
+  "name": "app",
+  "scripts": {
+    "hello": "echo hello",
+    "list": "ls",
+    "status": "git status",
+    "clean": "rm -rf build target",
+    "wipe": "rm -rf drafts",
+    "reset": "git checkout -- .",
+    "scrub": "git clean -fd",
+    "hard": "git reset --hard",
+    "rm": "rm -rf",
+    "nuke": "npm run wipe",
+    "fresh": "npm run clean",
+    "prebuild": "rm -rf drafts",
+    "build": "echo built"
+  }
+}
+JSON
+printf 'OUT = build\nDRAFTS = drafts\n\nall: hello\nhello:\n\techo hello\nlist:\n\tls\nstatus:\n\tgit status\n' > Makefile
+printf 'clean:\n\trm -rf $(OUT) target\nwipe:\n\trm -rf $(DRAFTS)\nreset:\n\tgit checkout -- .\n' >> Makefile
+printf 'scrub: clean\n\tgit clean -fd\nhard:\n\tgit reset --hard\nrelease: wipe\n\techo released\n' >> Makefile
 git add -A && git commit -qm initial
 git tag v1
 git branch merged
@@ -158,20 +187,21 @@ impl World {
         self.root.join("app")
     }
 
-    /// Judges `line`, runs it in a fresh copy of the world unless a rail forbids, and says
-    /// what happened.
+    /// Judges `line`, runs it (or the local equivalent after its tab) in a fresh copy of the
+    /// world unless a rail forbids, and says what happened.
     pub fn try_line(&self, line: &str) -> Outcome {
+        let (judged, ran) = line.split_once('\t').unwrap_or((line, line));
         std::fs::remove_dir_all(&self.root).unwrap();
         copy(&self.template, &self.root);
-        let stopped = match self.judge(line) {
+        let stopped = match self.judge(judged) {
             Judgement::Protected => return Outcome::NotRun("protected"),
             Judgement::Stopped => true,
             Judgement::Allowed => false,
         };
-        if let Some(why) = outside(&self.root, line) {
+        if let Some(why) = outside(&self.root, ran) {
             return Outcome::NotRun(why);
         }
-        bash(&self.root, &self.app(), line);
+        bash(&self.root, &self.app(), ran);
         let lost = self.lost();
         match (stopped, lost.is_empty()) {
             (false, true) => Outcome::AllowedKept,
@@ -328,6 +358,8 @@ fn confine(cmd: &mut Command, root: &Path) {
         .env("GIT_SEQUENCE_EDITOR", "true")
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("EDITOR", "true")
+        // npm asks the registry whether it is the newest: nothing a line does.
+        .env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
         .env("LC_ALL", "C");
 }
 
