@@ -125,24 +125,26 @@ const PROFILES: &[&str] = &[
 const JOURNAL: &str = "agent-guard/journal/";
 
 fn is_guard_file(path: &str) -> bool {
-    GUARD_FILES
-        .iter()
-        .any(|f| path == *f || path.ends_with(&format!("/{f}")))
-        || path.starts_with(JOURNAL)
-        || path.contains(&format!("/{JOURNAL}"))
+    GUARD_FILES.iter().any(|f| names(path, f))
+        || path
+            .match_indices(JOURNAL)
+            .any(|(at, _)| at == 0 || path.get(..at).is_some_and(|p| p.ends_with('/')))
 }
 
 fn is_guard_folder(path: &str) -> bool {
     let path = path.trim_end_matches('/');
-    GUARD_FOLDERS
-        .iter()
-        .any(|f| path == *f || path.ends_with(&format!("/{f}")))
+    GUARD_FOLDERS.iter().any(|f| names(path, f))
 }
 
 fn is_profile(path: &str) -> bool {
-    PROFILES
-        .iter()
-        .any(|p| path == *p || path.ends_with(&format!("/{p}")))
+    PROFILES.iter().any(|p| names(path, p))
+}
+
+/// Whether `path` is `tail` or ends in `/tail`. Asked of every path every command writes, so
+/// it allocates nothing.
+fn names(path: &str, tail: &str) -> bool {
+    path.strip_suffix(tail)
+        .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
 }
 
 /// What `cmd` would do to the guard, if anything.
