@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{MAX_RECIPES, Outcome, Recipe, moved, option_value, read_file};
+use super::{MAX_RECIPES, Outcome, Recipe, moved, option_value, read_file, walked};
 use crate::syntax::Word;
 
 /// composer's own commands.
@@ -157,16 +157,12 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         unknown: None,
     };
     walk.script(name);
-    if let Some(why) = walk.unknown {
-        return Outcome::Unknown { why, seen: text };
-    }
-    if walk.out.len() > MAX_RECIPES {
-        return Outcome::Unknown {
-            why: "composer.json runs more scripts than the guard follows".into(),
-            seen: text,
-        };
-    }
-    Outcome::Runs(walk.out)
+    walked(
+        walk.out,
+        walk.unknown,
+        "composer.json runs more scripts",
+        text,
+    )
 }
 
 struct Walk<'a> {

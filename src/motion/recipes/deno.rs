@@ -7,7 +7,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{
-    MAX_RECIPES, Outcome, Recipe, appended, moved, nearest_file, option_value, read_file, shown_dir,
+    MAX_RECIPES, Outcome, Recipe, appended, moved, nearest_file, option_value, read_file,
+    shown_dir, walked,
 };
 use crate::syntax::Word;
 
@@ -117,13 +118,7 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
             out: Vec::new(),
         };
         walk.task(name, &extra);
-        if walk.out.len() > MAX_RECIPES {
-            return Outcome::Unknown {
-                why: format!("{file} runs more tasks than the guard follows"),
-                seen: text,
-            };
-        }
-        return Outcome::Runs(walk.out);
+        return walked(walk.out, None, &format!("{file} runs more tasks"), text);
     }
     Outcome::Nothing
 }

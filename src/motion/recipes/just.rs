@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{
-    MAX_RECIPES, Outcome, Recipe, moved, nearest_file, option_value, read_file, shown_dir,
+    MAX_RECIPES, Outcome, Recipe, moved, nearest_file, option_value, read_file, shown_dir, walked,
 };
 use crate::syntax::Word;
 
@@ -144,16 +144,8 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     for goal in &goals {
         walk.recipe(goal);
     }
-    if let Some(why) = walk.unknown {
-        return Outcome::Unknown { why, seen: text };
-    }
-    if walk.out.len() > MAX_RECIPES {
-        return Outcome::Unknown {
-            why: format!("{name} runs more recipes than the guard follows"),
-            seen: text,
-        };
-    }
-    Outcome::Runs(walk.out)
+    let what = format!("{name} runs more recipes");
+    walked(walk.out, walk.unknown, &what, text)
 }
 
 fn unknown(file: &Justfile, text: &str, what: &str) -> Outcome {

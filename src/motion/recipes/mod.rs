@@ -60,6 +60,22 @@ pub enum Outcome {
     Unknown { why: String, seen: String },
 }
 
+/// What a walk through a recipe file found: the recipes `out`, unless something on the way
+/// could not be told (`unknown`), or there are more of them than the guard follows (then
+/// `what` names them: "`Makefile` runs more recipes …"). `seen` is the file's text.
+fn walked(out: Vec<Recipe>, unknown: Option<String>, what: &str, seen: String) -> Outcome {
+    if let Some(why) = unknown {
+        return Outcome::Unknown { why, seen };
+    }
+    if out.len() > MAX_RECIPES {
+        return Outcome::Unknown {
+            why: format!("{what} than the guard follows"),
+            seen,
+        };
+    }
+    Outcome::Runs(out)
+}
+
 /// Whether `argv` (program `name`) asks a task runner for a recipe, by its words alone.
 pub fn runs_recipe(name: &str, argv: &[Word]) -> bool {
     match name {

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::{
     MAX_RECIPES, Outcome, Recipe, first_file, moved, nearest_file, option_value, read_file,
-    shown_dir,
+    shown_dir, walked,
 };
 use crate::syntax::Word;
 
@@ -124,16 +124,8 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         }
         walk.task(goal);
     }
-    if let Some(why) = walk.unknown {
-        return Outcome::Unknown { why, seen: text };
-    }
-    if walk.out.len() > MAX_RECIPES {
-        return Outcome::Unknown {
-            why: format!("{name} runs more tasks than the guard follows"),
-            seen: text,
-        };
-    }
-    Outcome::Runs(walk.out)
+    let what = format!("{name} runs more tasks");
+    walked(walk.out, walk.unknown, &what, text)
 }
 
 /// A Taskfile's lines, with what it leaves open.
