@@ -121,14 +121,10 @@ fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
             }
             argv::Spelling::Long => {}
             argv::Spelling::Short if code.contains(letter) => {
-                let Some(word) = opt.value_word.and_then(|at| args.get(at)) else {
+                let Some(word) = opt.value_in(args) else {
                     continue;
                 };
-                parts.push(Word {
-                    text: opt.value.unwrap_or_default().to_string(),
-                    literal: word.literal,
-                    temp: None,
-                });
+                parts.push(word);
                 // Python's `-c` ends its options: what follows are the code's own arguments.
                 if code == "c" {
                     break;
@@ -255,11 +251,7 @@ fn php(args: &[Word]) -> (Lang, Code) {
     for opt in &read.opts {
         match opt.name {
             "r" | "B" | "R" | "E" | "run" | "process-begin" | "process-code" | "process-end" => {
-                parts.extend(opt.value_word.and_then(|at| args.get(at)).map(|word| Word {
-                    text: opt.value.unwrap_or_default().to_string(),
-                    literal: word.literal,
-                    temp: None,
-                }));
+                parts.extend(opt.value_in(args));
             }
             "f" | "file" | "S" | "a" | "v" | "h" | "i" | "m" | "version" | "help" => {
                 return (Lang::Php, Code::Elsewhere);

@@ -931,24 +931,15 @@ fn gcloud(args: &[Word]) -> Option<Channel> {
         return None;
     }
     let command = opts.last(&["command"])?;
-    let literal = command
-        .value_word
-        .and_then(|i| head.get(i))
-        .is_none_or(|w| w.literal);
+    let script = command.value_in(head)?;
     let mut place = Elsewhere::new(Kind::Machine, host_of(&instance.text));
     place.names.extend(
-        opts.opts
-            .iter()
-            .filter(|o| matches!(o.name, "zone" | "project" | "configuration"))
-            .filter_map(|o| o.value.map(str::to_string)),
+        opts.values(&["zone", "project", "configuration"])
+            .map(str::to_string),
     );
     Some(Channel {
         place,
-        sent: Sent::Script(Word {
-            text: command.value?.to_string(),
-            literal,
-            temp: None,
-        }),
+        sent: Sent::Script(script),
     })
 }
 
@@ -963,17 +954,10 @@ fn vagrant(args: &[Word]) -> Option<Channel> {
     }
     let machine = operands.next().map_or("default", |w| w.text.as_str());
     let command = opts.last(&["c", "command"])?;
-    let literal = command
-        .value_word
-        .and_then(|i| head.get(i))
-        .is_none_or(|w| w.literal);
+    let script = command.value_in(head)?;
     Some(Channel {
         place: Elsewhere::new(Kind::Machine, machine),
-        sent: Sent::Script(Word {
-            text: command.value?.to_string(),
-            literal,
-            temp: None,
-        }),
+        sent: Sent::Script(script),
     })
 }
 
@@ -999,12 +983,9 @@ fn lxc(args: &[Word]) -> Option<Channel> {
         return None;
     }
     let mut place = Elsewhere::new(Kind::Container, &instance.text);
-    place.names.extend(
-        opts.opts
-            .iter()
-            .filter(|o| matches!(o.name, "project" | "target"))
-            .filter_map(|o| o.value.map(str::to_string)),
-    );
+    place
+        .names
+        .extend(opts.values(&["project", "target"]).map(str::to_string));
     Some(Channel {
         place,
         sent: Sent::Argv {
@@ -1046,25 +1027,16 @@ fn fly(args: &[Word]) -> Option<Channel> {
         return None;
     }
     let command = opts.last(&["C", "command"])?;
-    let literal = command
-        .value_word
-        .and_then(|i| args.get(i))
-        .is_none_or(|w| w.literal);
+    let script = command.value_in(args)?;
     let app = opts.last(&["a", "app"]).and_then(|o| o.value);
     let mut place = Elsewhere::new(Kind::App, app.unwrap_or("of fly.toml"));
     place.names.extend(
-        opts.opts
-            .iter()
-            .filter(|o| matches!(o.name, "c" | "config" | "machine" | "org" | "o"))
-            .filter_map(|o| o.value.map(str::to_string)),
+        opts.values(&["c", "config", "machine", "org", "o"])
+            .map(str::to_string),
     );
     Some(Channel {
         place,
-        sent: Sent::Script(Word {
-            text: command.value?.to_string(),
-            literal,
-            temp: None,
-        }),
+        sent: Sent::Script(script),
     })
 }
 
@@ -1081,12 +1053,9 @@ fn heroku(args: &[Word]) -> Option<Channel> {
     let app = opts.last(&["a", "app"]).and_then(|o| o.value);
     let mut place = Elsewhere::new(Kind::App, app.unwrap_or("of this folder's git remote"));
     place.fresh = true;
-    place.names.extend(
-        opts.opts
-            .iter()
-            .filter(|o| matches!(o.name, "r" | "remote"))
-            .filter_map(|o| o.value.map(str::to_string)),
-    );
+    place
+        .names
+        .extend(opts.values(&["r", "remote"]).map(str::to_string));
     Some(Channel {
         place,
         sent: Sent::Script(script),
@@ -1153,12 +1122,9 @@ fn ssm(args: &[Word]) -> Option<Channel> {
     };
     let mut place = Elsewhere::new(Kind::Instances, &name);
     place.names.extend(ids.iter().map(|s| s.to_string()));
-    place.names.extend(
-        opts.opts
-            .iter()
-            .filter(|o| o.is("profile"))
-            .filter_map(|o| o.value.map(str::to_string)),
-    );
+    place
+        .names
+        .extend(opts.values(&["profile"]).map(str::to_string));
     Some(Channel {
         place,
         sent: Sent::Script(Word {
@@ -1246,10 +1212,8 @@ fn az(args: &[Word]) -> Option<Channel> {
     let vm = opts.last(&["n", "name", "ids"]).and_then(|o| o.value);
     let mut place = Elsewhere::new(Kind::Machine, vm.unwrap_or("of --ids"));
     place.names.extend(
-        opts.opts
-            .iter()
-            .filter(|o| matches!(o.name, "g" | "resource-group" | "ids" | "subscription"))
-            .filter_map(|o| o.value.map(str::to_string)),
+        opts.values(&["g", "resource-group", "ids", "subscription"])
+            .map(str::to_string),
     );
     Some(Channel {
         place,

@@ -146,6 +146,16 @@ impl Opt<'_> {
     pub fn is(&self, name: &str) -> bool {
         self.name == name
     }
+
+    /// Its value as a word of its own, known only as surely as the word of `args` it was
+    /// written in (`--command "$x"` gives a word that is not literal).
+    pub fn value_in(&self, args: &[Word]) -> Option<Word> {
+        Some(Word {
+            text: self.value?.to_string(),
+            literal: args.get(self.value_word?)?.literal,
+            temp: None,
+        })
+    }
 }
 
 /// A value that turns a switch off: `--dry-run=false`, `--dry-run=none` (kubectl),
@@ -187,6 +197,14 @@ impl<'a> Argv<'a> {
     /// Whether a switch named by any of `names` is on (see [`Argv::setting`]).
     pub fn on(&self, names: &[&str]) -> bool {
         self.setting(names) == Some(true)
+    }
+
+    /// The values of every option named by one of `names`, in the order given.
+    pub fn values<'s>(&'s self, names: &'s [&str]) -> impl Iterator<Item = &'a str> + 's {
+        self.opts
+            .iter()
+            .filter(move |opt| names.iter().any(|name| opt.is(name)))
+            .filter_map(|opt| opt.value)
     }
 
     /// The last of `names` given, with whatever value.

@@ -112,14 +112,7 @@ fn run_or_script(argv: &[Word], spec: &Runner) -> Start {
             Spelling::Long => opt.is("command"),
         });
         if let Some(opt) = script {
-            return match (opt.value, opt.value_word) {
-                (Some(text), Some(at)) => Start::script(Word {
-                    text: text.to_string(),
-                    literal: args.get(at).is_some_and(|w| w.literal),
-                    temp: None,
-                }),
-                _ => Start::Nothing,
-            };
+            return opt.value_in(args).map_or(Start::Nothing, Start::script);
         }
         let Some(stop) = head.stopped_at else {
             return Start::Nothing;
