@@ -13,6 +13,7 @@
 
 use crate::syntax::Word;
 use crate::syntax::argv::{self, Style, Valued};
+use crate::syntax::kubectl;
 
 /// What kind of place a command runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -789,38 +790,19 @@ fn compose(args: &[Word]) -> Option<Channel> {
     })
 }
 
-const KUBECTL_VALUED: &[&str] = &[
-    "n",
-    "namespace",
-    "context",
-    "cluster",
-    "user",
-    "kubeconfig",
-    "s",
-    "server",
-    "token",
-    "as",
-    "as-group",
-    "as-uid",
-    "request-timeout",
-    "certificate-authority",
-    "client-certificate",
-    "client-key",
-    "tls-server-name",
-    "cache-dir",
-    "c",
-    "container",
-    "f",
-    "filename",
-    "pod-running-timeout",
-    "v",
-];
+/// `kubectl exec`'s own options that take a value (kubectl's global ones may come too).
+const KUBECTL_EXEC_VALUED: &[&str] = &["c", "container", "f", "filename", "pod-running-timeout"];
 
 /// `kubectl exec [options] POD [-c C] -- COMMAND...`: the command runs as given, no shell.
 fn kubectl(args: &[Word]) -> Option<Channel> {
     let dashdash = args.iter().position(|w| w.text == "--");
     let head = args.get(..dashdash.unwrap_or(args.len()))?;
-    let opts = argv::read(head, Style::Pflag, &Valued(KUBECTL_VALUED));
+    let valued: Vec<&str> = kubectl::GLOBAL_VALUED
+        .iter()
+        .chain(KUBECTL_EXEC_VALUED)
+        .copied()
+        .collect();
+    let opts = argv::read(head, Style::Pflag, &Valued(&valued));
     let mut operands = opts.operands.iter().filter_map(|&i| head.get(i));
     if operands.next()?.text != "exec" {
         return None;

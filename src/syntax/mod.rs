@@ -4,6 +4,7 @@
 
 pub mod argv;
 pub mod git;
+pub mod kubectl;
 
 use std::time::Duration;
 

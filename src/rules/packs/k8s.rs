@@ -12,6 +12,7 @@ use super::args::{Line, Style};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::kubectl;
 
 pub use argocd::ARGOCD_DELETE;
 pub use clusters::{CLUSTER_DELETE, LOCAL_CLUSTER_DELETE};
@@ -200,35 +201,6 @@ pub static PACK: Pack = Pack {
     check,
 };
 
-/// kubectl's global options that take a separate value.
-const KUBECTL_GLOBAL: &[&str] = &[
-    "n",
-    "namespace",
-    "context",
-    "cluster",
-    "user",
-    "kubeconfig",
-    "s",
-    "server",
-    "token",
-    "as",
-    "as-group",
-    "as-uid",
-    "request-timeout",
-    "cache-dir",
-    "certificate-authority",
-    "client-certificate",
-    "client-key",
-    "tls-server-name",
-    "username",
-    "password",
-    "v",
-    "vmodule",
-    "log-file",
-    "profile",
-    "profile-output",
-];
-
 /// `kubectl delete`'s options that take a separate value (the globals may come here too).
 const KUBECTL_DELETE: &[&str] = &[
     "l",
@@ -326,12 +298,12 @@ fn kind(resource: &str) -> Kind {
 }
 
 fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
-    let (globals, at) = Line::head(args, Style::Gnu, KUBECTL_GLOBAL);
+    let (globals, at) = Line::head(args, Style::Gnu, kubectl::GLOBAL_VALUED);
     let (verb, rest) = args.get(at?..)?.split_first()?;
     if verb.text != "delete" {
         return None;
     }
-    let valued: Vec<&str> = KUBECTL_GLOBAL
+    let valued: Vec<&str> = kubectl::GLOBAL_VALUED
         .iter()
         .chain(KUBECTL_DELETE)
         .copied()
