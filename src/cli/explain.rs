@@ -74,8 +74,12 @@ fn team_page(rule: &TeamRule) -> String {
         Stop::Ask => "ask: the person decides, whatever `on_destructive` says",
     };
     let matches = match rule.pattern.key() {
-        "path" => "no delete, overwrite or move by an agent may touch these paths, however it is spelled",
-        _ => "the words of any command the guard finds: in the line, inside `sh -c`, `ssh`, containers, recipes and interpreter code",
+        "path" => {
+            "no delete, overwrite or move by an agent may touch these paths, however it is spelled"
+        }
+        _ => {
+            "the words of any command the guard finds: in the line, inside `sh -c`, `ssh`, containers, recipes and interpreter code"
+        }
     };
     format!(
         "# {}\n\n{} = \"{}\"\n  {matches}\n\nDeclared at {} ([[{}]]).\nStops with: {what}.\nWhy: {}\n",
