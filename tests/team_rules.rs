@@ -117,9 +117,10 @@ fn rows() -> Vec<Row> {
             "{at}: a stop names its rule, a pass none"
         );
         assert!(text("note").is_some_and(|n| !n.is_empty()), "{at}: no note");
+        let command = text("command").unwrap_or_else(|| panic!("{at}: no command"));
         rows.push(Row {
             at,
-            command: text("command").unwrap_or_else(|| panic!("{at}: no command")),
+            command,
             expect,
             rule,
         });
