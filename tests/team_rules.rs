@@ -186,6 +186,43 @@ fn the_table_of_team_rules() {
     fail_if_any("team rules", &failures);
 }
 
+/// The table of `docs/team-rules/README.md` is the case file's, row for row (regenerate with
+/// `AGENT_GUARD_BLESS=1 cargo test --test team_rules`).
+#[test]
+fn the_docs_table_is_the_case_table() {
+    let mut table = String::from("| command | decision | rule | spelling |\n|---|---|---|---|\n");
+    let path = test_file("cases-team/rules.jsonl");
+    for (line, value) in read_jsonl(&path) {
+        let value = value.unwrap_or_else(|e| panic!("line {line}: {e}"));
+        let cell = |k: &str| value[k].as_str().unwrap_or("").replace('|', "\\|");
+        let rule = match cell("rule") {
+            r if r.is_empty() => "—".to_string(),
+            r => format!("`{r}`"),
+        };
+        table.push_str(&format!(
+            "| `{}` | {} | {rule} | {} |\n",
+            cell("command"),
+            cell("expect"),
+            cell("note")
+        ));
+    }
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/team-rules/README.md");
+    let text = std::fs::read_to_string(&doc).expect("read docs/team-rules/README.md");
+    let (start, end) = ("<!-- table -->\n", "<!-- /table -->");
+    let from = text.find(start).expect("the table's start marker") + start.len();
+    let to = text.find(end).expect("the table's end marker");
+    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
+        let blessed = format!("{}{table}{}", &text[..from], &text[to..]);
+        std::fs::write(&doc, blessed).expect("write docs/team-rules/README.md");
+        return;
+    }
+    assert_eq!(
+        &text[from..to],
+        table,
+        "docs/team-rules/README.md: regenerate with AGENT_GUARD_BLESS=1 cargo test --test team_rules"
+    );
+}
+
 /// `config --json` in a sandbox whose project file is `text`.
 fn config(text: &str) -> Value {
     let sandbox = Sandbox::new();
