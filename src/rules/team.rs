@@ -41,9 +41,12 @@ pub(crate) fn check(cmd: &SimpleCommand, hits: &[Hit], settings: &Settings) -> V
                 let touched = touched.get_or_insert_with(|| paths_touched(cmd, hits, team));
                 touched
                     .iter()
-                    .find(|t| match t.whole {
-                        true => pattern.reaches(team, &t.parts),
-                        false => pattern.names(team, &t.parts),
+                    .find(|t| {
+                        if t.whole {
+                            pattern.reaches(team, &t.parts)
+                        } else {
+                            pattern.names(team, &t.parts)
+                        }
                     })
                     .map(|t| {
                         format!(
