@@ -244,12 +244,12 @@ pub fn decide(
     let by_flag = inline && flagged && channel.can_rewrite;
     let (overridden, standing): (Vec<Finding>, Vec<Finding>) = standing
         .into_iter()
-        .partition(|f| f.tier == Tier::Destructive && inline && (f.inline_override || by_flag));
+        .partition(|f| f.tier != Tier::Protected && inline && (f.inline_override || by_flag));
     let wanted = standing
         .iter()
         .map(|f| match (f.tier, settings.on_destructive) {
             (Tier::Protected, _) | (Tier::Destructive, OnDestructive::Deny) => Decision::Deny,
-            (Tier::Destructive, OnDestructive::Ask) => Decision::Ask,
+            (Tier::Destructive, OnDestructive::Ask) | (Tier::Ask, _) => Decision::Ask,
         })
         .max()
         .unwrap_or(Decision::Allow);

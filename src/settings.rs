@@ -138,6 +138,8 @@ pub struct Settings {
     /// database name or host: a pack's finding whose command names one is protected.
     pub production: Vec<String>,
     pub allow: Vec<Exception>,
+    /// The team's own `[[deny]]` and `[[ask]]` rules: they only add stops.
+    pub team: crate::team::TeamRules,
     /// Snapshots older than this are deleted when the next one is taken.
     pub snapshot_max_age: Duration,
     /// No snapshot is taken when the changed and untracked files come to more than this.
@@ -198,6 +200,7 @@ impl Default for Settings {
             enabled_packs: Vec::new(),
             production: PRODUCTION.iter().map(|s| s.to_string()).collect(),
             allow: Vec::new(),
+            team: crate::team::TeamRules::default(),
             snapshot_max_age: Duration::from_secs(14 * 86_400),
             snapshot_max_size: 100 << 20,
             audit_max_size: 10 << 20,

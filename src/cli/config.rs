@@ -57,6 +57,20 @@ fn values(s: &Settings) -> Vec<(&'static str, Value)> {
             })
         })
         .collect();
+    let team: Vec<Value> = s
+        .team
+        .rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "stop": r.stop.as_str(),
+                r.pattern.key(): r.pattern.text(),
+                "reason": r.reason,
+                "from": r.origin(),
+            })
+        })
+        .collect();
     vec![
         ("off", json!(s.off)),
         ("mode", json!(s.mode.as_str())),
@@ -71,6 +85,7 @@ fn values(s: &Settings) -> Vec<(&'static str, Value)> {
         ("packs.enable", json!(s.enabled_packs)),
         ("production", json!(s.production)),
         ("allow", Value::Array(allow)),
+        ("team", Value::Array(team)),
         (
             "snapshots.max_age",
             json!(units::format_duration(s.snapshot_max_age)),
@@ -111,7 +126,7 @@ fn to_text(loaded: &Loaded) -> String {
     let mut out = String::new();
     for (key, value) in values(&loaded.settings) {
         let from = loaded.origin(key);
-        if key == "allow" {
+        if key == "allow" || key == "team" {
             continue;
         }
         let mut shown = match &value {
@@ -154,6 +169,17 @@ fn to_text(loaded: &Loaded) -> String {
             what.join(" "),
             e.reason,
             e.origin
+        ));
+    }
+    for r in &loaded.settings.team.rules {
+        out.push_str(&format!(
+            "{:<20} {} `{} = \"{}\"`: {}  [{}]\n",
+            r.stop.as_str(),
+            r.id,
+            r.pattern.key(),
+            r.pattern.text(),
+            r.reason,
+            r.origin()
         ));
     }
     out.push('\n');

@@ -160,6 +160,14 @@ pub fn load_with(cwd: Option<&Path>, lookup: &dyn Fn(&str) -> Option<String>) ->
             named,
         });
     }
+    if !settings.team.is_empty() {
+        // A team rule's relative path starts at the repository's top folder; a command's, at
+        // the folder it runs in.
+        let os_lookup = |name: &str| lookup(name).map(std::ffi::OsString::from);
+        settings.team.home = dirs::home(dirs::Os::CURRENT, &os_lookup);
+        settings.team.root = repository.clone().or_else(|| start.clone());
+        settings.team.here = start.clone();
+    }
     let (bad, used) = settings.apply_env(lookup);
     problems.extend(
         bad.iter()

@@ -11,6 +11,7 @@ use toml_edit::{Document, Item, Key, TableLike, Value};
 
 use super::{Origin, Problem};
 use crate::settings::{Exception, Mode, OnDestructive, Profile, Settings};
+use crate::team::{CommandPattern, PathPattern, Pattern, Stop, TeamRule};
 use crate::units::{self, Date};
 
 /// Every key a file may set, for "did you mean".
@@ -26,12 +27,15 @@ const TOP_KEYS: &[&str] = &[
     "packs",
     "production",
     "allow",
+    "deny",
+    "ask",
     "snapshots",
     "audit",
 ];
 const RULES_KEYS: &[&str] = &["disable"];
 const PACKS_KEYS: &[&str] = &["disable", "enable"];
 const ALLOW_KEYS: &[&str] = &["rule", "command", "reason", "expires"];
+const TEAM_KEYS: &[&str] = &["id", "reason", "command", "path"];
 const SNAPSHOTS_KEYS: &[&str] = &["max_age", "max_size"];
 const AUDIT_KEYS: &[&str] = &["max_size", "log_allowed"];
 
@@ -120,6 +124,8 @@ pub fn apply(
                 }
             }
             "allow" => file.allow(key, item, settings),
+            "deny" => file.team(Stop::Deny, key, item, settings),
+            "ask" => file.team(Stop::Ask, key, item, settings),
             "snapshots" => file.snapshots(key, item, settings),
             "audit" => file.audit(key, item, settings),
             other => {
@@ -366,30 +372,44 @@ impl File<'_> {
         Some(ids)
     }
 
+    /// The entries of `[[name]]` (or an array of inline tables), each with its line.
+    fn entries<'i>(
+        &mut self,
+        name: &str,
+        key: Option<&Key>,
+        item: &'i Item,
+    ) -> Option<Vec<(&'i dyn TableLike, usize)>> {
+        let line = self.key_line(key, item);
+        if let Some(tables) = item.as_array_of_tables() {
+            return Some(
+                tables
+                    .iter()
+                    .map(|t| (t as &dyn TableLike, self.line(t.span())))
+                    .collect(),
+            );
+        }
+        let Some(array) = item.as_array() else {
+            self.problem(line, name, format!("expected [[{name}]] tables"));
+            return None;
+        };
+        let mut entries = Vec::new();
+        for element in array.iter() {
+            let at = self.line(element.span());
+            match element.as_inline_table() {
+                Some(t) => entries.push((t as &dyn TableLike, at)),
+                None => self.problem(
+                    at,
+                    name,
+                    format!("expected a table, found {}", kind(element)),
+                ),
+            }
+        }
+        Some(entries)
+    }
+
     fn allow(&mut self, key: Option<&Key>, item: &Item, settings: &mut Settings) {
         let line = self.key_line(key, item);
-        let entries: Vec<(&dyn TableLike, usize)> = if let Some(tables) = item.as_array_of_tables()
-        {
-            tables
-                .iter()
-                .map(|t| (t as &dyn TableLike, self.line(t.span())))
-                .collect()
-        } else if let Some(array) = item.as_array() {
-            let mut entries = Vec::new();
-            for element in array.iter() {
-                let at = self.line(element.span());
-                match element.as_inline_table() {
-                    Some(t) => entries.push((t as &dyn TableLike, at)),
-                    None => self.problem(
-                        at,
-                        "allow",
-                        format!("expected a table, found {}", kind(element)),
-                    ),
-                }
-            }
-            entries
-        } else {
-            self.problem(line, "allow", "expected [[allow]] tables".into());
+        let Some(entries) = self.entries("allow", key, item) else {
             return;
         };
         for (n, (table, at)) in entries.into_iter().enumerate() {
@@ -459,6 +479,121 @@ impl File<'_> {
             reason: reason?,
             expires,
             origin: format!("{}:{at}", self.path.display()),
+        })
+    }
+
+    /// The `[[deny]]` or `[[ask]]` entries: each one that has an id, a reason and a pattern
+    /// that reads is added; each problem is reported and costs only its own entry.
+    fn team(&mut self, stop: Stop, key: Option<&Key>, item: &Item, settings: &mut Settings) {
+        let name = stop.as_str();
+        let Some(entries) = self.entries(name, key, item) else {
+            return;
+        };
+        for (n, (table, at)) in entries.into_iter().enumerate() {
+            let entry = format!("{name}[{}]", n + 1);
+            if let Some(rule) = self.team_rule(stop, table, at, &entry) {
+                match settings.team.by_id(&rule.id) {
+                    Some(first) => {
+                        let message =
+                            format!("{} is already declared at {}", rule.id, first.origin());
+                        self.problem(at, &format!("{entry}.id"), message);
+                    }
+                    None => settings.team.rules.push(rule),
+                }
+            }
+        }
+    }
+
+    fn team_rule(
+        &mut self,
+        stop: Stop,
+        table: &dyn TableLike,
+        at: usize,
+        entry: &str,
+    ) -> Option<TeamRule> {
+        // A key the guard does not know is reported, and the rule stands all the same: what
+        // it stops is what its pattern says.
+        for (inner, inner_item) in table.iter() {
+            if !TEAM_KEYS.contains(&inner) {
+                let line = self.key_line(table.key(inner), inner_item);
+                let dotted = format!("{entry}.{inner}");
+                self.problem(line, &dotted, unknown("key", inner, TEAM_KEYS));
+            }
+        }
+        let mut text = |field: &str| -> Option<(String, usize)> {
+            let item = table.get(field)?;
+            let key = format!("{entry}.{field}");
+            let line = self.key_line(table.key(field), item);
+            let value = self.string(&key, table.key(field), item)?;
+            if value.trim().is_empty() {
+                self.problem(line, &key, "must not be empty".into());
+                return None;
+            }
+            Some((value.trim().to_string(), line))
+        };
+        let id = text("id");
+        let reason = text("reason");
+        let command = text("command");
+        let path = text("path");
+        let id = match id {
+            Some((id, line)) => match team_id(&id) {
+                Ok(id) => Some(id),
+                Err(why) => {
+                    self.problem(line, &format!("{entry}.id"), why);
+                    None
+                }
+            },
+            None => {
+                if table.get("id").is_none() {
+                    self.problem(at, entry, "needs an `id`, like \"team.no-apply\"".into());
+                }
+                None
+            }
+        };
+        if table.get("reason").is_none() {
+            self.problem(
+                at,
+                entry,
+                "needs a `reason`: the agent reads it when it is stopped".into(),
+            );
+        }
+        let pattern = match (command, path) {
+            (Some((text, line)), None) => match CommandPattern::parse(&text) {
+                Ok(p) => Some(Pattern::Command(p)),
+                Err(why) => {
+                    self.problem(line, &format!("{entry}.command"), why);
+                    None
+                }
+            },
+            (None, Some((text, line))) => match PathPattern::parse(&text) {
+                Ok(p) => Some(Pattern::Path(p)),
+                Err(why) => {
+                    self.problem(line, &format!("{entry}.path"), why);
+                    None
+                }
+            },
+            (Some(_), Some(_)) => {
+                self.problem(
+                    at,
+                    entry,
+                    "has both `command` and `path`; write two entries".into(),
+                );
+                None
+            }
+            (None, None) => {
+                if table.get("command").is_none() && table.get("path").is_none() {
+                    self.problem(at, entry, "needs a `command` or a `path` pattern".into());
+                }
+                None
+            }
+        };
+        Some(TeamRule {
+            id: id?,
+            stop,
+            reason: reason?.0,
+            pattern: pattern?,
+            file: self.path.to_path_buf(),
+            line: at,
         })
     }
 
@@ -568,6 +703,19 @@ impl File<'_> {
             }
         }
     }
+}
+
+/// A team rule's id as given, with `team.` in front when it was left out; an id of other
+/// letters would read as one of the guard's own rules.
+fn team_id(id: &str) -> Result<String, String> {
+    let name = id.strip_prefix("team.").unwrap_or(id);
+    let fits = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    if name.is_empty() || !name.chars().all(fits) {
+        return Err(format!(
+            "{id:?} is not an id: letters, digits, `-`, `_` and `.` after `team.`"
+        ));
+    }
+    Ok(format!("team.{name}"))
 }
 
 /// "a string", "an integer", ...: what a value is, for messages.

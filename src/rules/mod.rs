@@ -13,6 +13,7 @@ pub mod line;
 mod opts;
 pub mod packs;
 mod shell;
+mod team;
 
 use std::ops::Range;
 
@@ -23,6 +24,8 @@ use crate::shell::{Elsewhere, SimpleCommand, Via, Word};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Tier {
     Destructive,
+    /// A team's `[[ask]]` rule: always the person's question, whatever `on_destructive` says.
+    Ask,
     Protected,
 }
 
@@ -30,6 +33,7 @@ impl Tier {
     pub fn as_str(self) -> &'static str {
         match self {
             Tier::Destructive => "destructive",
+            Tier::Ask => "ask",
             Tier::Protected => "protected",
         }
     }
@@ -367,6 +371,8 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
             elsewhere::place(hit, place, &settings.production);
         }
     }
+    let team = team::check(cmd, &hits, settings);
+    hits.extend(team);
     // Whatever the program, it must not write the guard's own files.
     hits.extend(guard::check(cmd));
     hits.into_iter()

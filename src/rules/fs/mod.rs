@@ -203,7 +203,7 @@ pub(super) fn rm(args: &[Word], profile: Profile, reading: Reading) -> Option<Hi
                     .chain(p.has("no-preserve-root").then_some("/"))
             )
         )),
-        Tier::Destructive => hit.safer(set_aside(&targets, true)),
+        Tier::Destructive | Tier::Ask => hit.safer(set_aside(&targets, true)),
     })
 }
 

@@ -180,9 +180,14 @@ pub(crate) fn check(cmd: &SimpleCommand, name: Option<&str>) -> Vec<Hit> {
     hits
 }
 
-/// The finding for deleting `targets`, one by one, if any is named.
+/// The finding for deleting `targets`, one by one, if any is named. A glob (`*.sqlite`) is
+/// kept: what it matches is not known, so the context never shows it lost, but a team's path
+/// rule can tell what it may match.
 pub(super) fn delete(targets: &[Word]) -> Option<Hit> {
-    let targets: Vec<&Word> = targets.iter().filter(|w| w.value().is_some()).collect();
+    let targets: Vec<&Word> = targets
+        .iter()
+        .filter(|w| w.value().is_some() || only_glob(w))
+        .collect();
     if targets.is_empty() {
         return None;
     }
@@ -208,6 +213,11 @@ pub(super) fn delete(targets: &[Word]) -> Option<Hit> {
     ));
     hit.needs_confirmation = true;
     Some(hit)
+}
+
+/// A word whose only expansion is a glob: the shell turns it into the names it matches.
+fn only_glob(word: &Word) -> bool {
+    !word.literal && !word.text.contains(['$', '`']) && word.text.contains(['*', '?', '['])
 }
 
 /// `/dev/null`, `/dev/stderr` and the like: no file's bytes to lose.
