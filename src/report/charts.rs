@@ -31,6 +31,13 @@ fn failed(e: impl std::fmt::Display) -> String {
     format!("cannot draw the chart: {e}")
 }
 
+/// How many segments an axis of `len` values has: an integer range holds both its ends, so
+/// `0..n - 1` is n segments, and one of a single value has no width to draw; a lone row or
+/// day gets an empty neighbour.
+fn slots(len: usize) -> Result<u32, String> {
+    u32::try_from(len.max(2)).map_err(failed)
+}
+
 fn label(text: &str) -> String {
     let n = text.chars().count();
     if n <= LABEL_CHARS {
@@ -43,26 +50,27 @@ fn label(text: &str) -> String {
 /// Horizontal bars, one a row, the first row at the top.
 pub fn bars(title: &str, rows: &[(String, usize)]) -> Result<String, String> {
     let labels: Vec<String> = rows.iter().map(|(k, _)| label(k)).collect();
-    let n = u32::try_from(rows.len()).map_err(failed)?;
+    let n = slots(rows.len())?;
     let max = rows.iter().map(|r| r.1).max().unwrap_or(0).max(1);
     let max = u32::try_from(max).map_err(failed)?;
     let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let label_width = u32::try_from(widest * 7 + 16).map_err(failed)?;
-    let height = 70 + 24 * n;
+    let label_width = u32::try_from(widest * 8 + 16).map_err(failed)?;
+    let height = 90 + 30 * n;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(failed)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, (FONT, 18))
+            .caption(title, (FONT, 22))
             .margin(8)
             .x_label_area_size(28)
             .y_label_area_size(label_width)
-            .build_cartesian_2d(0..max + max.div_ceil(10), (0..n).into_segmented())
+                .build_cartesian_2d(0..max + max.div_ceil(10), (0..n - 1).into_segmented())
             .map_err(failed)?;
         let name = |v: &SegmentValue<u32>| match v {
-            SegmentValue::CenterOf(i) => labels
-                .get((n - 1 - i) as usize)
+            SegmentValue::CenterOf(i) => n
+                .checked_sub(i + 1)
+                .and_then(|row| labels.get(row as usize))
                 .cloned()
                 .unwrap_or_default(),
             _ => String::new(),
@@ -74,7 +82,7 @@ pub fn bars(title: &str, rows: &[(String, usize)]) -> Result<String, String> {
             .y_label_formatter(&name)
             .x_labels(6)
             .x_label_formatter(&|v| v.to_string())
-            .label_style((FONT, 13))
+            .label_style((FONT, 16))
             .draw()
             .map_err(failed)?;
         chart
@@ -99,7 +107,7 @@ pub fn bars(title: &str, rows: &[(String, usize)]) -> Result<String, String> {
 
 /// Stacked columns, one a day, one colour a decision, with a legend of the decisions shown.
 pub fn by_day(days: &[(String, [usize; DECISIONS.len()])]) -> Result<String, String> {
-    let n = u32::try_from(days.len()).map_err(failed)?;
+    let n = slots(days.len())?;
     let max = days
         .iter()
         .map(|(_, c)| c.iter().sum::<usize>())
@@ -112,11 +120,11 @@ pub fn by_day(days: &[(String, [usize; DECISIONS.len()])]) -> Result<String, Str
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 320)).into_drawing_area();
         root.fill(&WHITE).map_err(failed)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("By day", (FONT, 18))
+            .caption("By day", (FONT, 22))
             .margin(8)
             .x_label_area_size(32)
             .y_label_area_size(44)
-            .build_cartesian_2d((0..n).into_segmented(), 0..max + max.div_ceil(5))
+            .build_cartesian_2d((0..n - 1).into_segmented(), 0..max + max.div_ceil(5))
             .map_err(failed)?;
         let day = |v: &SegmentValue<u32>| match v {
             // `2026-01-02` as `01-02`: the year is in the page's first line.
@@ -134,7 +142,7 @@ pub fn by_day(days: &[(String, [usize; DECISIONS.len()])]) -> Result<String, Str
             .x_label_formatter(&day)
             .y_labels(6)
             .y_label_formatter(&|v| v.to_string())
-            .label_style((FONT, 13))
+            .label_style((FONT, 16))
             .draw()
             .map_err(failed)?;
         for (at, (decision, color)) in DECISIONS.iter().zip(DECISION_COLORS).enumerate() {
@@ -166,7 +174,7 @@ pub fn by_day(days: &[(String, [usize; DECISIONS.len()])]) -> Result<String, Str
             .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
-            .label_font((FONT, 13))
+            .label_font((FONT, 16))
             .draw()
             .map_err(failed)?;
         root.present().map_err(failed)?;

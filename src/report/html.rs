@@ -175,11 +175,29 @@ fn stop(out: &mut String, e: &Entry) {
     if let Some(safer) = &e.safer {
         let _ = writeln!(
             out,
-            "<p class=\"safer\">Instead: <code>{}</code></p>",
-            escape(&first_line(safer, COMMAND_CHARS))
+            "<p class=\"safer\">Instead: {}</p>",
+            advice(&first_line(safer, COMMAND_CHARS))
         );
     }
     out.push_str("</li>\n");
+}
+
+/// A safe twin as markup: a bare command is code; advice in words keeps its `quoted`
+/// commands as code.
+fn advice(text: &str) -> String {
+    if !text.contains('`') {
+        return format!("<code>{}</code>", escape(text));
+    }
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("<code>{}</code>", escape(part))
+            } else {
+                escape(part)
+            }
+        })
+        .collect()
 }
 
 fn clip(command: &str) -> String {
@@ -217,6 +235,15 @@ mod tests {
     #[test]
     fn escapes_markup_and_control_characters() {
         assert_eq!(escape("<a href='x'>&\u{1b}"), "&lt;a href=&#39;x&#39;&gt;&amp;\u{fffd}");
+    }
+
+    #[test]
+    fn advice_keeps_its_quoted_commands_as_code() {
+        assert_eq!(advice("git stash"), "<code>git stash</code>");
+        assert_eq!(
+            advice("`git clean -n` lists <them>"),
+            "<code>git clean -n</code> lists &lt;them&gt;"
+        );
     }
 
     #[test]
