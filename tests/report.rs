@@ -34,7 +34,10 @@ fn world_with_a_log() -> World {
         &world.claude("AGENT_GUARD_OFF=1 git stash drop"),
         &off,
     );
-    let observe = [("AGENT_GUARD_CONTEXT", "off"), ("AGENT_GUARD_MODE", "observe")];
+    let observe = [
+        ("AGENT_GUARD_CONTEXT", "off"),
+        ("AGENT_GUARD_MODE", "observe"),
+    ];
     world.hook("claude", &world.claude("git branch -D old"), &observe);
     world.hook("claude", &world.claude("git status"), &off);
     let decisions: Vec<String> = world
@@ -78,7 +81,11 @@ fn golden(name: &str, actual: &str) {
 #[test]
 fn the_text_report_counts_and_explains_every_stop() {
     let world = world_with_a_log();
-    let out = world.guard().args(["report", "--since", "7d"]).output().unwrap();
+    let out = world
+        .guard()
+        .args(["report", "--since", "7d"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out), "", "nothing but the report when piped");
     golden("report.txt", &stable(&world, &stdout(&out)));
@@ -95,13 +102,21 @@ fn a_report_for_another_repository_is_empty() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("0 records: 0 stopped"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("0 records: 0 stopped"),
+        "{}",
+        stdout(&out)
+    );
     let here = world
         .guard()
         .args(["report", "--repo", "."])
         .output()
         .unwrap();
-    assert!(stdout(&here).contains("6 records: 4 stopped"), "{}", stdout(&here));
+    assert!(
+        stdout(&here).contains("6 records: 4 stopped"),
+        "{}",
+        stdout(&here)
+    );
 }
 
 fn class<'a>(node: Node<'a, 'a>, name: &str) -> Vec<Node<'a, 'a>> {
@@ -154,7 +169,12 @@ fn check_page(page: &str, charts: &[&str]) -> Vec<(String, String, String)> {
             .children()
             .find(|n| n.tag_name().name() == "svg")
             .unwrap_or_else(|| panic!("chart {id} is no inline SVG"));
-        assert!(svg.descendants().filter(|n| n.tag_name().name() == "rect").count() >= 2);
+        assert!(
+            svg.descendants()
+                .filter(|n| n.tag_name().name() == "rect")
+                .count()
+                >= 2
+        );
         assert!(svg.descendants().any(|n| n.tag_name().name() == "text"));
     }
     class(root, "stop")
@@ -185,16 +205,33 @@ fn the_html_report_is_one_page_with_charts_and_every_stop() {
     let page = std::fs::read_to_string(&page_path).unwrap();
     let stops = check_page(
         &page,
-        &["by-day", "by-decision", "by-rule", "by-host", "by-repository"],
+        &[
+            "by-day",
+            "by-decision",
+            "by-rule",
+            "by-host",
+            "by-repository",
+        ],
     );
     let commands: Vec<&str> = stops.iter().map(|s| s.0.as_str()).collect();
     assert_eq!(
         commands,
-        ["git reset --hard", "git clean -fdx", "git reset --hard", "git checkout -- ."]
+        [
+            "git reset --hard",
+            "git clean -fdx",
+            "git reset --hard",
+            "git checkout -- ."
+        ]
     );
     for (command, reason, safer) in &stops {
-        assert!(reason.starts_with("Loses: ") && reason.len() > 20, "{command}: {reason}");
-        assert!(safer.starts_with("Instead: ") && safer.len() > 12, "{command}: {safer}");
+        assert!(
+            reason.starts_with("Loses: ") && reason.len() > 20,
+            "{command}: {reason}"
+        );
+        assert!(
+            safer.starts_with("Instead: ") && safer.len() > 12,
+            "{command}: {safer}"
+        );
     }
     assert!(stops[0].2.contains("git stash"), "{}", stops[0].2);
     let options = ParsingOptions {
@@ -207,7 +244,14 @@ fn the_html_report_is_one_page_with_charts_and_every_stop() {
         .filter(|n| n.tag_name().name() == "text")
         .map(|n| text_of(n).trim().to_string())
         .collect();
-    for label in ["deny", "ask", "override", "observe", "git.reset-hard", "claude"] {
+    for label in [
+        "deny",
+        "ask",
+        "override",
+        "observe",
+        "git.reset-hard",
+        "claude",
+    ] {
         assert!(labels.iter().any(|l| l == label), "{label} in {labels:?}");
     }
 }

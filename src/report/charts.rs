@@ -65,7 +65,7 @@ pub fn bars(title: &str, rows: &[(String, usize)]) -> Result<String, String> {
             .margin(8)
             .x_label_area_size(28)
             .y_label_area_size(label_width)
-                .build_cartesian_2d(0..max + max.div_ceil(10), (0..n - 1).into_segmented())
+            .build_cartesian_2d(0..max + max.div_ceil(10), (0..n - 1).into_segmented())
             .map_err(failed)?;
         let name = |v: &SegmentValue<u32>| match v {
             SegmentValue::CenterOf(i) => n
@@ -167,7 +167,9 @@ pub fn by_day(days: &[(String, [usize; DECISIONS.len()])]) -> Result<String, Str
                 .draw_series(columns)
                 .map_err(failed)?
                 .label(*decision)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+                });
         }
         chart
             .configure_series_labels()

@@ -234,7 +234,10 @@ mod tests {
 
     #[test]
     fn escapes_markup_and_control_characters() {
-        assert_eq!(escape("<a href='x'>&\u{1b}"), "&lt;a href=&#39;x&#39;&gt;&amp;\u{fffd}");
+        assert_eq!(
+            escape("<a href='x'>&\u{1b}"),
+            "&lt;a href=&#39;x&#39;&gt;&amp;\u{fffd}"
+        );
     }
 
     #[test]

@@ -220,8 +220,18 @@ mod tests {
         let summary = Summary::of(
             scope(false),
             vec![
-                entry("2026-01-01T00:00:00Z", "deny", "git.reset-hard", "git reset --hard"),
-                entry("2026-01-01T01:00:00Z", "deny", "git.reset-hard", "git reset --hard"),
+                entry(
+                    "2026-01-01T00:00:00Z",
+                    "deny",
+                    "git.reset-hard",
+                    "git reset --hard",
+                ),
+                entry(
+                    "2026-01-01T01:00:00Z",
+                    "deny",
+                    "git.reset-hard",
+                    "git reset --hard",
+                ),
                 entry("2026-01-02T00:00:00Z", "ask", "git.clean", "git clean -fd"),
                 entry("2026-01-02T00:00:00Z", "error", "", "x"),
             ],
@@ -240,7 +250,12 @@ mod tests {
     #[test]
     fn the_share_needs_every_command() {
         let entries = vec![
-            entry("2026-01-01T00:00:00Z", "deny", "git.reset-hard", "git reset --hard"),
+            entry(
+                "2026-01-01T00:00:00Z",
+                "deny",
+                "git.reset-hard",
+                "git reset --hard",
+            ),
             entry("2026-01-01T00:00:00Z", "allow", "", "ls"),
         ];
         assert_eq!(Summary::of(scope(true), entries).share(), Some(50.0));
