@@ -435,7 +435,7 @@ fn summary(sources: &[(PathBuf, Source)], judged: &[Judged], context: bool) -> S
                 decision: j.verdict.decision.as_str().to_string(),
                 rules: rule_ids(&j.verdict).into_iter().map(String::from).collect(),
                 host: sources.get(j.file).map(|(_, s)| s.name().to_string()),
-                repository: None,
+                repository: j.call.cwd.as_ref().map(|p| p.display().to_string()),
                 session: Some(session_of(j, sources)),
                 command: j.call.command.clone(),
                 reasons: findings.iter().map(|f| f.loses.clone()).collect(),

@@ -82,6 +82,7 @@ pub fn bars(title: &str, rows: &[(String, usize)]) -> Result<String, String> {
             .y_label_formatter(&name)
             .x_labels(6)
             .x_label_formatter(&|v| v.to_string())
+            .max_light_lines(1)
             .label_style((FONT, 16))
             .draw()
             .map_err(failed)?;
@@ -142,6 +143,7 @@ pub fn by_day(days: &[(String, [usize; DECISIONS.len()])]) -> Result<String, Str
             .x_label_formatter(&day)
             .y_labels(6)
             .y_label_formatter(&|v| v.to_string())
+            .max_light_lines(1)
             .label_style((FONT, 16))
             .draw()
             .map_err(failed)?;

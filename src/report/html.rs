@@ -62,6 +62,16 @@ pub fn html(summary: &Summary) -> Result<String, String> {
         if counts.is_empty() || (id == "by-session" && summary.by_session.len() < 2) {
             continue;
         }
+        // One host or one repository is a fact, not a comparison: a line says it.
+        if let ([(only, n)], "by-host" | "by-repository") = (counts.as_slice(), id) {
+            let _ = writeln!(
+                out,
+                "<p id=\"{id}\">{}: {} ({n})</p>",
+                escape(title),
+                escape(only)
+            );
+            continue;
+        }
         let rows: Vec<(String, usize)> = counts.iter().take(CHART_ROWS).cloned().collect();
         figure(&mut out, id, &charts::bars(title, &rows)?);
     }
