@@ -33,7 +33,8 @@ pub struct Record {
     pub repository: Option<String>,
     pub command: String,
     /// `deny`, `ask`, `override` (let through by one), `observe` (a stop not enforced),
-    /// `error` (the guard failed and allowed), or `allow` (only when asked to log those).
+    /// `error` (the guard failed and allowed), `undo` (`agent-guard undo` restored files from
+    /// the snapshot named), or `allow` (only when asked to log those).
     /// A stop after the guard failed is a `deny` with `error` set.
     pub decision: String,
     /// For an override: `env`, `prefix` or `flag`.
@@ -129,6 +130,14 @@ impl Record {
             .max()
             .map(|t: Tier| t.as_str().to_string());
         Some(record)
+    }
+
+    /// The record of `agent-guard undo` restoring files from the snapshot at `reference`:
+    /// what a report counts next to the stops that took the snapshots.
+    pub fn of_undo(origin: &Origin, command: &str, reference: &str) -> Record {
+        let mut record = Record::new(origin, command, "undo", Duration::ZERO);
+        record.snapshot = Some(reference.to_string());
+        record
     }
 
     /// The record of an internal error after which the command was allowed.

@@ -21,6 +21,7 @@ pub mod journal;
 pub mod lang;
 pub mod motion;
 pub mod policy;
+pub mod report;
 pub mod rules;
 pub mod saferm;
 pub mod settings;

@@ -94,7 +94,9 @@ fn an_overridden_destructive_command_is_undone_byte_for_byte() {
         assert!(stdout(&out).contains("Restored"), "{}", stdout(&out));
         assert_eq!(world.files(), before, "{command} ({how:?}) not undone");
 
-        let record = world.audit().pop().expect("an audit record");
+        let mut records = world.audit();
+        let undo = records.pop().expect("the undo's audit record");
+        let record = records.pop().expect("the override's audit record");
         assert_eq!(record["decision"], "override");
         assert!(
             record["snapshot"]
@@ -102,6 +104,8 @@ fn an_overridden_destructive_command_is_undone_byte_for_byte() {
                 .is_some_and(|s| s.starts_with("refs/agent-guard/snapshots/")),
             "{record}"
         );
+        assert_eq!(undo["decision"], "undo");
+        assert_eq!(undo["snapshot"], record["snapshot"], "{undo}");
     }
 }
 
@@ -144,6 +148,7 @@ fn undo_dry_run_writes_nothing_and_nothing_to_do_is_said() {
         stdout(&out)
     );
     assert_eq!(world.files(), after);
+    assert!(world.audit().iter().all(|r| r["decision"] != "undo"));
 
     world.guard().arg("undo").assert().success();
     let out = world.guard().arg("undo").output().unwrap();

@@ -8,7 +8,9 @@ mod explain;
 pub mod hook;
 mod install;
 mod log;
+mod progress;
 mod replay;
+mod report;
 mod rm;
 mod snapshots;
 mod stats;
@@ -213,13 +215,22 @@ enum Command {
     Log(log::Args),
     /// Count the audit log's records by decision, rule and repository.
     Stats(stats::Args),
+    /// Report what the guard did, from the audit log: text here, or an HTML page with charts.
+    ///
+    /// The stops, asks, overrides, observed stops and internal errors by day, decision,
+    /// rule, host and repository, the commands stopped most, and each stop with what it
+    /// would have destroyed and the command to run instead. With --html FILE, one
+    /// self-contained page (charts as inline SVG, no script, nothing loaded from elsewhere).
+    ///
+    /// Exit status: 0 reported, 1 the log or the page could not be read or written.
+    Report(report::Args),
     /// Show what the guard would have stopped in past agent sessions.
     ///
     /// Reads Claude Code transcripts (~/.claude/projects/**/*.jsonl), Codex rollouts
     /// (~/.codex/sessions/**/*.jsonl), Gemini CLI chats (~/.gemini/tmp/*/chats/session-*.jsonl or .json) and
     /// plain files (one command a line, or JSONL objects with a "command"), and lists every
     /// command the guard would stop, by rule and by session, with the share stopped. Nothing
-    /// is run and nothing is written.
+    /// is run, and nothing is written but the page --html asks for.
     ///
     /// Exit status: 0 read and judged, 1 no session records found, 2 usage error.
     Replay(replay::Args),
@@ -286,6 +297,7 @@ pub fn main() -> ExitCode {
         Some(Command::Config(args)) => config::run(&args),
         Some(Command::Log(args)) => log::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
+        Some(Command::Report(args)) => report::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Snapshots(args)) => snapshots::run(&args),
         Some(Command::Undo(args)) => undo::run(&args),

@@ -15,6 +15,7 @@ use serde_json::json;
 
 use crate::host::transcript::{self, PastCall, Source};
 use crate::policy::{Channel, Decision, Verdict};
+use crate::report::{Entry, Scope, Summary};
 use crate::settings::{Mode, Profile, Settings};
 
 #[derive(ClapArgs)]
@@ -32,6 +33,11 @@ pub struct Args {
     /// "by_rule", "sessions", "stops"}.
     #[arg(long)]
     json: bool,
+    /// Also write one self-contained HTML page (charts as SVG, no script) to FILE: the
+    /// share stopped, stops by rule and by session, and each stop with its reason. Only
+    /// --json is still printed with it.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Judge with this profile instead of the configured one.
     #[arg(long, value_enum)]
     profile: Option<super::ProfileArg>,
@@ -76,15 +82,18 @@ pub fn run(args: &Args) -> ExitCode {
     base.context = false;
 
     let mut sources: Vec<(PathBuf, Source)> = Vec::new();
-    let mut judged: Vec<Judged> = Vec::new();
-    let mut in_folder = FolderSettings::default();
+    let mut calls: Vec<(usize, PastCall)> = Vec::new();
     let mut unreadable = 0;
+    let reading = super::progress::bar(files.len(), "Reading sessions");
     for path in files {
+        reading.inc(1);
         let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!(
-                "agent-guard replay: {}: cannot read it as text; skipped",
-                path.display()
-            );
+            reading.suspend(|| {
+                eprintln!(
+                    "agent-guard replay: {}: cannot read it as text; skipped",
+                    path.display()
+                );
+            });
             continue;
         };
         let found = transcript::read(&text);
@@ -92,7 +101,15 @@ pub fn run(args: &Args) -> ExitCode {
         let Some(source) = found.source else { continue };
         let file = sources.len();
         sources.push((path, source));
-        for call in found.calls {
+        calls.extend(found.calls.into_iter().map(|call| (file, call)));
+    }
+    reading.finish_and_clear();
+    let mut in_folder = FolderSettings::default();
+    let judging = super::progress::bar(calls.len(), "Judging commands");
+    let judged: Vec<Judged> = calls
+        .into_iter()
+        .map(|(file, call)| {
+            judging.inc(1);
             let folder = args
                 .context
                 .then(|| call.cwd.as_deref().filter(|d| d.is_dir()))
@@ -101,14 +118,15 @@ pub fn run(args: &Args) -> ExitCode {
                 Some(dir) => judge(&call, Some(dir), in_folder.get(dir, &base)),
                 None => judge(&call, None, &base),
             };
-            judged.push(Judged {
+            Judged {
                 in_folder: folder.is_some(),
                 call,
                 file,
                 verdict,
-            });
-        }
-    }
+            }
+        })
+        .collect();
+    judging.finish_and_clear();
     if sources.is_empty() {
         let looked: Vec<String> = roots.iter().map(|p| p.display().to_string()).collect();
         eprintln!(
@@ -118,6 +136,12 @@ pub fn run(args: &Args) -> ExitCode {
             looked.join(", ")
         );
         return ExitCode::from(1);
+    }
+    if let Some(file) = &args.html {
+        let code = super::report::write_page(&summary(&sources, &judged, args.context), file);
+        if code != ExitCode::SUCCESS || !args.json {
+            return code;
+        }
     }
     if args.json {
         println!("{}", to_json(&sources, &judged, args.context, unreadable));
@@ -397,4 +421,48 @@ fn to_json(
         "stops": stops,
         "unreadable_lines": unreadable,
     })
+}
+
+/// The report page's view of a replay: every command judged is an entry, so the page can
+/// give the share stopped; each session is named as in the text.
+fn summary(sources: &[(PathBuf, Source)], judged: &[Judged], context: bool) -> Summary {
+    let entries = judged
+        .iter()
+        .map(|j| {
+            let findings = &j.verdict.findings;
+            Entry {
+                time: None,
+                decision: j.verdict.decision.as_str().to_string(),
+                rules: rule_ids(&j.verdict).into_iter().map(String::from).collect(),
+                host: sources.get(j.file).map(|(_, s)| s.name().to_string()),
+                repository: j.call.cwd.as_ref().map(|p| p.display().to_string()),
+                session: Some(session_of(j, sources)),
+                command: j.call.command.clone(),
+                reasons: findings.iter().map(|f| f.loses.clone()).collect(),
+                safer: findings
+                    .iter()
+                    .find_map(|f| f.safer.clone())
+                    .or_else(|| findings.first().map(|f| f.rule.instead.to_string())),
+                error: None,
+            }
+        })
+        .collect();
+    let judged_by = if context {
+        "each command against its folder where that folder exists here, else the rules alone"
+    } else {
+        "the rules alone (no repository consulted)"
+    };
+    Summary::of(
+        Scope {
+            title: "agent-guard replay".to_string(),
+            about: format!(
+                "{} file{} of past sessions ({}), judged by {judged_by}",
+                sources.len(),
+                if sources.len() == 1 { "" } else { "s" },
+                file_kinds(sources),
+            ),
+            every_command: true,
+        },
+        entries,
+    )
 }

@@ -1,8 +1,10 @@
 //! `agent-guard undo`: put back what the newest snapshot saved.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::audit::{self, Record};
+use crate::settings::Settings;
 use crate::snapshot::{self, RestoreOptions};
 
 #[derive(clap::Args)]
@@ -55,6 +57,9 @@ pub fn run(args: &Args) -> ExitCode {
             saved.id
         );
     }
+    if !args.dry_run && !done.restored.is_empty() {
+        log_undo(&dir, s, &settings);
+    }
     if done.restored.is_empty() && done.kept.is_empty() {
         println!(
             "Nothing to restore: the working tree already holds everything snapshot {} saved (before `{}`{when}).",
@@ -87,5 +92,25 @@ pub fn run(args: &Args) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Adds the undo to the audit log; a failure is said on stderr and changes nothing else.
+fn log_undo(dir: &Path, snapshot: &crate::snapshot::Snapshot, settings: &Settings) {
+    let Some(path) = audit::log_path() else {
+        return;
+    };
+    let origin = audit::Origin {
+        cwd: Some(dir.to_path_buf()),
+        repository: crate::config::repository_root(dir),
+        ..audit::Origin::default()
+    };
+    let command = format!("agent-guard undo {}", snapshot.id);
+    let record = Record::of_undo(&origin, &command, &snapshot.reference);
+    if let Err(e) = audit::append(&path, &record, settings.audit_max_size) {
+        eprintln!(
+            "agent-guard: could not write the audit log {}: {e}",
+            path.display()
+        );
     }
 }
