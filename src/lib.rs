@@ -27,6 +27,7 @@ pub mod settings;
 pub mod shell;
 pub mod snapshot;
 pub mod syntax;
+pub mod ui;
 pub mod units;
 
 /// Claims and the trash belong to the guarded removal; these are their public paths.
