@@ -53,7 +53,7 @@ pub fn page(base: &str, current: &str, title: &str, body: &str) -> String {
     }
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"referrer\" content=\"no-referrer\">\
+         <meta name=\"referrer\" content=\"same-origin\">\
          <title>{title} · agent-guard</title><style>{STYLE}</style></head>\
          <body><header><b>agent-guard</b>{menu}</header><main><h1>{title}</h1>{body}</main></body></html>",
         title = esc(title)

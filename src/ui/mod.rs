@@ -153,7 +153,7 @@ fn serve(gate: &Gate, ctx: &Ctx, mut request: tiny_http::Request) {
         ),
         ("X-Frame-Options", "DENY"),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        ("Referrer-Policy", "same-origin"),
         ("Cache-Control", "no-store"),
     ] {
         if let Ok(h) = tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()) {
