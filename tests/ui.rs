@@ -135,7 +135,7 @@ fn another_host_header_is_refused() {
         "Host: 127.0.0.1".to_string(),
         format!("Host: 127.0.0.1:{}", s.server.port + 1),
     ] {
-        let answer = exchange(s.server.port, "GET", &target, &[host.clone()], "");
+        let answer = exchange(s.server.port, "GET", &target, std::slice::from_ref(&host), "");
         assert_eq!(answer.status, 403, "{host}: {}", answer.body);
         assert!(answer.body.contains("Host"), "{host}: {}", answer.body);
     }

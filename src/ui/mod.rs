@@ -3,7 +3,7 @@
 //!
 //! One synchronous server on the loopback interface, one request at a time: it serves one
 //! person's browser, and nothing of it runs on the hook's path. Every request passes
-//! [`guard`] first. Each page reads through the modules the command line uses (`audit`,
+//! `guard` first. Each page reads through the modules the command line uses (`audit`,
 //! `host::transcript`, `snapshot`, `config`), so the page and the terminal never disagree.
 //!
 //! ```text
