@@ -135,7 +135,13 @@ fn another_host_header_is_refused() {
         "Host: 127.0.0.1".to_string(),
         format!("Host: 127.0.0.1:{}", s.server.port + 1),
     ] {
-        let answer = exchange(s.server.port, "GET", &target, std::slice::from_ref(&host), "");
+        let answer = exchange(
+            s.server.port,
+            "GET",
+            &target,
+            std::slice::from_ref(&host),
+            "",
+        );
         assert_eq!(answer.status, 403, "{host}: {}", answer.body);
         assert!(answer.body.contains("Host"), "{host}: {}", answer.body);
     }
@@ -248,5 +254,84 @@ fn a_policy_change_keeps_comments_and_a_bad_one_is_not_written() {
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         "# only a comment\nmode = \"observe\"\n"
+    );
+}
+
+#[test]
+fn an_undo_writes_nothing_until_confirmed() {
+    let root = tempfile::tempdir().unwrap();
+    let world = World::new(root.path());
+    let repo = repository(root.path());
+    std::fs::write(repo.join("a.txt"), "one\ntwo\n").unwrap();
+    let payload = format!(
+        r#"{{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"git reset --hard"}},"cwd":{}}}"#,
+        serde_json::to_string(&repo).unwrap()
+    );
+    let mut hook = world
+        .command(&world.home)
+        .env("AGENT_GUARD_MODE", "observe")
+        .current_dir(&repo)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut hook.stdin.take().unwrap(), payload.as_bytes()).unwrap();
+    assert!(hook.wait().unwrap().success());
+    std::fs::write(repo.join("a.txt"), "one\n").unwrap();
+
+    let server = Server::start(&world, &world.home, &repo);
+    let host = format!("Host: {}", server.authority());
+    let listed = exchange(
+        server.port,
+        "GET",
+        &format!("{}/snapshots", server.base),
+        &[host.clone()],
+        "",
+    );
+    assert!(
+        listed.body.contains("<code>a.txt</code>"),
+        "{}",
+        listed.body
+    );
+    let id = listed
+        .body
+        .split("name=\"id\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_string();
+    let own = [host, format!("Origin: http://{}", server.authority())];
+    let asked = exchange(
+        server.port,
+        "POST",
+        &format!("{}/undo", server.base),
+        &own,
+        &format!("id={id}"),
+    );
+    assert!(
+        asked.body.contains("Would restore 1 file(s)"),
+        "{}",
+        asked.body
+    );
+    assert!(
+        asked.body.contains("name=\"confirm\" value=\"yes\""),
+        "{}",
+        asked.body
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join("a.txt")).unwrap(),
+        "one\n"
+    );
+    let done = exchange(
+        server.port,
+        "POST",
+        &format!("{}/undo", server.base),
+        &own,
+        &format!("id={id}&confirm=yes"),
+    );
+    assert!(done.body.contains("Restored 1 file(s)"), "{}", done.body);
+    assert_eq!(
+        std::fs::read_to_string(repo.join("a.txt")).unwrap(),
+        "one\ntwo\n"
     );
 }
