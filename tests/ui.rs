@@ -285,7 +285,7 @@ fn an_undo_writes_nothing_until_confirmed() {
         server.port,
         "GET",
         &format!("{}/snapshots", server.base),
-        &[host.clone()],
+        std::slice::from_ref(&host),
         "",
     );
     assert!(
