@@ -319,6 +319,20 @@ impl Drop for Browser {
     }
 }
 
+/// Copies the folder `from` into `to`, which it makes.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 fn git(repo: &Path, args: &[&str]) {
     let status = Command::new("git")
         .args(["-c", "user.name=Dev", "-c", "user.email=dev@example.com"])
@@ -407,9 +421,13 @@ fn every_page_in_headless_chromium() {
     let log = std::fs::read_to_string(world.audit_log()).unwrap();
     assert_eq!(log.lines().count(), 3, "{log}");
 
-    // The hosts' own session folders, for Replay.
-    let sessions = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay/home");
-    let server = Server::start(&world, &sessions, &repo);
+    // The hosts' own session folders in the home the page runs with, for Replay.
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/replay/home"),
+        &world.home,
+    );
+    let sessions = world.home.clone();
+    let server = Server::start(&world, &world.home, &repo);
     let page = |name: &str| format!("{}{name}", server.url);
     let browser = Browser::start(&chromium, &chromedriver, &root.path().join("chromium"));
 
