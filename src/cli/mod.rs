@@ -15,6 +15,7 @@ mod rm;
 mod snapshots;
 mod stats;
 mod trash;
+mod ui;
 mod undo;
 
 use std::io::IsTerminal;
@@ -248,6 +249,13 @@ enum Command {
     /// Exit status: 0 restored (or nothing to do), 1 some files were kept, 2 no snapshot or
     /// usage error.
     Undo(undo::Args),
+    /// Open a local web page: the stops, a replay of past sessions, the snapshots and their
+    /// undo, and the policy files.
+    ///
+    /// Serves on 127.0.0.1 only and prints the page's address, which holds a random token;
+    /// requests without it, naming another host, or writing from another site are refused.
+    /// Runs until stopped (Ctrl-C).
+    Ui(ui::Args),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -301,5 +309,6 @@ pub fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::Snapshots(args)) => snapshots::run(&args),
         Some(Command::Undo(args)) => undo::run(&args),
+        Some(Command::Ui(args)) => ui::run(&args),
     }
 }

@@ -60,7 +60,7 @@ impl Judged {
 
 pub fn run(args: &Args) -> ExitCode {
     let (roots, named) = if args.paths.is_empty() {
-        (default_roots(), false)
+        (transcript::default_roots(), false)
     } else {
         (args.paths.clone(), true)
     };
@@ -71,7 +71,7 @@ pub fn run(args: &Args) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let files = transcript_files(&roots, named);
+    let files = transcript::files(&roots, named);
     let mut base = crate::config::load(None).settings;
     // Replay asks what the guard would stop, whatever switches it off or to observing here.
     base.off = false;
@@ -179,62 +179,6 @@ impl FolderSettings {
             settings
         })
     }
-}
-
-/// The hosts' own session folders under the user's home.
-fn default_roots() -> Vec<PathBuf> {
-    let env = |key: &str| {
-        std::env::var_os(key)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let Some(home) = env("HOME").or_else(|| env("USERPROFILE")) else {
-        return Vec::new();
-    };
-    let claude = env("CLAUDE_CONFIG_DIR").unwrap_or_else(|| home.join(".claude"));
-    let codex = env("CODEX_HOME").unwrap_or_else(|| home.join(".codex"));
-    vec![
-        claude.join("projects"),
-        codex.join("sessions"),
-        home.join(".gemini").join("tmp"),
-    ]
-}
-
-/// Every file to read: a file named is read whatever its name; below a folder, `*.jsonl`
-/// and `*.json` files, in name order so that runs compare.
-fn transcript_files(roots: &[PathBuf], named: bool) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for root in roots {
-        if root.is_file() && named {
-            files.push(root.clone());
-            continue;
-        }
-        let mut below = Vec::new();
-        let mut folders = vec![root.clone()];
-        while let Some(folder) = folders.pop() {
-            let Ok(entries) = std::fs::read_dir(&folder) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                if kind.is_dir() {
-                    folders.push(path);
-                } else if kind.is_file()
-                    && path
-                        .extension()
-                        .is_some_and(|e| e == "jsonl" || e == "json")
-                {
-                    below.push(path);
-                }
-            }
-        }
-        below.sort();
-        files.extend(below);
-    }
-    files
 }
 
 /// Counts per session: (commands, stopped), keyed by session and the file it came from.

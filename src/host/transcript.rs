@@ -65,6 +65,62 @@ pub struct Transcript {
     pub unreadable: usize,
 }
 
+/// The hosts' own session folders under the user's home.
+pub fn default_roots() -> Vec<PathBuf> {
+    let env = |key: &str| {
+        std::env::var_os(key)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let Some(home) = env("HOME").or_else(|| env("USERPROFILE")) else {
+        return Vec::new();
+    };
+    let claude = env("CLAUDE_CONFIG_DIR").unwrap_or_else(|| home.join(".claude"));
+    let codex = env("CODEX_HOME").unwrap_or_else(|| home.join(".codex"));
+    vec![
+        claude.join("projects"),
+        codex.join("sessions"),
+        home.join(".gemini").join("tmp"),
+    ]
+}
+
+/// Every file to read: a file named is read whatever its name; below a folder, `*.jsonl`
+/// and `*.json` files, in name order so that runs compare.
+pub fn files(roots: &[PathBuf], named: bool) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for root in roots {
+        if root.is_file() && named {
+            files.push(root.clone());
+            continue;
+        }
+        let mut below = Vec::new();
+        let mut folders = vec![root.clone()];
+        while let Some(folder) = folders.pop() {
+            let Ok(entries) = std::fs::read_dir(&folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                if kind.is_dir() {
+                    folders.push(path);
+                } else if kind.is_file()
+                    && path
+                        .extension()
+                        .is_some_and(|e| e == "jsonl" || e == "json")
+                {
+                    below.push(path);
+                }
+            }
+        }
+        below.sort();
+        files.extend(below);
+    }
+    files
+}
+
 /// Reads one file's text. A file that starts with a JSON value is read as records (JSONL, or
 /// one Gemini chat object); anything else as plain commands, one a line.
 pub fn read(text: &str) -> Transcript {

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::repo::Repo;
+use super::repo::{Repo, split_nul};
 use super::{REF_PREFIX, Snapshot};
 use crate::units;
 
@@ -32,6 +32,32 @@ pub fn list(dir: &Path) -> Result<Vec<Snapshot>, String> {
         snapshots.push(Snapshot::parse(reference, commit, message));
     }
     Ok(snapshots)
+}
+
+/// The files snapshot `snapshot` holds: those that differ from the commit it was taken on
+/// (its first parent), or every file when it was taken before the first commit.
+pub fn contents(dir: &Path, snapshot: &Snapshot) -> Result<Vec<String>, String> {
+    let git = Repo::new(dir, &[]);
+    let out = if snapshot.refs.is_empty() {
+        git.run(
+            &["ls-tree", "-r", "--name-only", "-z", &snapshot.commit],
+            None,
+        )?
+    } else {
+        let parent = format!("{}^1", snapshot.commit);
+        git.run(
+            &[
+                "diff-tree",
+                "-r",
+                "--name-only",
+                "-z",
+                &parent,
+                &snapshot.commit,
+            ],
+            None,
+        )?
+    };
+    Ok(split_nul(&out))
 }
 
 impl Snapshot {

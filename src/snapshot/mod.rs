@@ -29,7 +29,7 @@ mod repo;
 mod restore;
 mod take;
 
-pub use list::list;
+pub use list::{contents, list};
 pub use restore::{RestoreOptions, Restored, restore};
 pub use take::{before, take};
 

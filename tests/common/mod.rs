@@ -14,6 +14,8 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 
+pub mod ui;
+
 /// Every rule id the binary may report, read from the registry itself so that the tests
 /// cannot lag behind a rule added or renamed.
 pub fn rule_ids() -> Vec<&'static str> {
