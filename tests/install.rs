@@ -50,6 +50,8 @@ impl Folders {
             kimi_home: None,
             crush_home: None,
             qoder_home: None,
+            grok_home: None,
+            hermes_home: None,
         }
     }
 
@@ -536,8 +538,8 @@ fn droid_follows_the_layout_of_its_hooks_file() {
     assert!(!folders.project().join(".factory/settings.json").exists());
 }
 
-/// `QWEN_HOME`, `VIBE_HOME`, `KIMI_CODE_HOME` and the variables that move Crush's and Qoder's
-/// user folders are followed, as the hosts read them.
+/// `QWEN_HOME`, `VIBE_HOME`, `KIMI_CODE_HOME`, `GROK_HOME`, `HERMES_HOME` and the variables
+/// that move Crush's and Qoder's user folders are followed, as the hosts read them.
 #[test]
 fn hosts_follow_their_home_variables() {
     let folders = Folders::new();
@@ -548,6 +550,8 @@ fn hosts_follow_their_home_variables() {
         kimi_home: Some(elsewhere.join("kimi")),
         crush_home: Some(elsewhere.join("crush")),
         qoder_home: Some(elsewhere.join("qoder")),
+        grok_home: Some(elsewhere.join("grok")),
+        hermes_home: Some(elsewhere.join("hermes")),
         ..folders.locations()
     };
     for (host, file) in [
@@ -556,6 +560,8 @@ fn hosts_follow_their_home_variables() {
         (Host::Kimi, "kimi/config.toml"),
         (Host::Crush, "crush/crush.json"),
         (Host::Qoder, "qoder/settings.json"),
+        (Host::Grok, "grok/hooks/agent-guard.json"),
+        (Host::Hermes, "hermes/config.yaml"),
     ] {
         let change = install(host, Scope::User, &loc, BIN);
         assert_eq!(change.path, elsewhere.join(file), "{}", host.name());
@@ -994,4 +1000,113 @@ fn doctor_reports_a_host_in_use_but_not_wired() {
         stdout.contains("gemini: not wired; run `agent-guard install --host gemini`"),
         "{stdout}"
     );
+}
+
+/// Grok Build, Antigravity CLI and Hermes Agent read hooks from the user's settings alone: each
+/// file is created from nothing (golden), merged into with everything else kept (golden),
+/// backed up, left alone by a second install, updated in place when the binary moves, and given
+/// back byte for byte by uninstall. Project scope is refused; the host's folder in the home
+/// folder says it is in use.
+#[test]
+fn user_only_hosts_keep_their_hooks_in_the_users_settings() {
+    let cases = [
+        (
+            Host::Grok,
+            ".grok/hooks/agent-guard.json",
+            "grok.json",
+            ".grok",
+        ),
+        (
+            Host::Antigravity,
+            ".gemini/config/hooks.json",
+            "antigravity.json",
+            ".gemini/antigravity",
+        ),
+        (
+            Host::Hermes,
+            ".hermes/config.yaml",
+            "hermes.yaml",
+            ".hermes",
+        ),
+    ];
+    for (host, relative, fixture, marker) in cases {
+        let name = host.name();
+        let folders = Folders::new();
+        let loc = folders.locations();
+        assert!(install::detect(&loc).is_empty(), "{name}");
+        std::fs::create_dir_all(folders.home().join(marker)).unwrap();
+        // Antigravity's folder is inside Gemini CLI's, which is detected with it.
+        assert!(install::detect(&loc).contains(&host), "{name}");
+        assert_eq!(install::scope_for(host, &loc, None).unwrap(), Scope::User);
+        let refused = install::scope_for(host, &loc, Some(Scope::Project)).unwrap_err();
+        assert!(refused.contains("--user"), "{name}: {refused}");
+
+        let path = folders.home().join(relative);
+        let created = install(host, Scope::User, &loc, BIN);
+        assert_eq!(
+            (created.path.as_path(), created.outcome),
+            (path.as_path(), Outcome::Created)
+        );
+        created.apply().unwrap();
+        golden(&golden_name(host, &path), &read(&path));
+        assert_eq!(install::wired(host, &loc).unwrap().len(), 1, "{name}");
+        let removed = uninstall(host, Scope::User, &loc);
+        assert_eq!(removed.len(), 1, "{name}");
+        assert_eq!(removed[0].outcome, Outcome::Deleted, "{name}");
+        removed[0].apply().unwrap();
+        assert!(!path.exists(), "{name}");
+
+        let original = existing(fixture);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &original).unwrap();
+        let change = install(host, Scope::User, &loc, BIN);
+        assert_eq!(change.outcome, Outcome::Added, "{name}");
+        assert_eq!(
+            change.apply().unwrap(),
+            Backup::Written(change.backup_path())
+        );
+        let merged = read(&path);
+        golden(&format!("{name}-merged-{fixture}"), &merged);
+        assert_eq!(
+            install(host, Scope::User, &loc, BIN).outcome,
+            Outcome::AlreadyThere
+        );
+        let moved = install(host, Scope::User, &loc, "/usr/local/bin/agent-guard");
+        assert_eq!(moved.outcome, Outcome::Updated, "{name}");
+        moved.apply().unwrap();
+        assert_eq!(
+            read(&path),
+            merged.replace(BIN, "/usr/local/bin/agent-guard"),
+            "{name}"
+        );
+        let removed = uninstall(host, Scope::User, &loc);
+        assert_eq!(removed.len(), 1, "{name}");
+        assert_eq!(
+            removed[0].apply().unwrap(),
+            Backup::Restored(change.backup_path())
+        );
+        assert_eq!(read(&path), original, "{name}");
+        assert!(uninstall(host, Scope::Project, &loc).is_empty(), "{name}");
+    }
+}
+
+/// A Hermes `config.yaml` that already has a `hooks:` section is left as it is: install names
+/// the lines to add to it.
+#[test]
+fn hermes_does_not_merge_into_a_hooks_section() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let path = folders.home().join(".hermes/config.yaml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let original = "model: x\nhooks:\n  on_session_start:\n    - command: notify-send hi\n";
+    std::fs::write(&path, original).unwrap();
+    let problem =
+        install::plan_install(Host::Hermes, Scope::User, &loc, Path::new(BIN), true).unwrap_err();
+    assert_eq!(problem.line, Some((2, 1)));
+    assert!(
+        problem.message.contains("pre_tool_call:"),
+        "{}",
+        problem.message
+    );
+    assert_eq!(read(&path), original);
 }

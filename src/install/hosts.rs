@@ -12,7 +12,10 @@
 //! their schemas accept. Kimi Code from its source (MoonshotAI/kimi-code, the CLI 0.38.0: the
 //! `hooks` config section and the bootstrap's `KIMI_CODE_HOME`), Crush from its source
 //! (charmbracelet/crush v0.90.0: `lookupConfigs` and `GlobalConfig`), Qoder CLI from its
-//! package (`@qoder-ai/qodercli` 1.1.52: its settings paths and hook schema).
+//! package (`@qoder-ai/qodercli` 1.1.52: its settings paths and hook schema). Hermes Agent from its
+//! package (`hermes-agent` 0.19.0: `agent/shell_hooks.py` and `get_hermes_home`); Grok Build and
+//! Antigravity CLI from the files the cc-safety-net 2.4.5 installer writes for them (Grok Build:
+//! `$GROK_HOME/hooks/*.json`; Antigravity CLI: named hook sets in `~/.gemini/config/hooks.json`).
 
 use std::path::{Path, PathBuf};
 
@@ -35,6 +38,8 @@ pub enum Kind {
     ClineScript,
     /// A `[[hooks]]` table per hook: Mistral Vibe's `hooks.toml`, Kimi Code's `config.toml`.
     HookTables(Tables),
+    /// Hermes Agent's `config.yaml`, with our `hooks:` block.
+    HermesYaml,
 }
 
 /// One settings file a host reads hooks from.
@@ -55,6 +60,8 @@ pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str
         Host::Qwen | Host::Auggie => "PreToolUse",
         Host::Vibe => "pre_tool",
         Host::Kimi | Host::Crush | Host::Qoder => "PreToolUse",
+        Host::Grok | Host::Antigravity => "PreToolUse",
+        Host::Hermes => "pre_tool_call",
     };
     (event, matcher(host, file_tools))
 }
@@ -80,7 +87,12 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         (Host::Kimi, _) => "^Bash$",
         (Host::Crush, _) => "^bash$",
         (Host::Qoder, _) => "Bash",
-        (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline, _) => return None,
+        (Host::Grok, _) => "run_terminal_command",
+        (Host::Hermes, _) => "terminal",
+        // Its hook sets take every tool: the hook lets the others pass.
+        (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline | Host::Antigravity, _) => {
+            return None;
+        }
     })
 }
 
@@ -90,6 +102,8 @@ pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
         Host::ClaudeCode => Some("PostToolUse"),
         Host::Gemini => Some("AfterTool"),
+        // Always written with the entry before the call (`yaml_hooks`), file tools or not.
+        Host::Hermes => Some("post_tool_call"),
         _ => None,
     }
 }
@@ -97,7 +111,7 @@ pub fn after_event(host: Host) -> Option<&'static str> {
 /// Our after-call entry in `host`'s settings: the same tools as the one before, under
 /// [`after_event`].
 pub fn after_layout(host: Host) -> Option<Layout> {
-    let event = after_event(host)?;
+    let event = after_event(host).filter(|_| host != Host::Hermes)?;
     let mut layout = layout(host, true);
     layout.path = vec!["hooks", event];
     Some(layout)
@@ -279,7 +293,23 @@ fn layout(host: Host, file_tools: bool) -> Layout {
                 ])
             },
         },
+        Host::Grok => claude_like(vec!["hooks", "PreToolUse"], matcher),
+        // A hook set of our own, named after us; its groups have no matcher.
+        Host::Antigravity => Layout {
+            preamble: Vec::new(),
+            path: vec!["agent-guard", "PreToolUse"],
+            group: Some(""),
+            command_key: &["command"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("type", J::str("command")),
+                    ("command", J::str(c)),
+                    ("timeout", J::Int(30)),
+                ])
+            },
+        },
         Host::Cline => unreachable!("Cline's hook is a script, not JSON"),
+        Host::Hermes => unreachable!("its hooks are YAML"),
         Host::Vibe | Host::Kimi => unreachable!("its hooks are TOML"),
     }
 }
@@ -306,6 +336,10 @@ pub fn project_marker(host: Host) -> &'static str {
         // `crush.json` or `.crush.json` at the top level.
         Host::Crush => ".crush",
         Host::Qoder => ".qoder",
+        // These three read hooks from the user's settings only; the folders say they are used.
+        Host::Grok => ".grok",
+        Host::Antigravity => ".agents",
+        Host::Hermes => ".hermes",
     }
 }
 
@@ -326,14 +360,17 @@ pub fn project_scope_fits(host: Host, root: &Path) -> bool {
     match host {
         Host::Copilot => root.join(".github").is_dir(),
         Host::Crush => CRUSH_PROJECT_FILES.iter().any(|f| root.join(f).is_file()),
-        Host::Kimi => false,
+        Host::Kimi | Host::Grok | Host::Antigravity | Host::Hermes => false,
         _ => in_project(host, root),
     }
 }
 
 /// Whether `host` reads hooks from a project's settings at all.
 pub fn has_project_scope(host: Host) -> bool {
-    host != Host::Kimi
+    !matches!(
+        host,
+        Host::Kimi | Host::Grok | Host::Antigravity | Host::Hermes
+    )
 }
 
 /// `host`'s folder in the home folder (or where its environment variable moved it).
@@ -371,6 +408,13 @@ pub fn user_dir(host: Host, loc: &Locations) -> PathBuf {
             .qoder_home
             .clone()
             .unwrap_or_else(|| home.join(".qoder")),
+        Host::Grok => loc.grok_home.clone().unwrap_or_else(|| home.join(".grok")),
+        // Antigravity keeps its state here; its hooks are in `~/.gemini/config`.
+        Host::Antigravity => home.join(".gemini").join("antigravity"),
+        Host::Hermes => loc
+            .hermes_home
+            .clone()
+            .unwrap_or_else(|| home.join(".hermes")),
     }
 }
 
@@ -383,12 +427,13 @@ fn settings_dir(host: Host, scope: Scope, loc: &Locations) -> Option<PathBuf> {
             match host {
                 Host::Kiro | Host::Cline => dir.join("hooks"),
                 Host::Crush => root.clone(),
-                Host::Kimi => return None,
+                Host::Kimi | Host::Grok | Host::Antigravity | Host::Hermes => return None,
                 _ => dir,
             }
         }
         Scope::User => match host {
-            Host::Kiro | Host::Copilot => user_dir(host, loc).join("hooks"),
+            Host::Kiro | Host::Copilot | Host::Grok => user_dir(host, loc).join("hooks"),
+            Host::Antigravity => loc.home.join(".gemini").join("config"),
             Host::Cline => user_dir(host, loc).join("Hooks"),
             _ => user_dir(host, loc),
         },
@@ -440,7 +485,12 @@ pub fn targets(
             kind: Kind::HookTables(VIBE),
         }],
         Host::Cursor | Host::Windsurf => vec![json("hooks.json", layout(host, file_tools))],
-        Host::Copilot | Host::Kiro => vec![json(OWN_FILE, layout(host, file_tools))],
+        Host::Copilot | Host::Kiro | Host::Grok => vec![json(OWN_FILE, layout(host, file_tools))],
+        Host::Antigravity => vec![json("hooks.json", layout(host, file_tools))],
+        Host::Hermes => vec![Target {
+            path: dir.join("config.yaml"),
+            kind: Kind::HermesYaml,
+        }],
         Host::Cline => vec![Target {
             path: dir.join("PreToolUse"),
             kind: Kind::ClineScript,
@@ -552,5 +602,14 @@ pub fn manual_steps(host: Host, scope: Scope) -> &'static [&'static str] {
         (Host::Qoder, _) => {
             &["Qoder CLI reads hooks when a session starts: start a new one (or open /hooks)."]
         }
+        (Host::Grok, _) => {
+            &["Grok Build reads its hooks folder when it starts: start a new session."]
+        }
+        (Host::Antigravity, _) => &[
+            "Antigravity CLI reads ~/.gemini/config/hooks.json when it starts: start a new session.",
+        ],
+        (Host::Hermes, _) => &[
+            "Hermes Agent asks once before it runs a new shell hook: start `hermes` in a terminal and approve agent-guard (or run it with --accept-hooks).",
+        ],
     }
 }

@@ -55,6 +55,8 @@ impl Layout {
     fn entry(&self, command: &str) -> J {
         let handler = (self.handler)(command);
         match self.group {
+            // A group without a matcher takes every tool.
+            Some("") => J::Obj(vec![("hooks", J::Arr(vec![handler]))]),
             Some(matcher) => J::Obj(vec![
                 ("matcher", J::str(matcher)),
                 ("hooks", J::Arr(vec![handler])),
@@ -496,7 +498,7 @@ impl<'a> Doc<'a> {
     /// every tool). A group that holds other handlers too keeps its matcher: it decides when
     /// those run as well.
     fn rematch(&self, found: &[Found], layout: &Layout, style: &Style) -> Vec<(Range, String)> {
-        let Some(matcher) = layout.group else {
+        let Some(matcher) = layout.group.filter(|m| !m.is_empty()) else {
             return Vec::new();
         };
         let mut edits = Vec::new();

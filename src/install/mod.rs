@@ -49,6 +49,7 @@ mod hosts;
 pub mod json;
 mod script;
 pub mod toml;
+mod yaml_hooks;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -81,6 +82,10 @@ pub struct Locations {
     /// Qoder CLI's user folder when moved: `QODER_CONFIG_DIR`, else `.qoder` in
     /// `QODER_CLI_HOME` (or `GEMINI_CLI_HOME`, which Qoder falls back to).
     pub qoder_home: Option<PathBuf>,
+    /// Where `GROK_HOME` moved Grok Build's user folder.
+    pub grok_home: Option<PathBuf>,
+    /// Where `HERMES_HOME` moved Hermes Agent's user folder.
+    pub hermes_home: Option<PathBuf>,
 }
 
 impl Locations {
@@ -119,6 +124,8 @@ impl Locations {
                     .or_else(|| var("GEMINI_CLI_HOME"))
                     .map(|dir| dir.join(".qoder"))
             }),
+            grok_home: var("GROK_HOME"),
+            hermes_home: var("HERMES_HOME"),
         })
     }
 }
@@ -359,7 +366,9 @@ impl Change {
             Some(m) if self.outcome != Outcome::Removed => format!("{event} hook (matcher {m})"),
             _ => format!("{event} hook"),
         };
-        if let Some(after) = hosts::after_event(self.host).filter(|_| self.file_tools) {
+        // Hermes Agent's block always holds both events.
+        let after_too = self.file_tools || self.host == Host::Hermes;
+        if let Some(after) = hosts::after_event(self.host).filter(|_| after_too) {
             hook.push_str(&format!(" and the {after} hook"));
         }
         let (done, would) = match self.outcome {
@@ -483,6 +492,7 @@ fn commands_in(target: &hosts::Target, text: &str, host: Host) -> Result<Vec<Str
         hosts::Kind::CodexToml(group) => toml::commands(text, group, &ours),
         hosts::Kind::ClineScript => Ok(script::command(text, &ours).into_iter().collect()),
         hosts::Kind::HookTables(tables) => hook_tables::commands(text, tables, &ours),
+        hosts::Kind::HermesYaml => Ok(yaml_hooks::commands(text, &ours)),
     };
     found.map_err(|e| Problem::at(&target.path, e))
 }
@@ -532,6 +542,7 @@ pub fn plan_install(
         hosts::Kind::HookTables(tables) => {
             hook_tables::install(before.as_deref(), tables, &command, &ours)
         }
+        hosts::Kind::HermesYaml => yaml_hooks::install(before.as_deref(), &command, &ours),
     };
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
     let (after, outcome) = match (&target.kind, hosts::after_layout(host)) {
@@ -608,6 +619,7 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
             hosts::Kind::CodexToml(group) => toml::uninstall(left, group, &ours),
             hosts::Kind::ClineScript => Ok(script::uninstall(left, &ours)),
             hosts::Kind::HookTables(tables) => hook_tables::uninstall(left, tables, &ours),
+            hosts::Kind::HermesYaml => Ok(yaml_hooks::uninstall(left, &ours)),
         }
         .map_err(|e| Problem::at(&target.path, e))?;
         let (after, outcome) = match (removal, rest) {
