@@ -757,6 +757,8 @@ fn run(sandbox: &Sandbox, args: &[&str]) -> (String, String, i32) {
         .env_remove("QODER_CONFIG_DIR")
         .env_remove("QODER_CLI_HOME")
         .env_remove("GEMINI_CLI_HOME")
+        .env_remove("GROK_HOME")
+        .env_remove("HERMES_HOME")
         .args(args);
     let out = cmd.output().unwrap();
     (
@@ -1109,4 +1111,57 @@ fn hermes_does_not_merge_into_a_hooks_section() {
         problem.message
     );
     assert_eq!(read(&path), original);
+}
+
+/// opencode, Amp, Pi and OpenClaw have no hook that runs a program: their folders are detected,
+/// and install and uninstall say how to put in and take out the plugin that ships for each,
+/// touching no file.
+#[test]
+fn plugin_hosts_are_detected_and_told_how_to_wire_their_plugin() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    for plugin in install::Plugin::ALL {
+        assert!(!plugin.in_use(&loc), "{}", plugin.name());
+    }
+    let marks = [
+        (
+            install::Plugin::Opencode,
+            folders.project().join(".opencode"),
+        ),
+        (install::Plugin::Amp, folders.home().join(".config/amp")),
+        (install::Plugin::Pi, folders.project().join(".pi")),
+        (install::Plugin::OpenClaw, folders.home().join(".openclaw")),
+    ];
+    for (plugin, dir) in marks {
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(plugin.in_use(&loc), "{}", plugin.name());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(home_of(&sandbox).join(".openclaw")).unwrap();
+    std::fs::create_dir_all(home_of(&sandbox).join(".pi/agent")).unwrap();
+    let (stdout, stderr, code) = run(&sandbox, &["install"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("integrations/openclaw"), "{stdout}");
+    assert!(
+        stdout.contains("integrations/pi/agent-guard.ts"),
+        "{stdout}"
+    );
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "amp"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("integrations/amp/agent-guard.ts"),
+        "{stdout}"
+    );
+    let (stdout, _, code) = run(&sandbox, &["uninstall", "--host", "amp,pi,openclaw"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("openclaw plugins uninstall agent-guard"),
+        "{stdout}"
+    );
+    assert!(walk(sandbox.cwd().parent().unwrap()).is_empty());
+    let (_, stderr, code) = run(&sandbox, &["install", "--host", "nope"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("amp, pi, openclaw"), "{stderr}");
 }

@@ -409,3 +409,32 @@ fn a_discard_from_a_subfolder_weighs_the_same_files() {
     });
     assert_eq!(repo.hook(payload), "allow");
 }
+
+/// Hermes Agent's shell hooks report each `terminal` call before (`pre_tool_call`) and after
+/// (`post_tool_call`) it runs: what the command made is the agents' too.
+#[test]
+fn hermes_agents_post_tool_call_event_counts_too() {
+    let repo = Repo::new();
+    let event = |name: &str| {
+        json!({
+            "hook_event_name": name, "tool_name": "terminal",
+            "tool_input": {"command": "mkdir gen && echo x > gen/out.txt"},
+            "session_id": "h-1", "cwd": repo.dir(), "extra": {"task_id": ""}
+        })
+    };
+    let send = |payload: Value| {
+        repo.sandbox
+            .command()
+            .args(["hook", "--host", "hermes"])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap()
+    };
+    let out = send(event("pre_tool_call"));
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    repo.write("gen/out.txt", "x\n");
+    assert!(stopped(&repo.judge("rm -rf gen")));
+    let out = send(event("post_tool_call"));
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    assert_eq!(repo.judge("rm -rf gen"), "allow");
+}

@@ -163,15 +163,85 @@ pub fn detect(loc: &Locations) -> Vec<Host> {
         .collect()
 }
 
-/// Whether the project or the home folder has opencode's settings. opencode has no hook in a
-/// settings file; it loads a plugin, which ships in `integrations/opencode/`.
-pub fn opencode_in_use(loc: &Locations) -> bool {
-    let in_project = loc.project.as_deref().is_some_and(|root| {
-        root.join(".opencode").is_dir()
-            || root.join("opencode.json").is_file()
-            || root.join("opencode.jsonc").is_file()
-    });
-    in_project || loc.home.join(".config").join("opencode").is_dir()
+/// The hosts whose guard is a plugin rather than a hook in a settings file: they have no hook
+/// that runs a program, so the plugin, shipped in `integrations/`, runs the binary itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plugin {
+    Opencode,
+    Amp,
+    Pi,
+    OpenClaw,
+}
+
+impl Plugin {
+    pub const ALL: [Plugin; 4] = [Plugin::Opencode, Plugin::Amp, Plugin::Pi, Plugin::OpenClaw];
+
+    /// The name `--host` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Plugin::Opencode => "opencode",
+            Plugin::Amp => "amp",
+            Plugin::Pi => "pi",
+            Plugin::OpenClaw => "openclaw",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Plugin> {
+        Plugin::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Whether the project or the home folder has the host's settings.
+    pub fn in_use(self, loc: &Locations) -> bool {
+        let project = |names: &[&str]| {
+            loc.project
+                .as_deref()
+                .is_some_and(|root| names.iter().any(|n| root.join(n).exists()))
+        };
+        let home = |path: &[&str]| {
+            path.iter()
+                .fold(loc.home.clone(), |p, n| p.join(n))
+                .is_dir()
+        };
+        match self {
+            Plugin::Opencode => {
+                project(&[".opencode", "opencode.json", "opencode.jsonc"])
+                    || home(&[".config", "opencode"])
+            }
+            Plugin::Amp => project(&[".amp"]) || home(&[".config", "amp"]),
+            Plugin::Pi => project(&[".pi"]) || home(&[".pi", "agent"]),
+            Plugin::OpenClaw => home(&[".openclaw"]),
+        }
+    }
+
+    /// What install asks the user to do.
+    pub fn install_steps(self) -> &'static str {
+        match self {
+            Plugin::Opencode => {
+                "no settings-file hook: copy integrations/opencode/agent-guard.ts from the agent-guard repository into .opencode/plugin/ (this project) or ~/.config/opencode/plugin/ (every project), with agent-guard on the PATH"
+            }
+            Plugin::Amp => {
+                "no settings-file hook: copy integrations/amp/agent-guard.ts from the agent-guard repository into ~/.config/amp/plugins/, with agent-guard on the PATH, then run \"plugins: reload\" in Amp"
+            }
+            Plugin::Pi => {
+                "no settings-file hook: copy integrations/pi/agent-guard.ts from the agent-guard repository into .pi/extensions/ (this project) or ~/.pi/agent/extensions/ (every project), with agent-guard on the PATH, then /reload"
+            }
+            Plugin::OpenClaw => {
+                "no settings-file hook: run `openclaw plugins install <agent-guard repository>/integrations/openclaw` and `openclaw plugins enable agent-guard`, with agent-guard on the PATH"
+            }
+        }
+    }
+
+    /// What uninstall asks the user to do.
+    pub fn uninstall_steps(self) -> &'static str {
+        match self {
+            Plugin::Opencode => {
+                "remove agent-guard.ts from .opencode/plugin/ or ~/.config/opencode/plugin/"
+            }
+            Plugin::Amp => "remove agent-guard.ts from ~/.config/amp/plugins/",
+            Plugin::Pi => "remove agent-guard.ts from .pi/extensions/ or ~/.pi/agent/extensions/",
+            Plugin::OpenClaw => "run `openclaw plugins uninstall agent-guard`",
+        }
+    }
 }
 
 /// The scope for `host`: `forced` when given, else project when the project has the host's
