@@ -1165,3 +1165,35 @@ fn plugin_hosts_are_detected_and_told_how_to_wire_their_plugin() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("amp, pi, openclaw"), "{stderr}");
 }
+
+/// Where there is no `sh` (Windows without Git Bash), doctor runs the wired command as the
+/// program and words it is, and still checks it end to end.
+#[test]
+fn doctor_runs_its_trial_without_a_shell() {
+    let sandbox = Sandbox::new();
+    let (_, stderr, code) = run(&sandbox, &["install", "--user", "--host", "claude,copilot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let empty = sandbox.cwd().parent().unwrap().join("no-programs");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = sandbox
+        .command()
+        .env("PATH", &empty)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for host in ["claude", "copilot"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{host} ")))
+            .unwrap_or_else(|| panic!("no row for {host}:\n{stdout}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 3..], ["ok", "ok", "ok"], "{row}");
+    }
+}
