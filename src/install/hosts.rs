@@ -20,7 +20,7 @@
 use std::path::{Path, PathBuf};
 
 use super::hook_tables::{Field, Tables};
-use super::json::{J, Layout};
+use super::json::{J, Layout, Twin};
 use super::toml::Group;
 use super::{Locations, Problem, Scope};
 use crate::host::Host;
@@ -166,6 +166,7 @@ fn claude_like(path: Vec<&'static str>, matcher: Option<&'static str>) -> Layout
         path,
         group: matcher,
         command_key: &["command"],
+        twin: None,
         handler: |c| {
             J::Obj(vec![
                 ("type", J::str("command")),
@@ -173,6 +174,15 @@ fn claude_like(path: Vec<&'static str>, matcher: Option<&'static str>) -> Layout
                 ("timeout", J::Int(30)),
             ])
         },
+    }
+}
+
+/// The hook's command line as PowerShell runs it: a program path in quotes is a string there,
+/// run with the call operator `&`.
+fn powershell(command: &str) -> String {
+    match command.starts_with(['"', '\'']) {
+        true => format!("& {command}"),
+        false => command.to_string(),
     }
 }
 
@@ -190,6 +200,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "BeforeTool"],
             group: matcher,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
@@ -204,18 +215,25 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "beforeShellExecution"],
             group: None,
             command_key: &["command"],
+            twin: None,
             handler: |c| J::Obj(vec![("command", J::str(c))]),
         },
-        // The command goes under `bash`; `powershell` would be the Windows twin.
+        // The command goes under `bash` and, for Copilot CLI on Windows, which runs hooks in
+        // PowerShell, under `powershell` too.
         Host::Copilot => Layout {
             preamble: vec![("version", J::Int(1))],
             path: vec!["hooks", "preToolUse"],
             group: None,
             command_key: &["bash"],
+            twin: Some(Twin {
+                key: "powershell",
+                value: powershell,
+            }),
             handler: |c| {
                 J::Obj(vec![
                     ("type", J::str("command")),
                     ("bash", J::str(c)),
+                    ("powershell", J::Str(powershell(c))),
                     ("timeoutSec", J::Int(30)),
                 ])
             },
@@ -226,6 +244,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks"],
             group: None,
             command_key: &["action", "command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
@@ -246,6 +265,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "pre_run_command"],
             group: None,
             command_key: &["command"],
+            twin: None,
             handler: |c| J::Obj(vec![("command", J::str(c)), ("show_output", J::Bool(true))]),
         },
         // Qwen Code reads Claude Code's shape; its timeouts are in seconds and `name` is what
@@ -255,6 +275,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "PreToolUse"],
             group: matcher,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("type", J::str("command")),
@@ -270,6 +291,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "PreToolUse"],
             group: matcher,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("type", J::str("command")),
@@ -284,6 +306,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "PreToolUse"],
             group: None,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
@@ -300,6 +323,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["agent-guard", "PreToolUse"],
             group: Some(""),
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("type", J::str("command")),
@@ -611,5 +635,32 @@ pub fn manual_steps(host: Host, scope: Scope) -> &'static [&'static str] {
         (Host::Hermes, _) => &[
             "Hermes Agent asks once before it runs a new shell hook: start `hermes` in a terminal and approve agent-guard (or run it with --accept-hooks).",
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powershell_calls_a_quoted_program_with_the_call_operator() {
+        let cases = [
+            (
+                "C:/Users/me/.cargo/bin/agent-guard.exe hook --host copilot",
+                "C:/Users/me/.cargo/bin/agent-guard.exe hook --host copilot",
+            ),
+            (
+                "\"C:/Program Files/agent-guard/agent-guard.exe\" hook --host copilot",
+                "& \"C:/Program Files/agent-guard/agent-guard.exe\" hook --host copilot",
+            ),
+            (
+                "'C:/Users/a$b/agent-guard.exe' hook --host copilot",
+                "& 'C:/Users/a$b/agent-guard.exe' hook --host copilot",
+            ),
+        ];
+        for (bash, want) in cases {
+            assert_eq!(powershell(bash), want);
+            assert!(super::super::is_ours(&powershell(bash), Host::Copilot));
+        }
     }
 }
