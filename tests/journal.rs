@@ -438,3 +438,40 @@ fn hermes_agents_post_tool_call_event_counts_too() {
     assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
     assert_eq!(repo.judge("rm -rf gen"), "allow");
 }
+
+/// Codex, Factory Droid and Qoder CLI report each shell call after it runs (`PostToolUse`,
+/// Claude Code's shape) to the hook install wires there: what it made is the agents' too.
+#[test]
+fn codex_droid_and_qoder_post_tool_use_count_too() {
+    for (host, tool) in [("codex", "Bash"), ("droid", "Execute"), ("qoder", "Bash")] {
+        let repo = Repo::new();
+        let command = "mkdir gen && echo x > gen/out.txt";
+        let event = |name: &str| {
+            json!({
+                "session_id": format!("{host}-1"), "turn_id": "t1", "cwd": repo.dir(),
+                "hook_event_name": name, "tool_name": tool, "tool_input": {"command": command}
+            })
+        };
+        let send = |payload: Value| {
+            repo.sandbox
+                .command()
+                .args(["hook", "--host", host])
+                .write_stdin(payload.to_string())
+                .output()
+                .unwrap()
+        };
+        let out = send(event("PreToolUse"));
+        assert!(
+            out.stdout.is_empty() && out.status.success(),
+            "{host}: {out:?}"
+        );
+        repo.write("gen/out.txt", "x\n");
+        assert!(stopped(&repo.judge("rm -rf gen")), "{host}");
+        let out = send(event("PostToolUse"));
+        assert!(
+            out.stdout.is_empty() && out.status.success(),
+            "{host}: {out:?}"
+        );
+        assert_eq!(repo.judge("rm -rf gen"), "allow", "{host}");
+    }
+}

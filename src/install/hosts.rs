@@ -100,7 +100,7 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
 /// one (with the file-writing tools): what agent sessions made goes into the journal.
 pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
-        Host::ClaudeCode => Some("PostToolUse"),
+        Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
         Host::Gemini => Some("AfterTool"),
         // Always written with the entry before the call (`yaml_hooks`), file tools or not.
         Host::Hermes => Some("post_tool_call"),
@@ -108,12 +108,14 @@ pub fn after_event(host: Host) -> Option<&'static str> {
     }
 }
 
-/// Our after-call entry in `host`'s settings: the same tools as the one before, under
-/// [`after_event`].
-pub fn after_layout(host: Host) -> Option<Layout> {
+/// Our after-call entry in a JSON settings file whose entry before the call is `before`: the
+/// same tools, under [`after_event`] in the same place (Droid's `hooks.json` keys events at
+/// its top level).
+pub fn after_layout(host: Host, before: &Layout) -> Option<Layout> {
     let event = after_event(host).filter(|_| host != Host::Hermes)?;
-    let mut layout = layout(host, true);
-    layout.path = vec!["hooks", event];
+    let mut layout = before.clone();
+    layout.path.pop();
+    layout.path.push(event);
     Some(layout)
 }
 

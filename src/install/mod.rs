@@ -24,8 +24,9 @@
 //! - **Which tools.** Our entry takes the host's shell tool, and by default the file-writing
 //!   tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid), so that writes
 //!   to the guard's own files are refused and written files are claimed for the agent; Claude
-//!   Code and Gemini CLI also get our entry after each call (`PostToolUse`, `AfterTool`), which
-//!   feeds the journal of what agent sessions made. `--no-file-tools` keeps to the shell tool
+//!   Code, Codex (in `hooks.json`), Factory Droid, Qoder CLI and Gemini CLI also get our entry
+//!   after each call (`PostToolUse`, `AfterTool`), which feeds the journal of what agent sessions
+//!   made. Hermes Agent's block always holds its `post_tool_call` entry. `--no-file-tools` keeps to the shell tool
 //!   before the call. Other hosts' hooks are shell-only events; `--file-tools` named there is
 //!   noted and changes nothing. The entries follow the command line both ways: a shell-only
 //!   entry of ours is widened in place (and the after-call entry added), and with
@@ -615,7 +616,11 @@ pub fn plan_install(
         hosts::Kind::HermesYaml => yaml_hooks::install(before.as_deref(), &command, &ours),
     };
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
-    let (after, outcome) = match (&target.kind, hosts::after_layout(host)) {
+    let after_layout = match &target.kind {
+        hosts::Kind::Json(before) => hosts::after_layout(host, before),
+        _ => None,
+    };
+    let (after, outcome) = match (&target.kind, after_layout) {
         (hosts::Kind::Json(_), Some(layout)) => {
             after_entry(&after, outcome, &layout, file_tools, &command, &ours)
                 .map_err(|e| Problem::at(&target.path, e))?
@@ -672,7 +677,11 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
         };
         // Our after-call entry goes first; the entry before the call then decides what is
         // left, as it does on the hosts that have only that one.
-        let rest = match (&target.kind, hosts::after_layout(host)) {
+        let after_layout = match &target.kind {
+            hosts::Kind::Json(before) => hosts::after_layout(host, before),
+            _ => None,
+        };
+        let rest = match (&target.kind, after_layout) {
             (hosts::Kind::Json(_), Some(layout)) => {
                 match json::uninstall(&text, &layout, &ours)
                     .map_err(|e| Problem::at(&target.path, e))?
