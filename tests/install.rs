@@ -302,23 +302,27 @@ fn merges_into_existing_settings_and_undoes_exactly() {
 
 /// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
 /// writes from nothing in a project.
-const FILE_TOOL_HOSTS: [(Host, &str); 5] = [
+const FILE_TOOL_HOSTS: [(Host, &str); 7] = [
     (Host::ClaudeCode, ".claude/settings.json"),
     (Host::Gemini, ".gemini/settings.json"),
     (Host::Droid, ".factory/settings.json"),
     // No file tools, but the hook after each call, which goes with them.
     (Host::Codex, ".codex/hooks.json"),
     (Host::Qoder, ".qoder/settings.json"),
+    (Host::Qwen, ".qwen/settings.json"),
+    (Host::Auggie, ".augment/settings.json"),
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 6] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 8] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
     ("droid-settings.json", Host::Droid, ".factory/settings.json"),
     ("codex.json", Host::Codex, ".codex/hooks.json"),
     ("qoder.json", Host::Qoder, ".qoder/settings.json"),
+    ("qwen.json", Host::Qwen, ".qwen/settings.json"),
+    ("auggie.json", Host::Auggie, ".augment/settings.json"),
 ];
 
 /// With `--file-tools`, from nothing: the exact file (golden), twice is once, and uninstall

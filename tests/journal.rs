@@ -439,16 +439,24 @@ fn hermes_agents_post_tool_call_event_counts_too() {
     assert_eq!(repo.judge("rm -rf gen"), "allow");
 }
 
-/// Codex, Factory Droid and Qoder CLI report each shell call after it runs (`PostToolUse`,
-/// Claude Code's shape) to the hook install wires there: what it made is the agents' too.
+/// Codex, Factory Droid, Qoder CLI, Qwen Code and Auggie report each shell call after it runs
+/// (`PostToolUse`, Claude Code's shape) to the hook install wires there: what it made is the
+/// agents' too.
 #[test]
-fn codex_droid_and_qoder_post_tool_use_count_too() {
-    for (host, tool) in [("codex", "Bash"), ("droid", "Execute"), ("qoder", "Bash")] {
+fn other_hosts_post_tool_use_counts_too() {
+    for (host, tool) in [
+        ("codex", "Bash"),
+        ("droid", "Execute"),
+        ("qoder", "Bash"),
+        ("qwen", "run_shell_command"),
+        ("auggie", "launch-process"),
+    ] {
         let repo = Repo::new();
         let command = "mkdir gen && echo x > gen/out.txt";
         let event = |name: &str| {
             json!({
                 "session_id": format!("{host}-1"), "turn_id": "t1", "cwd": repo.dir(),
+                "workspace_roots": [repo.dir()],
                 "hook_event_name": name, "tool_name": tool, "tool_input": {"command": command}
             })
         };

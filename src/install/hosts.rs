@@ -101,6 +101,7 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
 pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
         Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
+        Host::Qwen | Host::Auggie => Some("PostToolUse"),
         Host::Gemini => Some("AfterTool"),
         // Always written with the entry before the call (`yaml_hooks`), file tools or not.
         Host::Hermes => Some("post_tool_call"),
