@@ -302,7 +302,7 @@ fn merges_into_existing_settings_and_undoes_exactly() {
 
 /// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
 /// writes from nothing in a project.
-const FILE_TOOL_HOSTS: [(Host, &str); 7] = [
+const FILE_TOOL_HOSTS: [(Host, &str); 8] = [
     (Host::ClaudeCode, ".claude/settings.json"),
     (Host::Gemini, ".gemini/settings.json"),
     (Host::Droid, ".factory/settings.json"),
@@ -311,10 +311,11 @@ const FILE_TOOL_HOSTS: [(Host, &str); 7] = [
     (Host::Qoder, ".qoder/settings.json"),
     (Host::Qwen, ".qwen/settings.json"),
     (Host::Auggie, ".augment/settings.json"),
+    (Host::Cursor, ".cursor/hooks.json"),
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 8] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 9] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
@@ -323,6 +324,7 @@ const FILE_TOOL_CASES: [(&str, Host, &str); 8] = [
     ("qoder.json", Host::Qoder, ".qoder/settings.json"),
     ("qwen.json", Host::Qwen, ".qwen/settings.json"),
     ("auggie.json", Host::Auggie, ".augment/settings.json"),
+    ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
 ];
 
 /// With `--file-tools`, from nothing: the exact file (golden), twice is once, and uninstall
@@ -922,7 +924,7 @@ fn file_tools_through_the_binary() {
     std::fs::create_dir_all(sandbox.cwd().join(".claude")).unwrap();
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--file-tools", "--host", "claude,cursor"],
+        &["install", "--file-tools", "--host", "claude,windsurf"],
     );
     assert_eq!(code, 0, "{stderr}");
     let row = |out: &str, host: &str| {
@@ -938,8 +940,8 @@ fn file_tools_through_the_binary() {
         "{stdout}"
     );
     assert!(
-        row(&stdout, "cursor").ends_with(
-            "created with the beforeShellExecution hook (--file-tools does not apply: its hook sees shell commands only)"
+        row(&stdout, "windsurf").ends_with(
+            "created with the pre_run_command hook (--file-tools does not apply: its hook sees shell commands only)"
         ),
         "{stdout}"
     );
@@ -948,7 +950,7 @@ fn file_tools_through_the_binary() {
 
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--no-file-tools", "--host", "claude,cursor"],
+        &["install", "--no-file-tools", "--host", "claude,windsurf"],
     );
     assert_eq!(code, 0, "{stderr}");
     assert!(
@@ -958,7 +960,7 @@ fn file_tools_through_the_binary() {
     );
     assert!(!stdout.contains("--no-file-tools"), "{stdout}");
     assert!(
-        row(&stdout, "cursor").ends_with("already wired; nothing to change"),
+        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
     let settings = read(&sandbox.cwd().join(".claude/settings.json"));
@@ -969,14 +971,14 @@ fn file_tools_through_the_binary() {
     assert!(!settings.contains("PostToolUse"), "{settings}");
 
     // The file-writing tools are the default, and the shell-only host is not told otherwise.
-    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,cursor"]);
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,windsurf"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         row(&stdout, "claude").contains("and the PostToolUse hook"),
         "{stdout}"
     );
     assert!(
-        row(&stdout, "cursor").ends_with("already wired; nothing to change"),
+        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
 }

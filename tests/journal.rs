@@ -483,3 +483,34 @@ fn other_hosts_post_tool_use_counts_too() {
         assert_eq!(repo.judge("rm -rf gen"), "allow", "{host}");
     }
 }
+
+/// Cursor reports each shell command after it ran (`afterShellExecution`, the fields of
+/// `beforeShellExecution` with the output): what it made is the agents' too.
+#[test]
+fn cursors_after_shell_execution_counts_too() {
+    let repo = Repo::new();
+    let event = |name: &str| {
+        json!({
+            "conversation_id": "c-1", "generation_id": "g-1", "hook_event_name": name,
+            "command": "mkdir gen && echo x > gen/out.txt", "cwd": repo.dir(),
+            "workspace_roots": [repo.dir()]
+        })
+    };
+    let send = |payload: Value| {
+        repo.sandbox
+            .command()
+            .arg("hook")
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap()
+    };
+    let out = send(event("beforeShellExecution"));
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    repo.write("gen/out.txt", "x\n");
+    assert!(stopped(&repo.judge("rm -rf gen")));
+    let mut after = event("afterShellExecution");
+    after["output"] = json!("");
+    let out = send(after);
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    assert_eq!(repo.judge("rm -rf gen"), "allow");
+}

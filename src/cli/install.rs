@@ -25,8 +25,8 @@ pub struct Args {
     /// Send the host's file-writing tools to the hook too (the default where the host has
     /// them: Claude Code, Gemini CLI, Factory Droid), so writes to the guard's own files are
     /// refused, files the agent writes are claimed for it, and (Claude Code, Codex, Gemini CLI,
-    /// Factory Droid, Qoder CLI, Qwen Code, Auggie, with a hook after each call) the journal
-    /// knows what agent sessions made. Uninstall takes every
+    /// Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor, with a hook after each call) the
+    /// journal knows what agent sessions made. Uninstall takes every
     /// hook out either way.
     #[arg(long, conflicts_with = "no_file_tools")]
     file_tools: bool,
@@ -56,7 +56,7 @@ fn target(name: &str) -> Result<Target, String> {
     })
 }
 
-const FILE_TOOLS: &str = "File-writing tools go to the hook too where the host has them, and Claude Code, Codex, Gemini CLI, Factory Droid, Qoder CLI, Qwen Code, Auggie and Hermes Agent report each call after it runs: agent-guard refuses writes to its own files and keeps a journal of what agent sessions make, so that they may delete or discard it again (snapshotted). `--no-file-tools` wires shell commands only.";
+const FILE_TOOLS: &str = "File-writing tools go to the hook too where the host has them, and Claude Code, Codex, Gemini CLI, Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor and Hermes Agent report each call after it runs: agent-guard refuses writes to its own files and keeps a journal of what agent sessions make, so that they may delete or discard it again (snapshotted). `--no-file-tools` wires shell commands only.";
 
 impl Args {
     fn forced(&self) -> Option<Scope> {

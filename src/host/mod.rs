@@ -348,8 +348,8 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
 }
 
 /// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
-/// Qoder CLI), `AfterTool` (Gemini CLI) and `post_tool_call` (Hermes Agent) events, which the
-/// guard only observes.
+/// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent) and
+/// `afterShellExecution` (Cursor) events, which the guard only observes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
     /// A shell command ran.
@@ -368,7 +368,12 @@ impl Done {
 }
 
 /// Events that report a call after it ran; they name themselves in their payload.
-const AFTER_EVENTS: &[&str] = &["PostToolUse", "AfterTool", hermes::AFTER];
+const AFTER_EVENTS: &[&str] = &[
+    "PostToolUse",
+    "AfterTool",
+    hermes::AFTER,
+    "afterShellExecution",
+];
 
 /// Whether `input` may be an after-call event: a look at the bytes that spares a judged call
 /// a second parse of its payload.
@@ -390,6 +395,7 @@ pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
     let host = host.unwrap_or(match event {
         "AfterTool" => Host::Gemini,
         hermes::AFTER => Host::Hermes,
+        "afterShellExecution" => Host::Cursor,
         _ => Host::ClaudeCode,
     });
     match decode(input, Some(host)) {
@@ -412,7 +418,8 @@ fn detect(payload: &Value) -> Host {
         (Some("PreToolUse"), Some(qwen::SHELL)) => Host::Qwen,
         (Some("pre_tool"), _) => Host::Vibe,
         (Some("PreToolUse"), _) if payload.get("workspace_roots").is_some() => Host::Auggie,
-        (Some("beforeShellExecution"), _) | (Some("preToolUse"), Some("Shell")) => Host::Cursor,
+        (Some("beforeShellExecution" | "afterShellExecution"), _)
+        | (Some("preToolUse"), Some("Shell")) => Host::Cursor,
         (Some("preToolUse"), Some("shell")) | (_, Some("execute_bash")) => Host::Kiro,
         _ if payload.get("toolInput").is_some() && payload.get("toolArgs").is_none() => Host::Grok,
         _ if payload.get("toolName").is_some() || payload.get("toolArgs").is_some() => {

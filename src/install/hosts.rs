@@ -102,6 +102,7 @@ pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
         Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
         Host::Qwen | Host::Auggie => Some("PostToolUse"),
+        Host::Cursor => Some("afterShellExecution"),
         Host::Gemini => Some("AfterTool"),
         // Always written with the entry before the call (`yaml_hooks`), file tools or not.
         Host::Hermes => Some("post_tool_call"),

@@ -24,8 +24,9 @@
 //! - **Which tools.** Our entry takes the host's shell tool, and by default the file-writing
 //!   tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid), so that writes
 //!   to the guard's own files are refused and written files are claimed for the agent; Claude
-//!   Code, Codex (in `hooks.json`), Factory Droid, Qoder CLI, Qwen Code, Auggie and Gemini CLI
-//!   also get our entry after each call (`PostToolUse`, `AfterTool`), which feeds the journal of
+//!   Code, Codex (in `hooks.json`), Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor and
+//!   Gemini CLI also get our entry after each call (`PostToolUse`, `afterShellExecution`,
+//!   `AfterTool`), which feeds the journal of
 //!   what agent sessions made; Hermes Agent's block always holds its `post_tool_call` entry.
 //!   `--no-file-tools` keeps to the shell tool before the call. Other hosts' hooks are shell-only events; `--file-tools` named there is
 //!   noted and changes nothing. The entries follow the command line both ways: a shell-only
