@@ -327,6 +327,52 @@ fn cases() -> Vec<Case> {
         case(Qoder, "bash-status.json", DENY, Silent),
         case(Qoder, "write-file.json", DENY, Silent),
         case(Qoder, "malformed.json", DENY, Silent),
+        // Grok Build, Antigravity CLI, Hermes Agent: a JSON block on exit 0; no ask.
+        case(
+            Grok,
+            "terminal-reset-hard.json",
+            DENY,
+            Stdout("grok-reset-hard-deny.json"),
+        ),
+        case(
+            Grok,
+            "terminal-reset-hard.json",
+            ASK,
+            Stdout("grok-reset-hard-ask.json"),
+        ),
+        case(Grok, "terminal-status.json", DENY, Silent),
+        case(Grok, "edit-file.json", DENY, Silent),
+        case(Grok, "malformed.json", DENY, Silent),
+        case(
+            Antigravity,
+            "run-command-reset-hard.json",
+            DENY,
+            Stdout("antigravity-reset-hard-deny.json"),
+        ),
+        case(
+            Antigravity,
+            "run-command-reset-hard.json",
+            ASK,
+            Stdout("antigravity-reset-hard-ask.json"),
+        ),
+        case(Antigravity, "run-command-status.json", DENY, Silent),
+        case(Antigravity, "write-file.json", DENY, Silent),
+        case(Antigravity, "malformed.json", DENY, Silent),
+        case(
+            Hermes,
+            "terminal-reset-hard.json",
+            DENY,
+            Stdout("hermes-reset-hard-deny.json"),
+        ),
+        case(
+            Hermes,
+            "terminal-reset-hard.json",
+            ASK,
+            Stdout("hermes-reset-hard-ask.json"),
+        ),
+        case(Hermes, "terminal-status.json", DENY, Silent),
+        case(Hermes, "write-file.json", DENY, Silent),
+        case(Hermes, "malformed.json", DENY, Silent),
     ]
 }
 
@@ -546,6 +592,26 @@ fn a_named_host_lets_what_it_cannot_read_pass() {
     let kimi = std::fs::read(test_file("fixtures/kimi/bash-reset-hard.json")).unwrap();
     for host in [Host::Gemini, Host::Qwen, Host::Kimi, Host::Qoder] {
         runs.push((host, crush.clone()));
+    }
+    // The new hosts' payloads are each their own: no other host reads them, and they read
+    // no other host's.
+    let theirs = [
+        "grok/terminal-reset-hard.json",
+        "antigravity/run-command-reset-hard.json",
+        "hermes/terminal-reset-hard.json",
+    ];
+    for fixture in theirs {
+        let payload = std::fs::read(test_file(&format!("fixtures/{fixture}"))).unwrap();
+        for host in Host::ALL {
+            if !fixture.starts_with(&format!("{}/", host.name())) {
+                runs.push((host, payload.clone()));
+            }
+        }
+    }
+    for host in [Host::Grok, Host::Antigravity, Host::Hermes] {
+        for payload in [&claude, &gemini, &crush, &kimi] {
+            runs.push((host, payload.clone()));
+        }
     }
     for host in [
         Host::Gemini,

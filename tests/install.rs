@@ -50,6 +50,8 @@ impl Folders {
             kimi_home: None,
             crush_home: None,
             qoder_home: None,
+            grok_home: None,
+            hermes_home: None,
         }
     }
 
@@ -300,18 +302,29 @@ fn merges_into_existing_settings_and_undoes_exactly() {
 
 /// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
 /// writes from nothing in a project.
-const FILE_TOOL_HOSTS: [(Host, &str); 3] = [
+const FILE_TOOL_HOSTS: [(Host, &str); 8] = [
     (Host::ClaudeCode, ".claude/settings.json"),
     (Host::Gemini, ".gemini/settings.json"),
     (Host::Droid, ".factory/settings.json"),
+    // No file tools, but the hook after each call, which goes with them.
+    (Host::Codex, ".codex/hooks.json"),
+    (Host::Qoder, ".qoder/settings.json"),
+    (Host::Qwen, ".qwen/settings.json"),
+    (Host::Auggie, ".augment/settings.json"),
+    (Host::Cursor, ".cursor/hooks.json"),
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 4] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 9] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
     ("droid-settings.json", Host::Droid, ".factory/settings.json"),
+    ("codex.json", Host::Codex, ".codex/hooks.json"),
+    ("qoder.json", Host::Qoder, ".qoder/settings.json"),
+    ("qwen.json", Host::Qwen, ".qwen/settings.json"),
+    ("auggie.json", Host::Auggie, ".augment/settings.json"),
+    ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
 ];
 
 /// With `--file-tools`, from nothing: the exact file (golden), twice is once, and uninstall
@@ -536,8 +549,8 @@ fn droid_follows_the_layout_of_its_hooks_file() {
     assert!(!folders.project().join(".factory/settings.json").exists());
 }
 
-/// `QWEN_HOME`, `VIBE_HOME`, `KIMI_CODE_HOME` and the variables that move Crush's and Qoder's
-/// user folders are followed, as the hosts read them.
+/// `QWEN_HOME`, `VIBE_HOME`, `KIMI_CODE_HOME`, `GROK_HOME`, `HERMES_HOME` and the variables
+/// that move Crush's and Qoder's user folders are followed, as the hosts read them.
 #[test]
 fn hosts_follow_their_home_variables() {
     let folders = Folders::new();
@@ -548,6 +561,8 @@ fn hosts_follow_their_home_variables() {
         kimi_home: Some(elsewhere.join("kimi")),
         crush_home: Some(elsewhere.join("crush")),
         qoder_home: Some(elsewhere.join("qoder")),
+        grok_home: Some(elsewhere.join("grok")),
+        hermes_home: Some(elsewhere.join("hermes")),
         ..folders.locations()
     };
     for (host, file) in [
@@ -556,6 +571,8 @@ fn hosts_follow_their_home_variables() {
         (Host::Kimi, "kimi/config.toml"),
         (Host::Crush, "crush/crush.json"),
         (Host::Qoder, "qoder/settings.json"),
+        (Host::Grok, "grok/hooks/agent-guard.json"),
+        (Host::Hermes, "hermes/config.yaml"),
     ] {
         let change = install(host, Scope::User, &loc, BIN);
         assert_eq!(change.path, elsewhere.join(file), "{}", host.name());
@@ -751,6 +768,8 @@ fn run(sandbox: &Sandbox, args: &[&str]) -> (String, String, i32) {
         .env_remove("QODER_CONFIG_DIR")
         .env_remove("QODER_CLI_HOME")
         .env_remove("GEMINI_CLI_HOME")
+        .env_remove("GROK_HOME")
+        .env_remove("HERMES_HOME")
         .args(args);
     let out = cmd.output().unwrap();
     (
@@ -905,7 +924,7 @@ fn file_tools_through_the_binary() {
     std::fs::create_dir_all(sandbox.cwd().join(".claude")).unwrap();
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--file-tools", "--host", "claude,cursor"],
+        &["install", "--file-tools", "--host", "claude,windsurf"],
     );
     assert_eq!(code, 0, "{stderr}");
     let row = |out: &str, host: &str| {
@@ -921,8 +940,8 @@ fn file_tools_through_the_binary() {
         "{stdout}"
     );
     assert!(
-        row(&stdout, "cursor").ends_with(
-            "created with the beforeShellExecution hook (--file-tools does not apply: its hook sees shell commands only)"
+        row(&stdout, "windsurf").ends_with(
+            "created with the pre_run_command hook (--file-tools does not apply: its hook sees shell commands only)"
         ),
         "{stdout}"
     );
@@ -931,7 +950,7 @@ fn file_tools_through_the_binary() {
 
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--no-file-tools", "--host", "claude,cursor"],
+        &["install", "--no-file-tools", "--host", "claude,windsurf"],
     );
     assert_eq!(code, 0, "{stderr}");
     assert!(
@@ -941,7 +960,7 @@ fn file_tools_through_the_binary() {
     );
     assert!(!stdout.contains("--no-file-tools"), "{stdout}");
     assert!(
-        row(&stdout, "cursor").ends_with("already wired; nothing to change"),
+        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
     let settings = read(&sandbox.cwd().join(".claude/settings.json"));
@@ -952,14 +971,14 @@ fn file_tools_through_the_binary() {
     assert!(!settings.contains("PostToolUse"), "{settings}");
 
     // The file-writing tools are the default, and the shell-only host is not told otherwise.
-    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,cursor"]);
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,windsurf"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         row(&stdout, "claude").contains("and the PostToolUse hook"),
         "{stdout}"
     );
     assert!(
-        row(&stdout, "cursor").ends_with("already wired; nothing to change"),
+        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
 }
@@ -994,4 +1013,198 @@ fn doctor_reports_a_host_in_use_but_not_wired() {
         stdout.contains("gemini: not wired; run `agent-guard install --host gemini`"),
         "{stdout}"
     );
+}
+
+/// Grok Build, Antigravity CLI and Hermes Agent read hooks from the user's settings alone: each
+/// file is created from nothing (golden), merged into with everything else kept (golden),
+/// backed up, left alone by a second install, updated in place when the binary moves, and given
+/// back byte for byte by uninstall. Project scope is refused; the host's folder in the home
+/// folder says it is in use.
+#[test]
+fn user_only_hosts_keep_their_hooks_in_the_users_settings() {
+    let cases = [
+        (
+            Host::Grok,
+            ".grok/hooks/agent-guard.json",
+            "grok.json",
+            ".grok",
+        ),
+        (
+            Host::Antigravity,
+            ".gemini/config/hooks.json",
+            "antigravity.json",
+            ".gemini/antigravity",
+        ),
+        (
+            Host::Hermes,
+            ".hermes/config.yaml",
+            "hermes.yaml",
+            ".hermes",
+        ),
+    ];
+    for (host, relative, fixture, marker) in cases {
+        let name = host.name();
+        let folders = Folders::new();
+        let loc = folders.locations();
+        assert!(install::detect(&loc).is_empty(), "{name}");
+        std::fs::create_dir_all(folders.home().join(marker)).unwrap();
+        // Antigravity's folder is inside Gemini CLI's, which is detected with it.
+        assert!(install::detect(&loc).contains(&host), "{name}");
+        assert_eq!(install::scope_for(host, &loc, None).unwrap(), Scope::User);
+        let refused = install::scope_for(host, &loc, Some(Scope::Project)).unwrap_err();
+        assert!(refused.contains("--user"), "{name}: {refused}");
+
+        let path = folders.home().join(relative);
+        let created = install(host, Scope::User, &loc, BIN);
+        assert_eq!(
+            (created.path.as_path(), created.outcome),
+            (path.as_path(), Outcome::Created)
+        );
+        created.apply().unwrap();
+        golden(&golden_name(host, &path), &read(&path));
+        assert_eq!(install::wired(host, &loc).unwrap().len(), 1, "{name}");
+        let removed = uninstall(host, Scope::User, &loc);
+        assert_eq!(removed.len(), 1, "{name}");
+        assert_eq!(removed[0].outcome, Outcome::Deleted, "{name}");
+        removed[0].apply().unwrap();
+        assert!(!path.exists(), "{name}");
+
+        let original = existing(fixture);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &original).unwrap();
+        let change = install(host, Scope::User, &loc, BIN);
+        assert_eq!(change.outcome, Outcome::Added, "{name}");
+        assert_eq!(
+            change.apply().unwrap(),
+            Backup::Written(change.backup_path())
+        );
+        let merged = read(&path);
+        golden(&format!("{name}-merged-{fixture}"), &merged);
+        assert_eq!(
+            install(host, Scope::User, &loc, BIN).outcome,
+            Outcome::AlreadyThere
+        );
+        let moved = install(host, Scope::User, &loc, "/usr/local/bin/agent-guard");
+        assert_eq!(moved.outcome, Outcome::Updated, "{name}");
+        moved.apply().unwrap();
+        assert_eq!(
+            read(&path),
+            merged.replace(BIN, "/usr/local/bin/agent-guard"),
+            "{name}"
+        );
+        let removed = uninstall(host, Scope::User, &loc);
+        assert_eq!(removed.len(), 1, "{name}");
+        assert_eq!(
+            removed[0].apply().unwrap(),
+            Backup::Restored(change.backup_path())
+        );
+        assert_eq!(read(&path), original, "{name}");
+        assert!(uninstall(host, Scope::Project, &loc).is_empty(), "{name}");
+    }
+}
+
+/// A Hermes `config.yaml` that already has a `hooks:` section is left as it is: install names
+/// the lines to add to it.
+#[test]
+fn hermes_does_not_merge_into_a_hooks_section() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let path = folders.home().join(".hermes/config.yaml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let original = "model: x\nhooks:\n  on_session_start:\n    - command: notify-send hi\n";
+    std::fs::write(&path, original).unwrap();
+    let problem =
+        install::plan_install(Host::Hermes, Scope::User, &loc, Path::new(BIN), true).unwrap_err();
+    assert_eq!(problem.line, Some((2, 1)));
+    assert!(
+        problem.message.contains("pre_tool_call:"),
+        "{}",
+        problem.message
+    );
+    assert_eq!(read(&path), original);
+}
+
+/// opencode, Amp, Pi and OpenClaw have no hook that runs a program: their folders are detected,
+/// and install and uninstall say how to put in and take out the plugin that ships for each,
+/// touching no file.
+#[test]
+fn plugin_hosts_are_detected_and_told_how_to_wire_their_plugin() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    for plugin in install::Plugin::ALL {
+        assert!(!plugin.in_use(&loc), "{}", plugin.name());
+    }
+    let marks = [
+        (
+            install::Plugin::Opencode,
+            folders.project().join(".opencode"),
+        ),
+        (install::Plugin::Amp, folders.home().join(".config/amp")),
+        (install::Plugin::Pi, folders.project().join(".pi")),
+        (install::Plugin::OpenClaw, folders.home().join(".openclaw")),
+    ];
+    for (plugin, dir) in marks {
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(plugin.in_use(&loc), "{}", plugin.name());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(home_of(&sandbox).join(".openclaw")).unwrap();
+    std::fs::create_dir_all(home_of(&sandbox).join(".pi/agent")).unwrap();
+    let (stdout, stderr, code) = run(&sandbox, &["install"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("integrations/openclaw"), "{stdout}");
+    assert!(
+        stdout.contains("integrations/pi/agent-guard.ts"),
+        "{stdout}"
+    );
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "amp"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("integrations/amp/agent-guard.ts"),
+        "{stdout}"
+    );
+    let (stdout, _, code) = run(&sandbox, &["uninstall", "--host", "amp,pi,openclaw"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("openclaw plugins uninstall agent-guard"),
+        "{stdout}"
+    );
+    assert!(walk(sandbox.cwd().parent().unwrap()).is_empty());
+    let (_, stderr, code) = run(&sandbox, &["install", "--host", "nope"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("amp, pi, openclaw"), "{stderr}");
+}
+
+/// Where there is no `sh` (Windows without Git Bash), doctor runs the wired command as the
+/// program and words it is, and still checks it end to end.
+#[test]
+fn doctor_runs_its_trial_without_a_shell() {
+    let sandbox = Sandbox::new();
+    let (_, stderr, code) = run(&sandbox, &["install", "--user", "--host", "claude,copilot"]);
+    assert_eq!(code, 0, "{stderr}");
+    let empty = sandbox.cwd().parent().unwrap().join("no-programs");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = sandbox
+        .command()
+        .env("PATH", &empty)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for host in ["claude", "copilot"] {
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{host} ")))
+            .unwrap_or_else(|| panic!("no row for {host}:\n{stdout}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 3..], ["ok", "ok", "ok"], "{row}");
+    }
 }

@@ -409,3 +409,108 @@ fn a_discard_from_a_subfolder_weighs_the_same_files() {
     });
     assert_eq!(repo.hook(payload), "allow");
 }
+
+/// Hermes Agent's shell hooks report each `terminal` call before (`pre_tool_call`) and after
+/// (`post_tool_call`) it runs: what the command made is the agents' too.
+#[test]
+fn hermes_agents_post_tool_call_event_counts_too() {
+    let repo = Repo::new();
+    let event = |name: &str| {
+        json!({
+            "hook_event_name": name, "tool_name": "terminal",
+            "tool_input": {"command": "mkdir gen && echo x > gen/out.txt"},
+            "session_id": "h-1", "cwd": repo.dir(), "extra": {"task_id": ""}
+        })
+    };
+    let send = |payload: Value| {
+        repo.sandbox
+            .command()
+            .args(["hook", "--host", "hermes"])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap()
+    };
+    let out = send(event("pre_tool_call"));
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    repo.write("gen/out.txt", "x\n");
+    assert!(stopped(&repo.judge("rm -rf gen")));
+    let out = send(event("post_tool_call"));
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    assert_eq!(repo.judge("rm -rf gen"), "allow");
+}
+
+/// Codex, Factory Droid, Qoder CLI, Qwen Code and Auggie report each shell call after it runs
+/// (`PostToolUse`, Claude Code's shape) to the hook install wires there: what it made is the
+/// agents' too.
+#[test]
+fn other_hosts_post_tool_use_counts_too() {
+    for (host, tool) in [
+        ("codex", "Bash"),
+        ("droid", "Execute"),
+        ("qoder", "Bash"),
+        ("qwen", "run_shell_command"),
+        ("auggie", "launch-process"),
+    ] {
+        let repo = Repo::new();
+        let command = "mkdir gen && echo x > gen/out.txt";
+        let event = |name: &str| {
+            json!({
+                "session_id": format!("{host}-1"), "turn_id": "t1", "cwd": repo.dir(),
+                "workspace_roots": [repo.dir()],
+                "hook_event_name": name, "tool_name": tool, "tool_input": {"command": command}
+            })
+        };
+        let send = |payload: Value| {
+            repo.sandbox
+                .command()
+                .args(["hook", "--host", host])
+                .write_stdin(payload.to_string())
+                .output()
+                .unwrap()
+        };
+        let out = send(event("PreToolUse"));
+        assert!(
+            out.stdout.is_empty() && out.status.success(),
+            "{host}: {out:?}"
+        );
+        repo.write("gen/out.txt", "x\n");
+        assert!(stopped(&repo.judge("rm -rf gen")), "{host}");
+        let out = send(event("PostToolUse"));
+        assert!(
+            out.stdout.is_empty() && out.status.success(),
+            "{host}: {out:?}"
+        );
+        assert_eq!(repo.judge("rm -rf gen"), "allow", "{host}");
+    }
+}
+
+/// Cursor reports each shell command after it ran (`afterShellExecution`, the fields of
+/// `beforeShellExecution` with the output): what it made is the agents' too.
+#[test]
+fn cursors_after_shell_execution_counts_too() {
+    let repo = Repo::new();
+    let event = |name: &str| {
+        json!({
+            "conversation_id": "c-1", "generation_id": "g-1", "hook_event_name": name,
+            "command": "mkdir gen && echo x > gen/out.txt", "cwd": repo.dir(),
+            "workspace_roots": [repo.dir()]
+        })
+    };
+    let send = |payload: Value| {
+        repo.sandbox
+            .command()
+            .arg("hook")
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap()
+    };
+    let out = send(event("beforeShellExecution"));
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    repo.write("gen/out.txt", "x\n");
+    assert!(stopped(&repo.judge("rm -rf gen")));
+    let mut after = event("afterShellExecution");
+    after["output"] = json!("");
+    let out = send(after);
+    assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    assert_eq!(repo.judge("rm -rf gen"), "allow");
+}

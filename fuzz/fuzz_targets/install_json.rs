@@ -24,6 +24,7 @@ fn layouts() -> [Layout; 3] {
             path: vec!["hooks", "PreToolUse"],
             group: Some("Bash"),
             command_key: &["command"],
+            twin: None,
             handler: |c| J::Obj(vec![("type", J::str("command")), ("command", J::str(c))]),
         },
         Layout {
@@ -31,6 +32,7 @@ fn layouts() -> [Layout; 3] {
             path: vec!["hooks", "beforeShellExecution"],
             group: None,
             command_key: &["command"],
+            twin: None,
             handler: |c| J::Obj(vec![("command", J::str(c))]),
         },
         Layout {
@@ -38,6 +40,7 @@ fn layouts() -> [Layout; 3] {
             path: vec!["hooks"],
             group: None,
             command_key: &["action", "command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),

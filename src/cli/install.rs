@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use crate::host::Host;
-use crate::install::{self, Backup, Change, Locations, Outcome, Scope};
+use crate::install::{self, Backup, Change, Locations, Outcome, Plugin, Scope};
 
 /// Which hosts and which of their settings.
 #[derive(clap::Args)]
@@ -24,8 +24,9 @@ pub struct Args {
     dry_run: bool,
     /// Send the host's file-writing tools to the hook too (the default where the host has
     /// them: Claude Code, Gemini CLI, Factory Droid), so writes to the guard's own files are
-    /// refused, files the agent writes are claimed for it, and (Claude Code, Gemini CLI, with a
-    /// hook after each call) the journal knows what agent sessions made. Uninstall takes every
+    /// refused, files the agent writes are claimed for it, and (Claude Code, Codex, Gemini CLI,
+    /// Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor, with a hook after each call) the
+    /// journal knows what agent sessions made. Uninstall takes every
     /// hook out either way.
     #[arg(long, conflicts_with = "no_file_tools")]
     file_tools: bool,
@@ -34,26 +35,28 @@ pub struct Args {
     no_file_tools: bool,
 }
 
-/// A host with a settings-file hook, or opencode, whose guard is a plugin.
+/// A host with a settings-file hook, or one whose guard is a plugin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
     Host(Host),
-    Opencode,
+    Plugin(Plugin),
 }
 
 fn target(name: &str) -> Result<Target, String> {
-    if name == "opencode" {
-        return Ok(Target::Opencode);
+    if let Some(plugin) = Plugin::from_name(name) {
+        return Ok(Target::Plugin(plugin));
     }
     Host::from_name(name).map(Target::Host).ok_or_else(|| {
-        let names: Vec<&str> = Host::ALL.iter().map(|h| h.name()).collect();
-        format!("unknown host; one of: {}, opencode", names.join(", "))
+        let names: Vec<&str> = Host::ALL
+            .iter()
+            .map(|h| h.name())
+            .chain(Plugin::ALL.iter().map(|p| p.name()))
+            .collect();
+        format!("unknown host; one of: {}", names.join(", "))
     })
 }
 
-const OPENCODE: &str = "no settings-file hook: copy integrations/opencode/agent-guard.ts from the agent-guard repository into .opencode/plugin/ (this project) or ~/.config/opencode/plugin/ (every project), with agent-guard on the PATH";
-
-const FILE_TOOLS: &str = "File-writing tools go to the hook too where the host has them, and Claude Code and Gemini CLI report each call after it runs: agent-guard refuses writes to its own files and keeps a journal of what agent sessions make, so that they may delete or discard it again (snapshotted). `--no-file-tools` wires shell commands only.";
+const FILE_TOOLS: &str = "File-writing tools go to the hook too where the host has them, and Claude Code, Codex, Gemini CLI, Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor and Hermes Agent report each call after it runs: agent-guard refuses writes to its own files and keeps a journal of what agent sessions make, so that they may delete or discard it again (snapshotted). `--no-file-tools` wires shell commands only.";
 
 impl Args {
     fn forced(&self) -> Option<Scope> {
@@ -132,9 +135,12 @@ pub fn run_install(args: &Args) -> ExitCode {
                 .into_iter()
                 .map(Target::Host)
                 .collect();
-            if install::opencode_in_use(&loc) {
-                found.push(Target::Opencode);
-            }
+            found.extend(
+                Plugin::ALL
+                    .into_iter()
+                    .filter(|p| p.in_use(&loc))
+                    .map(Target::Plugin),
+            );
             found
         }
     };
@@ -154,9 +160,12 @@ pub fn run_install(args: &Args) -> ExitCode {
     let file_tools = !args.no_file_tools;
     let mut wide = false;
     for target in targets {
-        let Target::Host(host) = target else {
-            line("opencode", "-", OPENCODE);
-            continue;
+        let host = match target {
+            Target::Host(host) => host,
+            Target::Plugin(plugin) => {
+                line(plugin.name(), "-", plugin.install_steps());
+                continue;
+            }
         };
         let change = install::scope_for(host, &loc, args.forced())
             .map_err(|e| eprintln!("agent-guard: {}: {e}", host.name()))
@@ -219,13 +228,12 @@ pub fn run_uninstall(args: &Args) -> ExitCode {
     let mut failed = false;
     let mut any = false;
     for target in targets {
-        let Target::Host(host) = target else {
-            line(
-                "opencode",
-                "-",
-                "remove agent-guard.ts from .opencode/plugin/ or ~/.config/opencode/plugin/",
-            );
-            continue;
+        let host = match target {
+            Target::Host(host) => host,
+            Target::Plugin(plugin) => {
+                line(plugin.name(), "-", plugin.uninstall_steps());
+                continue;
+            }
         };
         for &scope in &scopes {
             match install::plan_uninstall(host, scope, &loc) {

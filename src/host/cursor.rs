@@ -1,5 +1,6 @@
 //! Cursor's hooks (`hooks.json` version 1): `beforeShellExecution`, and the generic
-//! `preToolUse` for its `Shell` tool.
+//! `preToolUse` for its `Shell` tool; `afterShellExecution`, the same fields once the command
+//! ran (with its `output`), is only observed.
 //!
 //! In: `{"hook_event_name": "beforeShellExecution", "command", "cwd", "conversation_id", ...}`,
 //! or `{"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command",
@@ -17,7 +18,8 @@ use super::{Host, Reply, Rewrite, Stop, ToolCall, text, text_at};
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let session = text(payload, "conversation_id").map(str::to_string);
     match text(payload, "hook_event_name")? {
-        "beforeShellExecution" => Some(ToolCall {
+        // `afterShellExecution` reports the same command once it ran, for the journal.
+        "beforeShellExecution" | "afterShellExecution" => Some(ToolCall {
             host: Host::Cursor,
             tool: "Shell".to_string(),
             command: payload.get("command")?.as_str()?.to_string(),
@@ -112,7 +114,6 @@ mod tests {
     #[test]
     fn other_events_tools_and_shapes_pass() {
         let cases = [
-            r#"{"hook_event_name":"afterShellExecution","command":"rm -rf /","output":""}"#,
             r#"{"hook_event_name":"beforeMCPExecution","tool_name":"db","tool_input":"{\"command\":\"rm -rf /\"}"}"#,
             r#"{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"command":"rm -rf /"}}"#,
             r#"{"hook_event_name":"beforeShellExecution","command":["rm","-rf","/"]}"#,

@@ -5,6 +5,7 @@
 //! module per host; Claude Code's module also holds the payload shape that Codex, Droid, Kiro,
 //! Qwen Code, Auggie, Vibe, Kimi Code, Crush, Qoder and Copilot's PascalCase dialect copy.
 
+mod antigravity;
 mod auggie;
 mod claude;
 mod cline;
@@ -14,6 +15,8 @@ mod crush;
 mod cursor;
 mod droid;
 mod gemini;
+mod grok;
+mod hermes;
 mod kimi;
 mod kiro;
 mod qoder;
@@ -47,10 +50,13 @@ pub enum Host {
     Kimi,
     Crush,
     Qoder,
+    Grok,
+    Antigravity,
+    Hermes,
 }
 
 impl Host {
-    pub const ALL: [Host; 15] = [
+    pub const ALL: [Host; 18] = [
         Host::ClaudeCode,
         Host::Codex,
         Host::Gemini,
@@ -66,6 +72,9 @@ impl Host {
         Host::Kimi,
         Host::Crush,
         Host::Qoder,
+        Host::Grok,
+        Host::Antigravity,
+        Host::Hermes,
     ];
 
     /// The name used on the command line (`--host NAME`) and in the audit log.
@@ -86,6 +95,9 @@ impl Host {
             Host::Kimi => "kimi",
             Host::Crush => "crush",
             Host::Qoder => "qoder",
+            Host::Grok => "grok",
+            Host::Antigravity => "antigravity",
+            Host::Hermes => "hermes",
         }
     }
 
@@ -265,6 +277,9 @@ pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
         Host::Kimi => kimi::decode(&payload),
         Host::Crush => crush::decode(&payload),
         Host::Qoder => qoder::decode(&payload),
+        Host::Grok => grok::decode(&payload),
+        Host::Antigravity => antigravity::decode(&payload),
+        Host::Hermes => hermes::decode(&payload),
     }?;
     (!call.command.trim().is_empty()).then_some(call)
 }
@@ -333,7 +348,8 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
 }
 
 /// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
-/// Qoder CLI) and `AfterTool` (Gemini CLI) events, which the guard only observes.
+/// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent) and
+/// `afterShellExecution` (Cursor) events, which the guard only observes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
     /// A shell command ran.
@@ -352,7 +368,12 @@ impl Done {
 }
 
 /// Events that report a call after it ran; they name themselves in their payload.
-const AFTER_EVENTS: &[&str] = &["PostToolUse", "AfterTool"];
+const AFTER_EVENTS: &[&str] = &[
+    "PostToolUse",
+    "AfterTool",
+    hermes::AFTER,
+    "afterShellExecution",
+];
 
 /// Whether `input` may be an after-call event: a look at the bytes that spares a judged call
 /// a second parse of its payload.
@@ -371,10 +392,11 @@ pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
     if !AFTER_EVENTS.contains(&event) {
         return None;
     }
-    let host = host.unwrap_or(if event == "AfterTool" {
-        Host::Gemini
-    } else {
-        Host::ClaudeCode
+    let host = host.unwrap_or(match event {
+        "AfterTool" => Host::Gemini,
+        hermes::AFTER => Host::Hermes,
+        "afterShellExecution" => Host::Cursor,
+        _ => Host::ClaudeCode,
     });
     match decode(input, Some(host)) {
         Some(call) => Some(Done::Shell(call)),
@@ -389,13 +411,17 @@ fn detect(payload: &Value) -> Host {
     let tool = text(payload, "tool_name");
     match (event, tool) {
         (Some("BeforeTool"), _) => Host::Gemini,
+        (Some(hermes::BEFORE | hermes::AFTER), _) => Host::Hermes,
+        _ if payload.get("toolCall").is_some() => Host::Antigravity,
         _ if payload.get("client_type").is_some() => Host::Kimi,
         (None, _) if text(payload, "event").is_some() => Host::Crush,
         (Some("PreToolUse"), Some(qwen::SHELL)) => Host::Qwen,
         (Some("pre_tool"), _) => Host::Vibe,
         (Some("PreToolUse"), _) if payload.get("workspace_roots").is_some() => Host::Auggie,
-        (Some("beforeShellExecution"), _) | (Some("preToolUse"), Some("Shell")) => Host::Cursor,
+        (Some("beforeShellExecution" | "afterShellExecution"), _)
+        | (Some("preToolUse"), Some("Shell")) => Host::Cursor,
         (Some("preToolUse"), Some("shell")) | (_, Some("execute_bash")) => Host::Kiro,
+        _ if payload.get("toolInput").is_some() && payload.get("toolArgs").is_none() => Host::Grok,
         _ if payload.get("toolName").is_some() || payload.get("toolArgs").is_some() => {
             Host::Copilot
         }
@@ -438,6 +464,9 @@ pub fn encode(call: &ToolCall, verdict: &Verdict) -> Reply {
         Host::Vibe => vibe::encode(stop.reason()),
         Host::Kimi | Host::Qoder => claude::encode(stop),
         Host::Crush => crush::encode(stop.reason()),
+        Host::Grok => grok::encode(stop.reason()),
+        Host::Antigravity => antigravity::encode(stop.reason()),
+        Host::Hermes => hermes::encode(stop.reason()),
     }
 }
 
@@ -454,9 +483,15 @@ fn rewritten(host: Host, input: Value) -> Reply {
         Host::Crush => crush::rewrite(input),
         Host::Qoder => claude::rewrite(input),
         // Their calls never carry a `Rewrite`.
-        Host::Droid | Host::Kiro | Host::Windsurf | Host::Cline | Host::Qwen | Host::Kimi => {
-            Reply::silent()
-        }
+        Host::Droid
+        | Host::Kiro
+        | Host::Windsurf
+        | Host::Cline
+        | Host::Qwen
+        | Host::Kimi
+        | Host::Grok
+        | Host::Antigravity
+        | Host::Hermes => Reply::silent(),
     }
 }
 
@@ -480,6 +515,9 @@ pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
         Host::Kimi => kimi::probe(command, cwd),
         Host::Crush => crush::probe(command, cwd),
         Host::Qoder => qoder::probe(command, cwd),
+        Host::Grok => grok::probe(command, cwd),
+        Host::Antigravity => antigravity::probe(command, cwd),
+        Host::Hermes => hermes::probe(command, cwd),
     };
     payload.to_string().into_bytes()
 }
@@ -501,6 +539,9 @@ pub fn is_stop(host: Host, stdout: &[u8], exit_code: i32) -> bool {
         Host::Vibe => vibe::is_stop(reply.as_ref(), exit_code),
         Host::Kimi => kimi::is_stop(reply.as_ref(), exit_code),
         Host::Crush => crush::is_stop(reply.as_ref(), exit_code),
+        Host::Grok => grok::is_stop(reply.as_ref(), exit_code),
+        Host::Antigravity => antigravity::is_stop(reply.as_ref(), exit_code),
+        Host::Hermes => hermes::is_stop(reply.as_ref(), exit_code),
     }
 }
 
@@ -592,6 +633,9 @@ mod tests {
             Host::Gemini,
             Host::Cursor,
             Host::Droid,
+            Host::Grok,
+            Host::Antigravity,
+            Host::Hermes,
             Host::Kiro,
             Host::Windsurf,
             Host::Qwen,

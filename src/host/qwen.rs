@@ -18,7 +18,11 @@ use super::{Host, ToolCall, claude, text, text_at, working_dir};
 pub(super) const SHELL: &str = "run_shell_command";
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
-    if text(payload, "hook_event_name") != Some("PreToolUse") {
+    // `PostToolUse`, the same shape after the call, is read for the journal.
+    if !matches!(
+        text(payload, "hook_event_name"),
+        Some("PreToolUse" | "PostToolUse")
+    ) {
         return None;
     }
     let call = claude::decode_as(payload, Host::Qwen, |tool| tool == SHELL)?;

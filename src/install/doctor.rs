@@ -106,29 +106,64 @@ pub fn examine(host: Host, wired: &Wired, cwd: &Path) -> Health {
     }
 }
 
+/// `command_line` as a program and its arguments, the shell's quoting taken off, when it is
+/// no more than that (what install writes always is): a pipe, a redirection or an expansion
+/// needs the shell, which the host has and this machine does not.
+fn direct(command_line: &str) -> Option<Command> {
+    let analysis = crate::shell::analyze(command_line);
+    let [simple] = analysis.commands.as_slice() else {
+        return None;
+    };
+    if analysis.incomplete.is_some()
+        || analysis.syntax_error
+        || !simple.redirects.is_empty()
+        || !simple.assigns.is_empty()
+    {
+        return None;
+    }
+    let words: Option<Vec<&str>> = simple.argv.iter().map(|w| w.value()).collect();
+    let (program, args) = words?.split_first().map(|(p, a)| (*p, a.to_vec()))?;
+    let mut command = Command::new(program);
+    command.args(args);
+    Some(command)
+}
+
 /// Stdout and exit code of one run, or why it did not run to the end.
 fn run(wired: &Wired, stdin: &[u8], cwd: &Path) -> Result<(Vec<u8>, i32), String> {
-    let mut command = match &wired.run {
-        Run::Shell(shell) => {
-            let mut c = Command::new(shell);
-            c.arg("-c").arg(&wired.command);
-            c
-        }
-        Run::File(path) => Command::new(path),
-    };
     // The check is of the wiring, not of the repository: with the git context off, the
     // destructive probe is judged by the rules alone, the same in every folder.
     // The probe's deny is audited like any other: keep it out of the user's log.
     let state = std::env::temp_dir().join(format!("agent-guard-doctor-{}", std::process::id()));
-    let mut child = command
-        .env("AGENT_GUARD_CONTEXT", "off")
-        .env("XDG_STATE_HOME", &state)
-        .current_dir(cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start it: {e}"))?;
+    let start = |mut command: Command| {
+        command
+            .env("AGENT_GUARD_CONTEXT", "off")
+            .env("XDG_STATE_HOME", &state)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+    };
+    let started = match &wired.run {
+        Run::Shell(shell) => {
+            let mut through = Command::new(shell);
+            through.arg("-c").arg(&wired.command);
+            match start(through) {
+                // No such shell here (Windows without Git Bash): the command's own words.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let direct = direct(&wired.command).ok_or_else(|| {
+                        format!(
+                            "cannot start it: there is no `{shell}` here, and the command is more than a program and its words"
+                        )
+                    })?;
+                    start(direct)
+                }
+                other => other,
+            }
+        }
+        Run::File(path) => start(Command::new(path)),
+    };
+    let mut child = started.map_err(|e| format!("cannot start it: {e}"))?;
     let (Some(mut input), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
@@ -175,5 +210,57 @@ fn run(wired: &Wired, stdin: &[u8], cwd: &Path) -> Result<(Vec<u8>, i32), String
         }),
         Some(code) => Ok((stdout, code)),
         None => Err("it was killed by a signal".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(command: &Command) -> Vec<String> {
+        std::iter::once(command.get_program())
+            .chain(command.get_args())
+            .map(|s| s.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_plain_command_runs_without_a_shell() {
+        let cases = [
+            (
+                "/opt/agent-guard hook --host claude",
+                vec!["/opt/agent-guard", "hook", "--host", "claude"],
+            ),
+            (
+                "'/opt/my tools/agent-guard' hook --host codex",
+                vec!["/opt/my tools/agent-guard", "hook", "--host", "codex"],
+            ),
+            (
+                "\"C:/Program Files/agent-guard/agent-guard.exe\" hook --host copilot",
+                vec![
+                    "C:/Program Files/agent-guard/agent-guard.exe",
+                    "hook",
+                    "--host",
+                    "copilot",
+                ],
+            ),
+        ];
+        for (line, want) in cases {
+            let command = direct(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(argv(&command), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_command_that_needs_the_shell_is_not_run_without_one() {
+        for line in [
+            "agent-guard hook --host claude 2>/dev/null",
+            "agent-guard hook --host claude | tee log",
+            "AGENT_GUARD_OFF=1 agent-guard hook --host claude",
+            "$HOME/bin/agent-guard hook --host claude",
+            "cd /x && agent-guard hook --host claude",
+        ] {
+            assert!(direct(line).is_none(), "{line}");
+        }
     }
 }

@@ -12,12 +12,15 @@
 //! their schemas accept. Kimi Code from its source (MoonshotAI/kimi-code, the CLI 0.38.0: the
 //! `hooks` config section and the bootstrap's `KIMI_CODE_HOME`), Crush from its source
 //! (charmbracelet/crush v0.90.0: `lookupConfigs` and `GlobalConfig`), Qoder CLI from its
-//! package (`@qoder-ai/qodercli` 1.1.52: its settings paths and hook schema).
+//! package (`@qoder-ai/qodercli` 1.1.52: its settings paths and hook schema). Hermes Agent from its
+//! package (`hermes-agent` 0.19.0: `agent/shell_hooks.py` and `get_hermes_home`); Grok Build and
+//! Antigravity CLI from the files the cc-safety-net 2.4.5 installer writes for them (Grok Build:
+//! `$GROK_HOME/hooks/*.json`; Antigravity CLI: named hook sets in `~/.gemini/config/hooks.json`).
 
 use std::path::{Path, PathBuf};
 
 use super::hook_tables::{Field, Tables};
-use super::json::{J, Layout};
+use super::json::{J, Layout, Twin};
 use super::toml::Group;
 use super::{Locations, Problem, Scope};
 use crate::host::Host;
@@ -35,6 +38,8 @@ pub enum Kind {
     ClineScript,
     /// A `[[hooks]]` table per hook: Mistral Vibe's `hooks.toml`, Kimi Code's `config.toml`.
     HookTables(Tables),
+    /// Hermes Agent's `config.yaml`, with our `hooks:` block.
+    HermesYaml,
 }
 
 /// One settings file a host reads hooks from.
@@ -55,6 +60,8 @@ pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str
         Host::Qwen | Host::Auggie => "PreToolUse",
         Host::Vibe => "pre_tool",
         Host::Kimi | Host::Crush | Host::Qoder => "PreToolUse",
+        Host::Grok | Host::Antigravity => "PreToolUse",
+        Host::Hermes => "pre_tool_call",
     };
     (event, matcher(host, file_tools))
 }
@@ -80,7 +87,12 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         (Host::Kimi, _) => "^Bash$",
         (Host::Crush, _) => "^bash$",
         (Host::Qoder, _) => "Bash",
-        (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline, _) => return None,
+        (Host::Grok, _) => "run_terminal_command",
+        (Host::Hermes, _) => "terminal",
+        // Its hook sets take every tool: the hook lets the others pass.
+        (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline | Host::Antigravity, _) => {
+            return None;
+        }
     })
 }
 
@@ -88,18 +100,24 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
 /// one (with the file-writing tools): what agent sessions made goes into the journal.
 pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
-        Host::ClaudeCode => Some("PostToolUse"),
+        Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
+        Host::Qwen | Host::Auggie => Some("PostToolUse"),
+        Host::Cursor => Some("afterShellExecution"),
         Host::Gemini => Some("AfterTool"),
+        // Always written with the entry before the call (`yaml_hooks`), file tools or not.
+        Host::Hermes => Some("post_tool_call"),
         _ => None,
     }
 }
 
-/// Our after-call entry in `host`'s settings: the same tools as the one before, under
-/// [`after_event`].
-pub fn after_layout(host: Host) -> Option<Layout> {
-    let event = after_event(host)?;
-    let mut layout = layout(host, true);
-    layout.path = vec!["hooks", event];
+/// Our after-call entry in a JSON settings file whose entry before the call is `before`: the
+/// same tools, under [`after_event`] in the same place (Droid's `hooks.json` keys events at
+/// its top level).
+pub fn after_layout(host: Host, before: &Layout) -> Option<Layout> {
+    let event = after_event(host).filter(|_| host != Host::Hermes)?;
+    let mut layout = before.clone();
+    layout.path.pop();
+    layout.path.push(event);
     Some(layout)
 }
 
@@ -152,6 +170,7 @@ fn claude_like(path: Vec<&'static str>, matcher: Option<&'static str>) -> Layout
         path,
         group: matcher,
         command_key: &["command"],
+        twin: None,
         handler: |c| {
             J::Obj(vec![
                 ("type", J::str("command")),
@@ -159,6 +178,15 @@ fn claude_like(path: Vec<&'static str>, matcher: Option<&'static str>) -> Layout
                 ("timeout", J::Int(30)),
             ])
         },
+    }
+}
+
+/// The hook's command line as PowerShell runs it: a program path in quotes is a string there,
+/// run with the call operator `&`.
+fn powershell(command: &str) -> String {
+    match command.starts_with(['"', '\'']) {
+        true => format!("& {command}"),
+        false => command.to_string(),
     }
 }
 
@@ -176,6 +204,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "BeforeTool"],
             group: matcher,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
@@ -190,18 +219,25 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "beforeShellExecution"],
             group: None,
             command_key: &["command"],
+            twin: None,
             handler: |c| J::Obj(vec![("command", J::str(c))]),
         },
-        // The command goes under `bash`; `powershell` would be the Windows twin.
+        // The command goes under `bash` and, for Copilot CLI on Windows, which runs hooks in
+        // PowerShell, under `powershell` too.
         Host::Copilot => Layout {
             preamble: vec![("version", J::Int(1))],
             path: vec!["hooks", "preToolUse"],
             group: None,
             command_key: &["bash"],
+            twin: Some(Twin {
+                key: "powershell",
+                value: powershell,
+            }),
             handler: |c| {
                 J::Obj(vec![
                     ("type", J::str("command")),
                     ("bash", J::str(c)),
+                    ("powershell", J::Str(powershell(c))),
                     ("timeoutSec", J::Int(30)),
                 ])
             },
@@ -212,6 +248,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks"],
             group: None,
             command_key: &["action", "command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
@@ -232,6 +269,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "pre_run_command"],
             group: None,
             command_key: &["command"],
+            twin: None,
             handler: |c| J::Obj(vec![("command", J::str(c)), ("show_output", J::Bool(true))]),
         },
         // Qwen Code reads Claude Code's shape; its timeouts are in seconds and `name` is what
@@ -241,6 +279,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "PreToolUse"],
             group: matcher,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("type", J::str("command")),
@@ -256,6 +295,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "PreToolUse"],
             group: matcher,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("type", J::str("command")),
@@ -270,6 +310,7 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             path: vec!["hooks", "PreToolUse"],
             group: None,
             command_key: &["command"],
+            twin: None,
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
@@ -279,7 +320,24 @@ fn layout(host: Host, file_tools: bool) -> Layout {
                 ])
             },
         },
+        Host::Grok => claude_like(vec!["hooks", "PreToolUse"], matcher),
+        // A hook set of our own, named after us; its groups have no matcher.
+        Host::Antigravity => Layout {
+            preamble: Vec::new(),
+            path: vec!["agent-guard", "PreToolUse"],
+            group: Some(""),
+            command_key: &["command"],
+            twin: None,
+            handler: |c| {
+                J::Obj(vec![
+                    ("type", J::str("command")),
+                    ("command", J::str(c)),
+                    ("timeout", J::Int(30)),
+                ])
+            },
+        },
         Host::Cline => unreachable!("Cline's hook is a script, not JSON"),
+        Host::Hermes => unreachable!("its hooks are YAML"),
         Host::Vibe | Host::Kimi => unreachable!("its hooks are TOML"),
     }
 }
@@ -306,6 +364,10 @@ pub fn project_marker(host: Host) -> &'static str {
         // `crush.json` or `.crush.json` at the top level.
         Host::Crush => ".crush",
         Host::Qoder => ".qoder",
+        // These three read hooks from the user's settings only; the folders say they are used.
+        Host::Grok => ".grok",
+        Host::Antigravity => ".agents",
+        Host::Hermes => ".hermes",
     }
 }
 
@@ -326,14 +388,17 @@ pub fn project_scope_fits(host: Host, root: &Path) -> bool {
     match host {
         Host::Copilot => root.join(".github").is_dir(),
         Host::Crush => CRUSH_PROJECT_FILES.iter().any(|f| root.join(f).is_file()),
-        Host::Kimi => false,
+        Host::Kimi | Host::Grok | Host::Antigravity | Host::Hermes => false,
         _ => in_project(host, root),
     }
 }
 
 /// Whether `host` reads hooks from a project's settings at all.
 pub fn has_project_scope(host: Host) -> bool {
-    host != Host::Kimi
+    !matches!(
+        host,
+        Host::Kimi | Host::Grok | Host::Antigravity | Host::Hermes
+    )
 }
 
 /// `host`'s folder in the home folder (or where its environment variable moved it).
@@ -371,6 +436,13 @@ pub fn user_dir(host: Host, loc: &Locations) -> PathBuf {
             .qoder_home
             .clone()
             .unwrap_or_else(|| home.join(".qoder")),
+        Host::Grok => loc.grok_home.clone().unwrap_or_else(|| home.join(".grok")),
+        // Antigravity keeps its state here; its hooks are in `~/.gemini/config`.
+        Host::Antigravity => home.join(".gemini").join("antigravity"),
+        Host::Hermes => loc
+            .hermes_home
+            .clone()
+            .unwrap_or_else(|| home.join(".hermes")),
     }
 }
 
@@ -383,12 +455,13 @@ fn settings_dir(host: Host, scope: Scope, loc: &Locations) -> Option<PathBuf> {
             match host {
                 Host::Kiro | Host::Cline => dir.join("hooks"),
                 Host::Crush => root.clone(),
-                Host::Kimi => return None,
+                Host::Kimi | Host::Grok | Host::Antigravity | Host::Hermes => return None,
                 _ => dir,
             }
         }
         Scope::User => match host {
-            Host::Kiro | Host::Copilot => user_dir(host, loc).join("hooks"),
+            Host::Kiro | Host::Copilot | Host::Grok => user_dir(host, loc).join("hooks"),
+            Host::Antigravity => loc.home.join(".gemini").join("config"),
             Host::Cline => user_dir(host, loc).join("Hooks"),
             _ => user_dir(host, loc),
         },
@@ -440,7 +513,12 @@ pub fn targets(
             kind: Kind::HookTables(VIBE),
         }],
         Host::Cursor | Host::Windsurf => vec![json("hooks.json", layout(host, file_tools))],
-        Host::Copilot | Host::Kiro => vec![json(OWN_FILE, layout(host, file_tools))],
+        Host::Copilot | Host::Kiro | Host::Grok => vec![json(OWN_FILE, layout(host, file_tools))],
+        Host::Antigravity => vec![json("hooks.json", layout(host, file_tools))],
+        Host::Hermes => vec![Target {
+            path: dir.join("config.yaml"),
+            kind: Kind::HermesYaml,
+        }],
         Host::Cline => vec![Target {
             path: dir.join("PreToolUse"),
             kind: Kind::ClineScript,
@@ -551,6 +629,42 @@ pub fn manual_steps(host: Host, scope: Scope) -> &'static [&'static str] {
         (Host::Crush, _) => &["Crush reads crush.json when it starts: restart it."],
         (Host::Qoder, _) => {
             &["Qoder CLI reads hooks when a session starts: start a new one (or open /hooks)."]
+        }
+        (Host::Grok, _) => {
+            &["Grok Build reads its hooks folder when it starts: start a new session."]
+        }
+        (Host::Antigravity, _) => &[
+            "Antigravity CLI reads ~/.gemini/config/hooks.json when it starts: start a new session.",
+        ],
+        (Host::Hermes, _) => &[
+            "Hermes Agent asks once before it runs a new shell hook: start `hermes` in a terminal and approve agent-guard (or run it with --accept-hooks).",
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powershell_calls_a_quoted_program_with_the_call_operator() {
+        let cases = [
+            (
+                "C:/Users/me/.cargo/bin/agent-guard.exe hook --host copilot",
+                "C:/Users/me/.cargo/bin/agent-guard.exe hook --host copilot",
+            ),
+            (
+                "\"C:/Program Files/agent-guard/agent-guard.exe\" hook --host copilot",
+                "& \"C:/Program Files/agent-guard/agent-guard.exe\" hook --host copilot",
+            ),
+            (
+                "'C:/Users/a$b/agent-guard.exe' hook --host copilot",
+                "& 'C:/Users/a$b/agent-guard.exe' hook --host copilot",
+            ),
+        ];
+        for (bash, want) in cases {
+            assert_eq!(powershell(bash), want);
+            assert!(super::super::is_ours(&powershell(bash), Host::Copilot));
         }
     }
 }

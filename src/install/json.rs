@@ -49,12 +49,25 @@ pub struct Layout {
     pub command_key: &'static [&'static str],
     /// The handler we add, for a command line.
     pub handler: fn(&str) -> J,
+    /// A second key of the handler that holds the command as another shell reads it, kept in
+    /// step with it (Copilot CLI's `powershell` next to `bash`).
+    pub twin: Option<Twin>,
+}
+
+/// A key of our handler whose string follows the command line.
+#[derive(Debug, Clone, Copy)]
+pub struct Twin {
+    pub key: &'static str,
+    /// Its value for a command line.
+    pub value: fn(&str) -> String,
 }
 
 impl Layout {
     fn entry(&self, command: &str) -> J {
         let handler = (self.handler)(command);
         match self.group {
+            // A group without a matcher takes every tool.
+            Some("") => J::Obj(vec![("hooks", J::Arr(vec![handler]))]),
             Some(matcher) => J::Obj(vec![
                 ("matcher", J::str(matcher)),
                 ("hooks", J::Arr(vec![handler])),
@@ -147,11 +160,12 @@ pub fn install(
             let found = find(array, layout, ours);
             if !found.is_empty() {
                 let quoted = quote(command);
-                let moved: Vec<(Range, String)> = found
+                let mut moved: Vec<(Range, String)> = found
                     .iter()
                     .filter(|f| f.value != command)
                     .map(|f| (f.literal, quoted.clone()))
                     .collect();
+                moved.extend(doc.twins(&found, layout, command, &style));
                 let rematched = doc.rematch(&found, layout, &style);
                 let outcome = match (moved.is_empty(), rematched.is_empty()) {
                     (true, true) => return Ok((text.to_string(), Outcome::AlreadyThere)),
@@ -261,6 +275,9 @@ struct Found<'p, 'a> {
     /// The command's string literal, quotes included.
     literal: Range,
     value: String,
+    /// The handler object, and the twin's literal and value when it has one.
+    object: Option<&'p Object<'a>>,
+    twin: Option<(Range, String)>,
 }
 
 fn find<'p, 'a>(
@@ -287,25 +304,33 @@ fn find<'p, 'a>(
                             handler: Some((group, handlers, index)),
                             literal,
                             value,
+                            object: handler.as_object(),
+                            twin: twin_in(handler, layout),
                         });
                     }
                 }
             }
             None => {
-                if let Some((literal, value)) = command_in(value, layout.command_key)
-                    && ours(&value)
+                if let Some((literal, command)) = command_in(value, layout.command_key)
+                    && ours(&command)
                 {
                     found.push(Found {
                         element,
                         handler: None,
                         literal,
-                        value,
+                        value: command,
+                        object: value.as_object(),
+                        twin: twin_in(value, layout),
                     });
                 }
             }
         }
     }
     found
+}
+
+fn twin_in(handler: &Value, layout: &Layout) -> Option<(Range, String)> {
+    command_in(handler, &[layout.twin?.key])
 }
 
 fn command_in(handler: &Value, keys: &[&str]) -> Option<(Range, String)> {
@@ -495,8 +520,37 @@ impl<'a> Doc<'a> {
     /// matcher's value replaced, or the member added to a group without one (which matches
     /// every tool). A group that holds other handlers too keeps its matcher: it decides when
     /// those run as well.
+    /// Our handlers' twins set to follow `command`: replaced where they say something else,
+    /// added where a handler written before it had none.
+    fn twins(
+        &self,
+        found: &[Found],
+        layout: &Layout,
+        command: &str,
+        style: &Style,
+    ) -> Vec<(Range, String)> {
+        let Some(twin) = layout.twin else {
+            return Vec::new();
+        };
+        let want = (twin.value)(command);
+        found
+            .iter()
+            .filter_map(|f| match (&f.twin, f.object) {
+                (Some((_, value)), _) if *value == want => None,
+                (Some((literal, _)), _) => Some((*literal, quote(&want))),
+                (None, Some(object)) => {
+                    let items: Vec<Range> = object.properties.iter().map(|p| p.range()).collect();
+                    Some(self.append(object.range, &items, style, |_| {
+                        format!("{}{}", member_key(twin.key, style), quote(&want))
+                    }))
+                }
+                (None, None) => None,
+            })
+            .collect()
+    }
+
     fn rematch(&self, found: &[Found], layout: &Layout, style: &Style) -> Vec<(Range, String)> {
-        let Some(matcher) = layout.group else {
+        let Some(matcher) = layout.group.filter(|m| !m.is_empty()) else {
             return Vec::new();
         };
         let mut edits = Vec::new();
@@ -656,6 +710,7 @@ mod tests {
             group: Some("Bash"),
             command_key: &["command"],
             handler: |c| J::Obj(vec![("type", J::str("command")), ("command", J::str(c))]),
+            twin: None,
         }
     }
 
@@ -802,6 +857,50 @@ mod tests {
                 .contains("`hooks` should be an object but is an array"),
             "{}",
             err.message
+        );
+    }
+
+    fn with_twin() -> Layout {
+        Layout {
+            preamble: vec![("version", J::Int(1))],
+            path: vec!["hooks", "preToolUse"],
+            group: None,
+            command_key: &["bash"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("bash", J::str(c)),
+                    ("powershell", J::Str(format!("& {c}"))),
+                ])
+            },
+            twin: Some(Twin {
+                key: "powershell",
+                value: |c| format!("& {c}"),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_twin_follows_the_command_and_is_added_where_it_was_missing() {
+        let old = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"preToolUse\": [\n      { \"bash\": \"/bin/agent-guard hook\" }\n    ]\n  }\n}\n";
+        let (added, outcome) =
+            install(Some(old), &with_twin(), "/bin/agent-guard hook", &ours).unwrap();
+        assert_eq!(outcome, Outcome::Updated);
+        assert!(
+            added.contains(
+                r#"{ "bash": "/bin/agent-guard hook", "powershell": "& /bin/agent-guard hook" }"#
+            ),
+            "{added}"
+        );
+        let again = install(Some(&added), &with_twin(), "/bin/agent-guard hook", &ours).unwrap();
+        assert_eq!(again, (added.clone(), Outcome::AlreadyThere));
+        let (moved, outcome) =
+            install(Some(&added), &with_twin(), "/opt/agent-guard hook", &ours).unwrap();
+        assert_eq!(outcome, Outcome::Updated);
+        assert_eq!(moved, added.replace("/bin/", "/opt/"));
+        let (created, _) = install(None, &with_twin(), "/bin/agent-guard hook", &ours).unwrap();
+        assert_eq!(
+            uninstall(&created, &with_twin(), &ours).unwrap(),
+            Removal::DeleteFile
         );
     }
 }

@@ -24,9 +24,11 @@
 //! - **Which tools.** Our entry takes the host's shell tool, and by default the file-writing
 //!   tools too where the hook reads them (Claude Code, Gemini CLI, Factory Droid), so that writes
 //!   to the guard's own files are refused and written files are claimed for the agent; Claude
-//!   Code and Gemini CLI also get our entry after each call (`PostToolUse`, `AfterTool`), which
-//!   feeds the journal of what agent sessions made. `--no-file-tools` keeps to the shell tool
-//!   before the call. Other hosts' hooks are shell-only events; `--file-tools` named there is
+//!   Code, Codex (in `hooks.json`), Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor and
+//!   Gemini CLI also get our entry after each call (`PostToolUse`, `afterShellExecution`,
+//!   `AfterTool`), which feeds the journal of
+//!   what agent sessions made; Hermes Agent's block always holds its `post_tool_call` entry.
+//!   `--no-file-tools` keeps to the shell tool before the call. Other hosts' hooks are shell-only events; `--file-tools` named there is
 //!   noted and changes nothing. The entries follow the command line both ways: a shell-only
 //!   entry of ours is widened in place (and the after-call entry added), and with
 //!   `--no-file-tools` a wider one is narrowed back (and the after-call entry taken out), so the
@@ -49,6 +51,7 @@ mod hosts;
 pub mod json;
 mod script;
 pub mod toml;
+mod yaml_hooks;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -81,6 +84,10 @@ pub struct Locations {
     /// Qoder CLI's user folder when moved: `QODER_CONFIG_DIR`, else `.qoder` in
     /// `QODER_CLI_HOME` (or `GEMINI_CLI_HOME`, which Qoder falls back to).
     pub qoder_home: Option<PathBuf>,
+    /// Where `GROK_HOME` moved Grok Build's user folder.
+    pub grok_home: Option<PathBuf>,
+    /// Where `HERMES_HOME` moved Hermes Agent's user folder.
+    pub hermes_home: Option<PathBuf>,
 }
 
 impl Locations {
@@ -119,6 +126,8 @@ impl Locations {
                     .or_else(|| var("GEMINI_CLI_HOME"))
                     .map(|dir| dir.join(".qoder"))
             }),
+            grok_home: var("GROK_HOME"),
+            hermes_home: var("HERMES_HOME"),
         })
     }
 }
@@ -156,15 +165,85 @@ pub fn detect(loc: &Locations) -> Vec<Host> {
         .collect()
 }
 
-/// Whether the project or the home folder has opencode's settings. opencode has no hook in a
-/// settings file; it loads a plugin, which ships in `integrations/opencode/`.
-pub fn opencode_in_use(loc: &Locations) -> bool {
-    let in_project = loc.project.as_deref().is_some_and(|root| {
-        root.join(".opencode").is_dir()
-            || root.join("opencode.json").is_file()
-            || root.join("opencode.jsonc").is_file()
-    });
-    in_project || loc.home.join(".config").join("opencode").is_dir()
+/// The hosts whose guard is a plugin rather than a hook in a settings file: they have no hook
+/// that runs a program, so the plugin, shipped in `integrations/`, runs the binary itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Plugin {
+    Opencode,
+    Amp,
+    Pi,
+    OpenClaw,
+}
+
+impl Plugin {
+    pub const ALL: [Plugin; 4] = [Plugin::Opencode, Plugin::Amp, Plugin::Pi, Plugin::OpenClaw];
+
+    /// The name `--host` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Plugin::Opencode => "opencode",
+            Plugin::Amp => "amp",
+            Plugin::Pi => "pi",
+            Plugin::OpenClaw => "openclaw",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Plugin> {
+        Plugin::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Whether the project or the home folder has the host's settings.
+    pub fn in_use(self, loc: &Locations) -> bool {
+        let project = |names: &[&str]| {
+            loc.project
+                .as_deref()
+                .is_some_and(|root| names.iter().any(|n| root.join(n).exists()))
+        };
+        let home = |path: &[&str]| {
+            path.iter()
+                .fold(loc.home.clone(), |p, n| p.join(n))
+                .is_dir()
+        };
+        match self {
+            Plugin::Opencode => {
+                project(&[".opencode", "opencode.json", "opencode.jsonc"])
+                    || home(&[".config", "opencode"])
+            }
+            Plugin::Amp => project(&[".amp"]) || home(&[".config", "amp"]),
+            Plugin::Pi => project(&[".pi"]) || home(&[".pi", "agent"]),
+            Plugin::OpenClaw => home(&[".openclaw"]),
+        }
+    }
+
+    /// What install asks the user to do.
+    pub fn install_steps(self) -> &'static str {
+        match self {
+            Plugin::Opencode => {
+                "no settings-file hook: copy integrations/opencode/agent-guard.ts from the agent-guard repository into .opencode/plugin/ (this project) or ~/.config/opencode/plugin/ (every project), with agent-guard on the PATH"
+            }
+            Plugin::Amp => {
+                "no settings-file hook: copy integrations/amp/agent-guard.ts from the agent-guard repository into ~/.config/amp/plugins/, with agent-guard on the PATH, then run \"plugins: reload\" in Amp"
+            }
+            Plugin::Pi => {
+                "no settings-file hook: copy integrations/pi/agent-guard.ts from the agent-guard repository into .pi/extensions/ (this project) or ~/.pi/agent/extensions/ (every project), with agent-guard on the PATH, then /reload"
+            }
+            Plugin::OpenClaw => {
+                "no settings-file hook: run `openclaw plugins install <agent-guard repository>/integrations/openclaw` and `openclaw plugins enable agent-guard`, with agent-guard on the PATH"
+            }
+        }
+    }
+
+    /// What uninstall asks the user to do.
+    pub fn uninstall_steps(self) -> &'static str {
+        match self {
+            Plugin::Opencode => {
+                "remove agent-guard.ts from .opencode/plugin/ or ~/.config/opencode/plugin/"
+            }
+            Plugin::Amp => "remove agent-guard.ts from ~/.config/amp/plugins/",
+            Plugin::Pi => "remove agent-guard.ts from .pi/extensions/ or ~/.pi/agent/extensions/",
+            Plugin::OpenClaw => "run `openclaw plugins uninstall agent-guard`",
+        }
+    }
 }
 
 /// The scope for `host`: `forced` when given, else project when the project has the host's
@@ -359,7 +438,9 @@ impl Change {
             Some(m) if self.outcome != Outcome::Removed => format!("{event} hook (matcher {m})"),
             _ => format!("{event} hook"),
         };
-        if let Some(after) = hosts::after_event(self.host).filter(|_| self.file_tools) {
+        // Hermes Agent's block always holds both events.
+        let after_too = self.file_tools || self.host == Host::Hermes;
+        if let Some(after) = hosts::after_event(self.host).filter(|_| after_too) {
             hook.push_str(&format!(" and the {after} hook"));
         }
         let (done, would) = match self.outcome {
@@ -483,6 +564,7 @@ fn commands_in(target: &hosts::Target, text: &str, host: Host) -> Result<Vec<Str
         hosts::Kind::CodexToml(group) => toml::commands(text, group, &ours),
         hosts::Kind::ClineScript => Ok(script::command(text, &ours).into_iter().collect()),
         hosts::Kind::HookTables(tables) => hook_tables::commands(text, tables, &ours),
+        hosts::Kind::HermesYaml => Ok(yaml_hooks::commands(text, &ours)),
     };
     found.map_err(|e| Problem::at(&target.path, e))
 }
@@ -532,9 +614,14 @@ pub fn plan_install(
         hosts::Kind::HookTables(tables) => {
             hook_tables::install(before.as_deref(), tables, &command, &ours)
         }
+        hosts::Kind::HermesYaml => yaml_hooks::install(before.as_deref(), &command, &ours),
     };
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
-    let (after, outcome) = match (&target.kind, hosts::after_layout(host)) {
+    let after_layout = match &target.kind {
+        hosts::Kind::Json(before) => hosts::after_layout(host, before),
+        _ => None,
+    };
+    let (after, outcome) = match (&target.kind, after_layout) {
         (hosts::Kind::Json(_), Some(layout)) => {
             after_entry(&after, outcome, &layout, file_tools, &command, &ours)
                 .map_err(|e| Problem::at(&target.path, e))?
@@ -591,7 +678,11 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
         };
         // Our after-call entry goes first; the entry before the call then decides what is
         // left, as it does on the hosts that have only that one.
-        let rest = match (&target.kind, hosts::after_layout(host)) {
+        let after_layout = match &target.kind {
+            hosts::Kind::Json(before) => hosts::after_layout(host, before),
+            _ => None,
+        };
+        let rest = match (&target.kind, after_layout) {
             (hosts::Kind::Json(_), Some(layout)) => {
                 match json::uninstall(&text, &layout, &ours)
                     .map_err(|e| Problem::at(&target.path, e))?
@@ -608,6 +699,7 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
             hosts::Kind::CodexToml(group) => toml::uninstall(left, group, &ours),
             hosts::Kind::ClineScript => Ok(script::uninstall(left, &ours)),
             hosts::Kind::HookTables(tables) => hook_tables::uninstall(left, tables, &ours),
+            hosts::Kind::HermesYaml => Ok(yaml_hooks::uninstall(left, &ours)),
         }
         .map_err(|e| Problem::at(&target.path, e))?;
         let (after, outcome) = match (removal, rest) {
