@@ -759,4 +759,32 @@ mod tests {
                 .is_empty()
         );
     }
+
+    #[test]
+    fn http_requests_that_change_something() {
+        assert_eq!(
+            lowered("fetch('http://h:9200/logs', {method: 'DELETE'})"),
+            ["curl -X DELETE http://h:9200/logs"]
+        );
+        assert_eq!(
+            lowered("fetch('http://h:8123/', {method: 'POST', body: 'DROP TABLE t'})"),
+            ["curl -X POST http://h:8123/ --data-raw DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered("const axios = require('axios'); axios.delete('http://h/x')"),
+            ["curl -X DELETE http://h/x"]
+        );
+        assert_eq!(
+            lowered("axios({method: 'delete', url: 'http://h/x'})"),
+            ["curl -X DELETE http://h/x"]
+        );
+        assert_eq!(
+            lowered("client.delete('https://h/x')"),
+            ["curl -X DELETE https://h/x"]
+        );
+        assert!(lowered("fetch('http://h:9200/logs')").is_empty());
+        assert!(lowered("fetch('http://h/x', {method: 'GET'})").is_empty());
+        assert!(lowered("fetch('http://h/x', {method: m})").is_empty());
+        assert!(lowered("map.delete('key')").is_empty());
+    }
 }

@@ -775,4 +775,22 @@ mod tests {
             ["Out-File > .claude/settings.json"]
         );
     }
+
+    #[test]
+    fn web_requests_that_change_something() {
+        assert_eq!(
+            lowered("Invoke-RestMethod -Method Delete -Uri http://h:9200/logs"),
+            ["curl -X DELETE http://h:9200/logs"]
+        );
+        assert_eq!(
+            lowered("iwr http://h:8123/ -Method Post -Body 'DROP TABLE t'"),
+            ["curl -X POST http://h:8123/ --data-raw DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered("Invoke-WebRequest -Uri http://h/x -CustomMethod PURGE"),
+            ["curl -X PURGE http://h/x"]
+        );
+        assert!(lowered("Invoke-RestMethod -Uri http://h:9200/_cat/indices").is_empty());
+        assert!(lowered("irm http://h/x -Method $m").is_empty());
+    }
 }

@@ -658,4 +658,33 @@ mod tests {
                 .is_empty()
         );
     }
+
+    #[test]
+    fn http_requests_that_change_something() {
+        assert_eq!(
+            lowered("import requests; requests.delete('http://h:9200/logs')"),
+            ["curl -X DELETE http://h:9200/logs"]
+        );
+        assert_eq!(
+            lowered("import httpx as h; h.post('http://h:8123/', content='DROP TABLE t')"),
+            ["curl -X POST http://h:8123/ --data-raw DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered("requests.request('DELETE', 'http://h:5984/db')"),
+            ["curl -X DELETE http://h:5984/db"]
+        );
+        assert_eq!(
+            lowered("s.delete('https://h/x')"),
+            ["curl -X DELETE https://h/x"]
+        );
+        assert_eq!(
+            lowered("urllib.request.Request('http://h/x', method='DELETE')"),
+            ["curl -X DELETE http://h/x"]
+        );
+        // Reads, and a `delete` that is no HTTP client's, lower to nothing.
+        assert!(lowered("import requests; requests.get('http://h:9200/logs')").is_empty());
+        assert!(lowered("requests.request('GET', 'http://h/x')").is_empty());
+        assert!(lowered("cache.delete('session:1')").is_empty());
+        assert!(lowered("requests.request(method, 'http://h/x')").is_empty());
+    }
 }

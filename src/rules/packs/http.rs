@@ -523,4 +523,38 @@ mod tests {
         assert_eq!(u.segments, ["orders"]);
         assert!(Url::parse("").segments.is_empty());
     }
+
+    #[test]
+    fn queries_and_bodies() {
+        let u = Url::parse("http://h:8983/solr/admin/collections?action=DELETE&name=a+b&x=%2Fy");
+        assert_eq!(u.param("action"), Some("DELETE"));
+        assert_eq!(u.param("NAME"), Some("a b"));
+        assert_eq!(u.param("x"), Some("/y"));
+        assert_eq!(u.param("missing"), None);
+        assert_eq!(Url::parse("http://h/x?recurse").param("recurse"), Some(""));
+        let r = request(
+            "curl",
+            &words("-X POST http://h:9200/_bulk -d {\"delete\":{}}"),
+        )
+        .unwrap();
+        assert!(r.body_has("{ \"delete\" : {"));
+        let r = request("curl", &words("-d @body.json http://h/x")).unwrap();
+        assert!(r.body.is_empty());
+        // `-G` moves the data into the query.
+        let r = request(
+            "curl",
+            &words("-G http://h:8086/query --data-urlencode q=DROP"),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.method.as_str(), r.urls[0].param("q")),
+            ("GET", Some("DROP"))
+        );
+        assert!(r.body.is_empty());
+        let r = request("http", &words("POST :8086/api/v2/delete bucket==m start=0")).unwrap();
+        assert_eq!(r.urls[0].param("bucket"), Some("m"));
+        assert_eq!(r.body, ["start=0"]);
+        let r = request("wget", &words("--body-data=x --method=POST http://h/y")).unwrap();
+        assert_eq!(r.body, ["x"]);
+    }
 }

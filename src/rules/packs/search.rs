@@ -17,8 +17,9 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
               document or template (`_all` and wildcards too), and `POST .../_delete_by_query`, \
               sent with `curl`, `wget`, HTTPie or `xh` to port 9200, a host named for the \
               engine or its managed service, or a path only these engines use (`_data_stream`, \
-              `_snapshot`, `<index>/_doc/<id>`, ...); and `curator_cli delete_indices|\
-              delete_snapshots` without `--dry-run`",
+              `_snapshot`, `<index>/_doc/<id>`, ...); a `_bulk` request whose body has \
+              `delete` actions and an `_aliases` request with `remove_index`; and `curator_cli \
+              delete_indices|delete_snapshots` without `--dry-run`",
     why: "Deleting an index deletes every document in it, with no trash; `_all` or a wildcard \
           takes every matching index, `.kibana*` the dashboards, and a deleted snapshot is a \
           deleted backup. A search index is often the only place logs and events were kept.",
@@ -36,6 +37,7 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
         "curl -X POST 'http://localhost:9200/logs/_delete_by_query' -H 'Content-Type: application/json' -d '{\"query\":{\"match_all\":{}}}'",
         "http DELETE :9200/logs-2024",
         "curl -s -X DELETE \"$ELASTICSEARCH_URL/orders\"",
+        "curl -X POST 'http://localhost:9200/_bulk' -H 'Content-Type: application/x-ndjson' -d '{\"delete\":{\"_index\":\"orders\",\"_id\":\"1\"}}'",
         "curator_cli --host es01 delete_indices --filter_list '{\"filtertype\":\"pattern\",\"kind\":\"prefix\",\"value\":\"logs-\"}'",
     ],
     passes: &[
@@ -45,6 +47,7 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
         "curl -X DELETE 'http://localhost:9200/_search/scroll/abc'",
         "curl -X DELETE 'http://localhost:9200/logs/_alias/current'",
         "curl -X POST 'http://localhost:9200/logs/_close'",
+        "curl -X POST 'http://localhost:9200/_bulk' -H 'Content-Type: application/x-ndjson' -d '{\"index\":{\"_index\":\"orders\",\"_id\":\"1\"}}'",
         "curl -X DELETE https://api.example.com/users/42",
         "curator_cli --dry-run delete_indices --filter_list '{\"filtertype\":\"none\"}'",
         "curator_cli show_indices",
