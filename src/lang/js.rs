@@ -1,14 +1,15 @@
 //! JavaScript (node, deno, bun): `fs.rmSync`, `fs.rm`, `fs.promises.rm`, `rmdirSync` with
 //! `recursive`, `unlinkSync`, `Deno.remove`, `child_process`, `Bun.spawn`, `Deno.Command`
 //! and file writes; the SQL database drivers run (pg, mysql2, better-sqlite3, node:sqlite,
-//! libsql, knex, Prisma, Sequelize, TypeORM).
+//! libsql, knex, Prisma, Sequelize, TypeORM); HTTP requests that change something (`fetch`,
+//! axios).
 
 use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{
-    Effect, Lang, append, fresh, make_dir, remove, remove_dir, rename, run, unknown, write,
+    Effect, Lang, append, fresh, make_dir, remove, remove_dir, rename, request, run, unknown, write,
 };
 use crate::syntax::Word;
 
@@ -297,8 +298,46 @@ fn call<'s>(
         | ("Bun", "write") => Some(write(whole, name, arg(0)?)),
         (_, "appendFileSync" | "appendFile") => Some(append(whole, name, arg(0)?)),
         (_, "renameSync" | "rename") if !is_new => Some(rename(whole, arg(0)?, arg(1)?)),
+        // HTTP: `fetch(url, {method, body})`, axios's methods and its config object, and a
+        // client's `delete('http://…')`.
+        ("", "fetch") => {
+            let options = args.get(1);
+            let method = options.and_then(|o| o.field("method"))?.word();
+            let body = options.and_then(|o| o.field("body")).map(Value::word);
+            method
+                .literal
+                .then(|| request(whole, &method.text, arg(0)?, body))
+                .flatten()
+        }
+        ("axios", "delete" | "post" | "put" | "patch") => {
+            let body = if name == "delete" {
+                args.get(1).and_then(|c| c.field("data")).map(Value::word)
+            } else {
+                arg(1)
+            };
+            request(whole, name, arg(0)?, body)
+        }
+        (_, "delete") if arg(0).is_some_and(|u| written_url(&u)) => {
+            request(whole, "DELETE", arg(0)?, None)
+        }
+        ("", "axios") | ("axios", "request") => {
+            let config = args.first()?;
+            let method = config.field("method")?.word();
+            let url = config.field("url")?.word();
+            let body = config.field("data").map(Value::word);
+            method
+                .literal
+                .then(|| request(whole, &method.text, url, body))
+                .flatten()
+        }
         _ => None,
     }
+}
+
+/// A URL written out in the code (`'http://localhost:9200/logs'`), so that a method named
+/// `delete` called with it is an HTTP request, whatever the client.
+fn written_url(word: &Word) -> bool {
+    word.text.starts_with("http://") || word.text.starts_with("https://")
 }
 
 fn value_of(node: Node, src: &str) -> Value {
@@ -719,5 +758,33 @@ mod tests {
             lowered("const {Client} = require('pg'); new Client().query(`DROP TABLE ${t}`)")
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn http_requests_that_change_something() {
+        assert_eq!(
+            lowered("fetch('http://h:9200/logs', {method: 'DELETE'})"),
+            ["curl -X DELETE http://h:9200/logs"]
+        );
+        assert_eq!(
+            lowered("fetch('http://h:8123/', {method: 'POST', body: 'DROP TABLE t'})"),
+            ["curl -X POST http://h:8123/ --data-raw DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered("const axios = require('axios'); axios.delete('http://h/x')"),
+            ["curl -X DELETE http://h/x"]
+        );
+        assert_eq!(
+            lowered("axios({method: 'delete', url: 'http://h/x'})"),
+            ["curl -X DELETE http://h/x"]
+        );
+        assert_eq!(
+            lowered("client.delete('https://h/x')"),
+            ["curl -X DELETE https://h/x"]
+        );
+        assert!(lowered("fetch('http://h:9200/logs')").is_empty());
+        assert!(lowered("fetch('http://h/x', {method: 'GET'})").is_empty());
+        assert!(lowered("fetch('http://h/x', {method: m})").is_empty());
+        assert!(lowered("map.delete('key')").is_empty());
     }
 }

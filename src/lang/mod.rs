@@ -275,6 +275,28 @@ fn run(call: &str, argv: Vec<Word>) -> Option<Effect> {
     })
 }
 
+/// An HTTP request sent from code (`requests.delete(url)`, `fetch(url, {method: 'DELETE'})`,
+/// `Invoke-RestMethod -Method Delete`), as the `curl` line that sends it: the packs judge a
+/// service's API by the request, whichever client sends it. A read (`GET`, `HEAD`) changes
+/// nothing and lowers to nothing.
+fn request(call: &str, method: &str, url: Word, body: Option<Word>) -> Option<Effect> {
+    let method = method.to_ascii_uppercase();
+    if matches!(method.as_str(), "GET" | "HEAD" | "OPTIONS") {
+        return None;
+    }
+    let mut argv = vec![
+        Word::literal("curl"),
+        Word::literal("-X"),
+        Word::literal(&method),
+        url,
+    ];
+    if let Some(body) = body {
+        argv.push(Word::literal("--data-raw"));
+        argv.push(body);
+    }
+    run(call, argv)
+}
+
 /// Shell text handed to a shell. A string is read as the script it is, even when only part
 /// of it is known (`f'rm -rf {d}'`); a value of which nothing is known (`os.system(cmd)`) is
 /// a command whose program is known only at run time, not a program named after the variable.

@@ -1,12 +1,13 @@
 //! PowerShell: `Remove-Item` and its aliases, `Clear-RecycleBin`, `Move-Item`, writes
-//! (`Set-Content`, `Out-File`, `>`), `Invoke-Expression`, native commands (`git reset
+//! (`Set-Content`, `Out-File`, `>`), `Invoke-Expression`, `Invoke-RestMethod` and
+//! `Invoke-WebRequest` requests that change something, native commands (`git reset
 //! --hard`) and .NET's `[IO.Directory]::Delete`/`[IO.File]::Delete`, inside script blocks
 //! and pipelines too.
 
 use tree_sitter::{Node, Tree};
 
 use super::tree::{self, named_nodes, text};
-use super::{Effect, Lang, append, remove, remove_dir, rename, run, unknown, write};
+use super::{Effect, Lang, append, remove, remove_dir, rename, request, run, unknown, write};
 use crate::syntax::Word;
 
 pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
@@ -168,6 +169,25 @@ fn command(node: Node, src: &str, splats: &[(String, Splat)]) -> Option<Effect> 
             let mut argv = vec![Word::literal(canonical)];
             argv.extend(native_words(elements));
             run(whole, argv)
+        }
+        "invoke-restmethod" | "irm" | "invoke-webrequest" | "iwr" => {
+            let args = Parameters::read(&elements, WEB_REQUEST);
+            let uri = args
+                .values("uri")
+                .into_iter()
+                .chain(args.positional.first().cloned())
+                .next()?;
+            let method = args
+                .values("method")
+                .into_iter()
+                .chain(args.values("custommethod"))
+                .next()
+                .unwrap_or_else(|| Word::literal("GET"));
+            let body = args.values("body").into_iter().next();
+            method
+                .literal
+                .then(|| request(whole, &method.text, uri, body))
+                .flatten()
         }
         "invoke-expression" | "iex" => {
             let args = Parameters::read(&elements, &[("command", true)]);
@@ -379,6 +399,39 @@ const REMOVE_ITEM: Spec = &[
     ("force", false),
     ("credential", true),
     ("stream", true),
+];
+
+/// `Invoke-RestMethod` and `Invoke-WebRequest`: the parameters that say where a request goes
+/// and what it sends, and the ones that take a value, so that no value is taken for the URI.
+const WEB_REQUEST: Spec = &[
+    ("uri", true),
+    ("method", true),
+    ("custommethod", true),
+    ("body", true),
+    ("headers", true),
+    ("contenttype", true),
+    ("infile", true),
+    ("outfile", true),
+    ("authentication", true),
+    ("token", true),
+    ("certificate", true),
+    ("certificatethumbprint", true),
+    ("credential", true),
+    ("form", true),
+    ("proxy", true),
+    ("proxycredential", true),
+    ("session", true),
+    ("websession", true),
+    ("sessionvariable", true),
+    ("timeoutsec", true),
+    ("maximumredirection", true),
+    ("maximumretrycount", true),
+    ("retryintervalsec", true),
+    ("useragent", true),
+    ("transferencoding", true),
+    ("usebasicparsing", false),
+    ("skipcertificatecheck", false),
+    ("passthru", false),
 ];
 
 const CLEAR_RECYCLE_BIN: Spec = &[("driveletter", true), ("force", false)];
@@ -721,5 +774,23 @@ mod tests {
             lowered("Out-File -FilePath .claude\\settings.json"),
             ["Out-File > .claude/settings.json"]
         );
+    }
+
+    #[test]
+    fn web_requests_that_change_something() {
+        assert_eq!(
+            lowered("Invoke-RestMethod -Method Delete -Uri http://h:9200/logs"),
+            ["curl -X DELETE http://h:9200/logs"]
+        );
+        assert_eq!(
+            lowered("iwr http://h:8123/ -Method Post -Body 'DROP TABLE t'"),
+            ["curl -X POST http://h:8123/ --data-raw DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered("Invoke-WebRequest -Uri http://h/x -CustomMethod PURGE"),
+            ["curl -X PURGE http://h/x"]
+        );
+        assert!(lowered("Invoke-RestMethod -Uri http://h:9200/_cat/indices").is_empty());
+        assert!(lowered("irm http://h/x -Method $m").is_empty());
     }
 }

@@ -1,14 +1,15 @@
 //! Python: `shutil.rmtree`, `os.remove`, `pathlib` deletions, `os.system`, `subprocess`,
-//! `open(..., 'w')` and `Path.write_text`, and the SQL database drivers run (sqlite3,
-//! psycopg, PyMySQL, SQLAlchemy, Django's cursor).
+//! `open(..., 'w')` and `Path.write_text`, the SQL database drivers run (sqlite3,
+//! psycopg, PyMySQL, SQLAlchemy, Django's cursor), and HTTP requests that change something
+//! (requests, httpx, urllib).
 
 use tree_sitter::{Node, Tree};
 
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{
-    Effect, Lang, fresh, make_dir, mode_writes, remove, remove_dir, rename, run, unknown, write,
-    write_as,
+    Effect, Lang, fresh, make_dir, mode_writes, remove, remove_dir, rename, request, run, unknown,
+    write, write_as,
 };
 use crate::syntax::Word;
 
@@ -168,8 +169,45 @@ fn call<'s>(node: Node, src: &'s str, aliases: &[(&'s str, &'s str)]) -> Option<
             mode_writes(&mode).then(|| write_as(whole, "open", target, &mode))
         }
         (_, "write_text" | "write_bytes") => Some(write(whole, name, path_of(receiver?, src))),
+        // HTTP clients: requests and httpx (module functions, sessions and clients), and
+        // urllib's `Request(url, method=...)`.
+        (_, "delete" | "post" | "put" | "patch") if http_client(owner, &args) => {
+            request(whole, name, first("url")?, body(&args))
+        }
+        (_, "request") if http_client(owner, &args) || owner.ends_with("requests") => {
+            let method = args.get(0, "method")?.word();
+            method
+                .literal
+                .then(|| request(whole, &method.text, args.get(1, "url")?.word(), body(&args)))
+                .flatten()
+        }
+        ("urllib.request" | "request" | "", "Request") => {
+            let method = args.get(3, "method")?.word();
+            method
+                .literal
+                .then(|| request(whole, &method.text, first("url")?, body(&args)))
+                .flatten()
+        }
         _ => None,
     }
+}
+
+/// Whether a call is made through an HTTP client: the requests or httpx module, or any
+/// object whose first argument is a URL written out (`session.delete('http://…')`).
+fn http_client(owner: &str, args: &Args) -> bool {
+    matches!(owner, "requests" | "httpx")
+        || args.get(0, "url").is_some_and(|url| {
+            let url = url.word();
+            url.text.starts_with("http://") || url.text.starts_with("https://")
+        })
+}
+
+/// The body a requests or httpx call sends, as written: `json=`, `data=` or `content=`.
+fn body(args: &Args) -> Option<Word> {
+    ["json", "data", "content"]
+        .iter()
+        .find_map(|k| args.keyword(k))
+        .map(Value::word)
 }
 
 /// The module a receiver names: `__import__('os')` and `importlib.import_module('os')`
@@ -619,5 +657,34 @@ mod tests {
             lowered("import sqlite3; sqlite3.connect(':memory:').execute('DROP TABLE t')")
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn http_requests_that_change_something() {
+        assert_eq!(
+            lowered("import requests; requests.delete('http://h:9200/logs')"),
+            ["curl -X DELETE http://h:9200/logs"]
+        );
+        assert_eq!(
+            lowered("import httpx as h; h.post('http://h:8123/', content='DROP TABLE t')"),
+            ["curl -X POST http://h:8123/ --data-raw DROP TABLE t"]
+        );
+        assert_eq!(
+            lowered("requests.request('DELETE', 'http://h:5984/db')"),
+            ["curl -X DELETE http://h:5984/db"]
+        );
+        assert_eq!(
+            lowered("s.delete('https://h/x')"),
+            ["curl -X DELETE https://h/x"]
+        );
+        assert_eq!(
+            lowered("urllib.request.Request('http://h/x', method='DELETE')"),
+            ["curl -X DELETE http://h/x"]
+        );
+        // Reads, and a `delete` that is no HTTP client's, lower to nothing.
+        assert!(lowered("import requests; requests.get('http://h:9200/logs')").is_empty());
+        assert!(lowered("requests.request('GET', 'http://h/x')").is_empty());
+        assert!(lowered("cache.delete('session:1')").is_empty());
+        assert!(lowered("requests.request(method, 'http://h/x')").is_empty());
     }
 }

@@ -193,6 +193,14 @@ impl Value {
         }
     }
 
+    /// The value a map holds under `key`.
+    pub(super) fn field(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Map(pairs, _) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// Whether a map holds `key` with a value that is not literally false (a flag set by a
     /// variable may be set).
     pub(super) fn sets(&self, key: &str) -> bool {

@@ -11,6 +11,27 @@ pub(super) struct Request {
     /// Upper case: `GET`, `DELETE`, ...
     pub method: String,
     pub urls: Vec<Url>,
+    /// The body as the line gives it: each data option's text (`-d`, `--data-raw`, `--json`,
+    /// wget's `--body-data`), a file's (`@file`) left out since it is not read here.
+    pub body: Vec<String>,
+}
+
+impl Request {
+    /// Whether any part of the body contains `needle`, ignoring ASCII case and whitespace.
+    pub fn body_has(&self, needle: &str) -> bool {
+        self.body
+            .iter()
+            .any(|part| compact(part).contains(&compact(needle)))
+    }
+}
+
+/// Lower case without whitespace, so that `{"match_all": {}}` and `{"match_all":{}}` compare
+/// equal.
+pub(super) fn compact(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// The parts of a URL the packs judge by. For a word with expansions left in it (`$ES/x`) the
@@ -22,6 +43,8 @@ pub(super) struct Url {
     pub port: Option<u16>,
     /// Non-empty path segments, query and fragment removed.
     pub segments: Vec<String>,
+    /// The query's parameters, decoded (`%20` and `+` as a space), in order.
+    pub query: Vec<(String, String)>,
 }
 
 impl Url {
@@ -39,7 +62,10 @@ impl Url {
         } else {
             host.to_ascii_lowercase()
         };
-        let path = tail.split(['?', '#']).next().unwrap_or("");
+        let without_fragment = tail.split('#').next().unwrap_or("");
+        let (path, query) = without_fragment
+            .split_once('?')
+            .unwrap_or((without_fragment, ""));
         Url {
             host,
             port,
@@ -48,7 +74,18 @@ impl Url {
                 .filter(|s| !s.is_empty())
                 .map(str::to_string)
                 .collect(),
+            query: parameters(query),
         }
+    }
+
+    /// The value of query parameter `name` (the last one given; ASCII case ignored in the
+    /// name), `""` for a parameter given without one.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// The host's name split into its words: `search-logs.eu.es.amazonaws.com` gives
@@ -69,6 +106,46 @@ impl Url {
     }
 }
 
+/// `a=1&b=x+y` as pairs, each part decoded.
+fn parameters(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+/// Percent-decoding as a form does it (`+` is a space); a malformed escape stays as written.
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b, hex) {
+            (b'%', Some(v)) => {
+                out.push(v);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// The request `program` sends with `args`, as far as argv shows it; `None` unless `program`
 /// is one of the clients read here: curl, wget, HTTPie (`http`, `https`) and xh (`xh`, `xhs`).
 pub(super) fn request(program: &str, args: &[Word]) -> Option<Request> {
@@ -86,13 +163,17 @@ pub(super) fn request_hits(
     cmd: &SimpleCommand,
     judge: impl Fn(&str, &Url) -> Option<Hit>,
 ) -> Option<Vec<Hit>> {
+    body_hits(cmd, |req, url| judge(&req.method, url))
+}
+
+/// [`request_hits`] for the judges that read the body too (a `POST` whose body names what it
+/// deletes).
+pub(super) fn body_hits(
+    cmd: &SimpleCommand,
+    judge: impl Fn(&Request, &Url) -> Option<Hit>,
+) -> Option<Vec<Hit>> {
     let req = request(cmd.program()?, cmd.args())?;
-    Some(
-        req.urls
-            .iter()
-            .filter_map(|url| judge(&req.method, url))
-            .collect(),
-    )
+    Some(req.urls.iter().filter_map(|url| judge(&req, url)).collect())
 }
 
 /// curl's options that send a body; they take a value.
@@ -197,12 +278,43 @@ fn curl(args: &[Word]) -> Request {
             .to_string()
         });
     let named = line.opts.iter().filter(|(name, _)| *name == "url");
+    let body: Vec<String> = line
+        .values(CURL_DATA)
+        .into_iter()
+        .filter(|d| !d.starts_with('@'))
+        .map(str::to_string)
+        .collect();
+    // `-G` sends the data as the URL's query instead of a body.
+    let get = line.given(&["get", "G"]);
     let urls = named
         .filter_map(|(_, url)| *url)
         .chain(line.operands.iter().copied())
-        .map(Url::parse)
+        .map(|text| {
+            let mut url = Url::parse(text);
+            if get {
+                url.query
+                    .extend(body.iter().flat_map(|d| parameters_raw(d)));
+            }
+            url
+        })
         .collect();
-    Request { method, urls }
+    Request {
+        method,
+        urls,
+        body: if get { Vec::new() } else { body },
+    }
+}
+
+/// curl's `-G` data (`--data-urlencode 'query=DROP TABLE t'`) as parameters: the text is
+/// sent encoded, so it is read as written.
+fn parameters_raw(data: &str) -> Vec<(String, String)> {
+    data.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (k.to_string(), v.to_string())
+        })
+        .collect()
 }
 
 /// wget's options that take a value: every short one, and the long ones a line commonly
@@ -254,6 +366,11 @@ fn wget(args: &[Word]) -> Request {
     Request {
         method,
         urls: line.operands.iter().map(|u| Url::parse(u)).collect(),
+        body: line
+            .values(&["post-data", "body-data"])
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
     }
 }
 
@@ -316,9 +433,23 @@ fn httpie(args: &[Word]) -> Request {
         })
     });
     let method = method.unwrap_or_else(|| if data { "POST" } else { "GET" }.to_string());
+    let mut url = url;
+    // Query items (`name==value`) join the URL's query.
+    if let Some(url) = url.as_mut() {
+        url.query.extend(items.iter().filter_map(|item| {
+            let (k, v) = item.split_once("==")?;
+            Some((k.to_string(), v.to_string()))
+        }));
+    }
     Request {
         method,
         urls: url.into_iter().collect(),
+        // Data items are the JSON body's fields, as written.
+        body: items
+            .iter()
+            .filter(|item| !item.contains("==") && item.contains('='))
+            .map(|item| item.to_string())
+            .collect(),
     }
 }
 
@@ -391,5 +522,39 @@ mod tests {
         assert_eq!(u.host_words().collect::<Vec<_>>(), ["es", "url"]);
         assert_eq!(u.segments, ["orders"]);
         assert!(Url::parse("").segments.is_empty());
+    }
+
+    #[test]
+    fn queries_and_bodies() {
+        let u = Url::parse("http://h:8983/solr/admin/collections?action=DELETE&name=a+b&x=%2Fy");
+        assert_eq!(u.param("action"), Some("DELETE"));
+        assert_eq!(u.param("NAME"), Some("a b"));
+        assert_eq!(u.param("x"), Some("/y"));
+        assert_eq!(u.param("missing"), None);
+        assert_eq!(Url::parse("http://h/x?recurse").param("recurse"), Some(""));
+        let r = request(
+            "curl",
+            &words("-X POST http://h:9200/_bulk -d {\"delete\":{}}"),
+        )
+        .unwrap();
+        assert!(r.body_has("{ \"delete\" : {"));
+        let r = request("curl", &words("-d @body.json http://h/x")).unwrap();
+        assert!(r.body.is_empty());
+        // `-G` moves the data into the query.
+        let r = request(
+            "curl",
+            &words("-G http://h:8086/query --data-urlencode q=DROP"),
+        )
+        .unwrap();
+        assert_eq!(
+            (r.method.as_str(), r.urls[0].param("q")),
+            ("GET", Some("DROP"))
+        );
+        assert!(r.body.is_empty());
+        let r = request("http", &words("POST :8086/api/v2/delete bucket==m start=0")).unwrap();
+        assert_eq!(r.urls[0].param("bucket"), Some("m"));
+        assert_eq!(r.body, ["start=0"]);
+        let r = request("wget", &words("--body-data=x --method=POST http://h/y")).unwrap();
+        assert_eq!(r.body, ["x"]);
     }
 }

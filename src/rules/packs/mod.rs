@@ -19,12 +19,14 @@ mod http;
 mod iac;
 mod k8s;
 mod keys;
+mod kv;
 mod messaging;
 mod migrations;
 mod search;
 mod secrets;
 mod system;
 pub mod vcs;
+mod vectors;
 mod vm;
 
 use crate::rules::{Hit, Rule, Tier};
@@ -65,7 +67,9 @@ pub static PACKS: &[&Pack] = &[
     &cicd::PACK,
     &messaging::PACK,
     &search::PACK,
+    &vectors::PACK,
     &secrets::PACK,
+    &kv::PACK,
     &keys::PACK,
     &vcs::PACK,
     &system::PACK,

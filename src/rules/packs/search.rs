@@ -1,11 +1,13 @@
-//! Search engines through their HTTP APIs: Elasticsearch and OpenSearch, Meilisearch and
-//! Algolia, driven by `curl`, `wget`, HTTPie or `xh`. Only a request that deletes (a `DELETE`,
-//! or a `POST` to a delete-by-query or clear endpoint) against one of these services' URL
-//! shapes is a finding; every other request these everyday clients send passes.
+//! Search engines through their HTTP APIs: Elasticsearch and OpenSearch, Meilisearch,
+//! Algolia, Solr and Typesense, driven by `curl`, `wget`, HTTPie, `xh` or a request in
+//! interpreter code. Only a request that deletes (a `DELETE`, a `POST` to a delete-by-query or
+//! clear endpoint, a bulk or update body with delete actions, Solr's admin actions) against one
+//! of these services' URL shapes is a finding; every other request these everyday clients
+//! send passes.
 
 use super::Pack;
 use super::args::{asks_help, dry_run, operands, value};
-use super::http::{Url, request_hits};
+use super::http::{Request, Url, body_hits};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
 
@@ -15,8 +17,9 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
               document or template (`_all` and wildcards too), and `POST .../_delete_by_query`, \
               sent with `curl`, `wget`, HTTPie or `xh` to port 9200, a host named for the \
               engine or its managed service, or a path only these engines use (`_data_stream`, \
-              `_snapshot`, `<index>/_doc/<id>`, ...); and `curator_cli delete_indices|\
-              delete_snapshots` without `--dry-run`",
+              `_snapshot`, `<index>/_doc/<id>`, ...); a `_bulk` request whose body has \
+              `delete` actions and an `_aliases` request with `remove_index`; and `curator_cli \
+              delete_indices|delete_snapshots` without `--dry-run`",
     why: "Deleting an index deletes every document in it, with no trash; `_all` or a wildcard \
           takes every matching index, `.kibana*` the dashboards, and a deleted snapshot is a \
           deleted backup. A search index is often the only place logs and events were kept.",
@@ -34,6 +37,7 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
         "curl -X POST 'http://localhost:9200/logs/_delete_by_query' -H 'Content-Type: application/json' -d '{\"query\":{\"match_all\":{}}}'",
         "http DELETE :9200/logs-2024",
         "curl -s -X DELETE \"$ELASTICSEARCH_URL/orders\"",
+        "curl -X POST 'http://localhost:9200/_bulk' -H 'Content-Type: application/x-ndjson' -d '{\"delete\":{\"_index\":\"orders\",\"_id\":\"1\"}}'",
         "curator_cli --host es01 delete_indices --filter_list '{\"filtertype\":\"pattern\",\"kind\":\"prefix\",\"value\":\"logs-\"}'",
     ],
     passes: &[
@@ -43,6 +47,7 @@ pub static ELASTICSEARCH_DELETE: Rule = Rule {
         "curl -X DELETE 'http://localhost:9200/_search/scroll/abc'",
         "curl -X DELETE 'http://localhost:9200/logs/_alias/current'",
         "curl -X POST 'http://localhost:9200/logs/_close'",
+        "curl -X POST 'http://localhost:9200/_bulk' -H 'Content-Type: application/x-ndjson' -d '{\"index\":{\"_index\":\"orders\",\"_id\":\"1\"}}'",
         "curl -X DELETE https://api.example.com/users/42",
         "curator_cli --dry-run delete_indices --filter_list '{\"filtertype\":\"none\"}'",
         "curator_cli show_indices",
@@ -103,13 +108,75 @@ pub static ALGOLIA_DELETE: Rule = Rule {
     ],
 };
 
+pub static SOLR_DELETE: Rule = Rule {
+    id: "search.solr-delete",
+    catches: "Solr's Collections API `action=DELETE` (also `DELETESHARD`, `DELETEBACKUP`), the \
+              Cores API `action=UNLOAD` with `deleteIndex`/`deleteDataDir`/`deleteInstanceDir`, \
+              the v2 API's `DELETE /api/collections/<c>`, and an `/update` request whose body \
+              deletes (`<delete>`, `{\"delete\": ...}`), sent to port 8983, a host named for \
+              Solr or a `/solr/` path",
+    why: "Deleting a collection deletes every shard and replica of its index; a delete by \
+          query of `*:*` empties it; unloading a core with `deleteIndex` removes its files. \
+          Solr keeps no trash, and re-indexing needs the source data and hours.",
+    instead: "`/solr/admin/collections?action=LIST` and `/solr/<c>/select?q=*:*&rows=0` show \
+              what is there and how much; `action=BACKUP` first keeps a copy; unload a core \
+              without the delete flags to keep its files.",
+    protected_when: None,
+    strict_only: false,
+    stops: &[
+        "curl 'http://localhost:8983/solr/admin/collections?action=DELETE&name=products'",
+        "curl 'http://localhost:8983/solr/admin/cores?action=UNLOAD&core=products&deleteIndex=true'",
+        "curl -X POST 'http://localhost:8983/solr/products/update?commit=true' -H 'Content-Type: text/xml' --data-binary '<delete><query>*:*</query></delete>'",
+        "curl -X POST -H 'Content-Type: application/json' 'http://localhost:8983/solr/products/update?commit=true' -d '{\"delete\": {\"query\": \"*:*\"}}'",
+        "curl -X DELETE http://localhost:8983/api/collections/products",
+    ],
+    passes: &[
+        "curl 'http://localhost:8983/solr/admin/collections?action=LIST'",
+        "curl 'http://localhost:8983/solr/products/select?q=*:*&rows=0'",
+        "curl 'http://localhost:8983/solr/admin/collections?action=BACKUP&name=nightly&collection=products&location=/backups'",
+        "curl 'http://localhost:8983/solr/admin/cores?action=UNLOAD&core=products'",
+        "curl -X POST 'http://localhost:8983/solr/products/update?commit=true' -H 'Content-Type: application/json' -d '[{\"id\":\"1\",\"title\":\"delete me later\"}]'",
+    ],
+};
+
+pub static TYPESENSE_DELETE: Rule = Rule {
+    id: "search.typesense-delete",
+    catches: "an HTTP `DELETE` of a Typesense collection, its documents (by id or by \
+              `filter_by`) or an API key, sent to port 8108, a host named for Typesense or \
+              Typesense Cloud (`*.typesense.net`)",
+    why: "Deleting a collection deletes its schema and every document in it; a delete by \
+          filter removes every document it matches. Typesense keeps no trash: only a \
+          snapshot or the source data brings them back.",
+    instead: "`GET /collections/<c>` shows how many documents it holds; `POST \
+              /operations/snapshot?snapshot_path=<dir>` first keeps a copy; `GET \
+              /collections/<c>/documents/export` saves the documents.",
+    protected_when: None,
+    strict_only: false,
+    stops: &[
+        "curl -X DELETE -H \"X-TYPESENSE-API-KEY: ${TYPESENSE_API_KEY}\" http://localhost:8108/collections/companies",
+        "curl -X DELETE -H \"X-TYPESENSE-API-KEY: ${TYPESENSE_API_KEY}\" 'http://localhost:8108/collections/companies/documents?filter_by=num_employees:>=100'",
+        "curl -X DELETE 'https://xyz.a1.typesense.net/keys/42' -H \"X-TYPESENSE-API-KEY: $KEY\"",
+    ],
+    passes: &[
+        "curl -H \"X-TYPESENSE-API-KEY: ${TYPESENSE_API_KEY}\" http://localhost:8108/collections",
+        "curl -H \"X-TYPESENSE-API-KEY: ${TYPESENSE_API_KEY}\" 'http://localhost:8108/collections/companies/documents/export'",
+        "curl -X DELETE -H \"X-TYPESENSE-API-KEY: ${TYPESENSE_API_KEY}\" http://localhost:8108/aliases/companies",
+    ],
+};
+
 pub static PACK: Pack = Pack {
     id: "search",
-    summary: "search engines: Elasticsearch/OpenSearch, Meilisearch and Algolia deletes \
-              through curl, wget, HTTPie or xh",
+    summary: "search engines: Elasticsearch/OpenSearch, Meilisearch, Algolia, Solr and \
+              Typesense deletes through curl, wget, HTTPie, xh or requests in code",
     default_on: true,
     programs: &["curl", "wget", "http", "https", "xh", "xhs", "curator_cli"],
-    rules: &[&ELASTICSEARCH_DELETE, &MEILISEARCH_DELETE, &ALGOLIA_DELETE],
+    rules: &[
+        &ELASTICSEARCH_DELETE,
+        &MEILISEARCH_DELETE,
+        &ALGOLIA_DELETE,
+        &SOLR_DELETE,
+        &TYPESENSE_DELETE,
+    ],
     check,
 };
 
@@ -117,13 +184,156 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     if cmd.program() == Some("curator_cli") {
         return curator(cmd.args()).into_iter().collect();
     }
-    request_hits(cmd, |method, url| match method {
-        "DELETE" | "POST" if algolia_host(url) => algolia(method, url),
-        "DELETE" | "POST" if meili_host(url) => meilisearch(method, url),
-        "DELETE" | "POST" => elasticsearch(method, url),
-        _ => None,
+    body_hits(cmd, |req, url| {
+        let method = req.method.as_str();
+        match method {
+            _ if solr_host(url) => solr(req, url),
+            "DELETE" | "POST" if algolia_host(url) => algolia(method, url),
+            "DELETE" | "POST" if meili_host(url) => meilisearch(method, url),
+            "DELETE" if typesense_host(url) => typesense(url),
+            "POST" if elastic_engine(url).is_some() && bulk_deletes(req, url) => {
+                elasticsearch_bulk(url)
+            }
+            "DELETE" | "POST" => elasticsearch(method, url),
+            _ => None,
+        }
     })
     .unwrap_or_default()
+}
+
+fn solr_host(url: &Url) -> bool {
+    url.port == Some(8983)
+        || url.host_words().any(|w| w == "solr")
+        || url.segment(0) == Some("solr")
+}
+
+fn typesense_host(url: &Url) -> bool {
+    url.port == Some(8108)
+        || url.host.ends_with(".typesense.net")
+        || url.host_words().any(|w| w == "typesense")
+}
+
+/// Solr: the Collections and Cores admin actions (sent by any method, usually `GET`), the v2
+/// API's collection delete, and an update whose body deletes.
+fn solr(req: &Request, url: &Url) -> Option<Hit> {
+    let segments: Vec<&str> = url.segments.iter().map(String::as_str).collect();
+    let action = url.param("action").map(str::to_ascii_uppercase);
+    let on = |flag: &str| url.param(flag).is_some_and(|v| v == "true");
+    // `/solr/<core>/update[/json|/xml]`: the core is the segment before `update`.
+    let core = segments
+        .iter()
+        .position(|s| *s == "update")
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| segments.get(i).copied());
+    let loses = match (segments.as_slice(), action.as_deref()) {
+        ([.., "admin", "collections"], Some("DELETE")) => format!(
+            "deletes collection `{}` with every shard, replica and document in it",
+            url.param("name").unwrap_or("(the one given)")
+        ),
+        ([.., "admin", "collections"], Some("DELETESHARD")) => format!(
+            "deletes shard `{}` of collection `{}` with its documents",
+            url.param("shard").unwrap_or("(the one given)"),
+            url.param("collection").unwrap_or("(the one given)")
+        ),
+        ([.., "admin", "collections"], Some("DELETEBACKUP")) => format!(
+            "deletes backup `{}`",
+            url.param("name").unwrap_or("(the one given)")
+        ),
+        ([.., "admin", "cores"], Some("UNLOAD"))
+            if on("deleteIndex") || on("deleteDataDir") || on("deleteInstanceDir") =>
+        {
+            format!(
+                "unloads core `{}` and deletes its index files",
+                url.param("core").unwrap_or("(the one given)")
+            )
+        }
+        (["api" | "v2", "collections" | "c", name], _) if req.method == "DELETE" => {
+            format!("deletes collection `{name}` with every shard, replica and document in it")
+        }
+        (_, _) if core.is_some() && update_deletes(req, url) => {
+            let core = core.unwrap_or_default();
+            if req.body_has("*:*") || url.param("stream.body").is_some_and(|b| b.contains("*:*")) {
+                format!("deletes every document in `{core}` (a delete by query of `*:*`)")
+            } else {
+                format!("deletes the documents of `{core}` that its delete names")
+            }
+        }
+        _ => return None,
+    };
+    Some(
+        Hit::new(&SOLR_DELETE, Tier::Destructive, format!("{loses} (Solr)"))
+            .safer(
+                "`/solr/admin/collections?action=LIST` and `select?q=*:*&rows=0` to see what it                  holds; `action=BACKUP` first keeps a copy",
+            )
+            .recovery("restore from a backup (`action=RESTORE`); without one, re-index from the source"),
+    )
+}
+
+/// Whether an update request deletes: a `<delete>` element or a `"delete"` command in its
+/// body, or in `stream.body`.
+fn update_deletes(req: &Request, url: &Url) -> bool {
+    let in_text = |text: &str| {
+        let compact = super::http::compact(text);
+        compact.contains("<delete>") || compact.contains("\"delete\":")
+    };
+    req.body.iter().any(|b| in_text(b)) || url.param("stream.body").is_some_and(in_text)
+}
+
+/// Typesense: collections, their documents, API keys.
+fn typesense(url: &Url) -> Option<Hit> {
+    let seg = |i: usize| url.segment(i);
+    let name = seg(1).unwrap_or("(the one given)");
+    let loses = match (seg(0)?, seg(2), seg(3)) {
+        ("collections", None, _) => {
+            format!("deletes collection `{name}` with every document in it")
+        }
+        ("collections", Some("documents"), None) => format!(
+            "deletes every document of collection `{name}` matching `{}`",
+            url.param("filter_by").unwrap_or("(the filter given)")
+        ),
+        ("collections", Some("documents"), Some(id)) => {
+            format!("deletes document `{id}` of collection `{name}`")
+        }
+        ("keys", ..) => format!("deletes API key `{name}`: clients using it are locked out"),
+        _ => return None,
+    };
+    Some(
+        Hit::new(&TYPESENSE_DELETE, Tier::Destructive, format!("{loses} (Typesense)"))
+            .safer(
+                "`GET /collections/<c>/documents/export` saves the documents first; `POST                  /operations/snapshot` keeps a copy of the whole store",
+            )
+            .recovery("only from a snapshot or an export taken before"),
+    )
+}
+
+/// Whether an Elasticsearch request body deletes: `delete` actions in a `_bulk` request, a
+/// `remove_index` action in `_aliases`.
+fn bulk_deletes(req: &Request, url: &Url) -> bool {
+    match url.segments.last().map(String::as_str) {
+        Some("_bulk") => req.body_has("{\"delete\":"),
+        Some("_aliases") => req.body_has("\"remove_index\""),
+        _ => false,
+    }
+}
+
+fn elasticsearch_bulk(url: &Url) -> Option<Hit> {
+    let engine = elastic_engine(url)?;
+    let loses = if url.segments.last().map(String::as_str) == Some("_aliases") {
+        "deletes the indices its `remove_index` actions name, with every document in them"
+    } else {
+        "deletes the documents its `delete` actions name"
+    };
+    Some(
+        Hit::new(
+            &ELASTICSEARCH_DELETE,
+            Tier::Destructive,
+            format!("{loses} ({engine})"),
+        )
+        .safer("take a snapshot first (`PUT /_snapshot/<repo>/<name>?wait_for_completion=true`)")
+        .recovery(
+            "restore the index from a snapshot (`POST /_snapshot/<repo>/<snapshot>/_restore`);              without one, none",
+        ),
+    )
 }
 
 /// curator_cli options that take the next word as their value.

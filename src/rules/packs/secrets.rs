@@ -4,6 +4,7 @@
 
 use super::Pack;
 use super::args::{asks_help, has, operands, value};
+use super::http::{Url, request_hits};
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::SimpleCommand;
@@ -31,6 +32,8 @@ pub static VAULT_DELETE: Rule = Rule {
         "vault auth disable github",
         "vault policy delete myapp-policy",
         "vault lease revoke -prefix database/creds/",
+        "curl -X DELETE -H \"X-Vault-Token: $VAULT_TOKEN\" http://127.0.0.1:8200/v1/secret/metadata/myapp/config",
+        "curl -X DELETE -H \"X-Vault-Token: $VAULT_TOKEN\" http://127.0.0.1:8200/v1/sys/mounts/kv",
     ],
     passes: &[
         "vault kv get secret/myapp/config",
@@ -41,6 +44,8 @@ pub static VAULT_DELETE: Rule = Rule {
         "vault lease revoke database/creds/readonly/abc123",
         "vault read secret/hello",
         "echo \"vault secrets disable secret/\"",
+        "curl -H \"X-Vault-Token: $VAULT_TOKEN\" http://127.0.0.1:8200/v1/secret/data/myapp/config",
+        "curl -X POST -H \"X-Vault-Token: $VAULT_TOKEN\" http://127.0.0.1:8200/v1/secret/undelete/myapp/config -d '{\"versions\":[3]}'",
     ],
 };
 
@@ -104,14 +109,20 @@ pub static DOPPLER_DELETE: Rule = Rule {
 
 pub static PACK: Pack = Pack {
     id: "secrets",
-    summary: "secrets managers: Vault, 1Password (`op`) and Doppler deletes",
+    summary: "secrets managers: Vault (its CLI and HTTP API), 1Password (`op`) and Doppler \
+              deletes",
     default_on: true,
-    programs: &["vault", "op", "doppler"],
+    programs: &[
+        "vault", "op", "doppler", "curl", "wget", "http", "https", "xh", "xhs",
+    ],
     rules: &[&VAULT_DELETE, &ONEPASSWORD_DELETE, &DOPPLER_DELETE],
     check,
 };
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
+    if let Some(hits) = request_hits(cmd, vault_api) {
+        return hits;
+    }
     let args = cmd.args();
     if asks_help(args) {
         return Vec::new();
@@ -342,5 +353,72 @@ fn doppler(args: &[crate::shell::Word]) -> Option<Hit> {
         Hit::new(&DOPPLER_DELETE, Tier::Destructive, loses)
             .safer(safer)
             .recovery(recovery),
+    )
+}
+
+/// Vault's HTTP API (`/v1/...` on port 8200, or a host named for Vault): what a `DELETE` (or
+/// a `POST` to `destroy`) removes, by the path's shape.
+fn vault_api(method: &str, url: &Url) -> Option<Hit> {
+    let vault = url.port == Some(8200) || url.host_words().any(|w| w.contains("vault"));
+    if !vault || url.segment(0) != Some("v1") {
+        return None;
+    }
+    let rest = url.segments.get(1..).unwrap_or_default();
+    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+    let path = |from: usize| rest.get(from..).unwrap_or_default().join("/");
+    let (loses, recovery) = match (method, rest.as_slice()) {
+        ("DELETE", ["sys", "mounts", ..]) => (
+            format!(
+                "disables the secrets engine at `{}` and deletes every secret stored under it",
+                path(2)
+            ),
+            "none: the engine's data is destroyed with the mount",
+        ),
+        ("DELETE", ["sys", "auth", ..]) => (
+            format!(
+                "disables the auth method at `{}`: its configuration is deleted and every token \
+                 it issued is revoked",
+                path(2)
+            ),
+            "enable and configure it again; revoked tokens are gone",
+        ),
+        ("DELETE", ["sys", "policy" | "policies", ..]) => (
+            format!(
+                "deletes policy `{}`: tokens that rely on it lose that access",
+                rest.last().copied().unwrap_or_default()
+            ),
+            "write it again from a saved copy",
+        ),
+        // Other system and auth endpoints (`sys/leases`, `auth/token/...`) are not secrets.
+        (_, ["sys" | "auth" | "identity", ..]) => return None,
+        ("DELETE", [mount, "metadata", ..]) => (
+            format!(
+                "erases every version and the metadata of `{mount}/{}`",
+                path(2)
+            ),
+            "none: all versions are erased",
+        ),
+        ("POST" | "PUT", [mount, "destroy", ..]) => (
+            format!("permanently destroys versions of `{mount}/{}`", path(2)),
+            "none: destroyed versions are erased from storage",
+        ),
+        ("DELETE", [mount, "data", ..]) => (
+            format!("deletes the latest version of `{mount}/{}`", path(2)),
+            "on a KV version 2 engine, `POST /v1/<mount>/undelete/<path>`",
+        ),
+        ("DELETE", [_, _, ..]) => (
+            format!("deletes the secret at `{}`", path(0)),
+            "on a KV version 2 engine, undelete it; on version 1 none",
+        ),
+        _ => return None,
+    };
+    Some(
+        Hit::new(
+            &VAULT_DELETE,
+            Tier::Destructive,
+            format!("{loses} (Vault HTTP API)"),
+        )
+        .safer("`GET` the same path first and keep a copy of what it holds")
+        .recovery(recovery),
     )
 }

@@ -7,7 +7,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static GCP_DELETE: Rule = Rule {
     id: "cloud.gcp-delete",
-    catches: "`gcloud projects delete`, `gcloud sql`/`compute`/`container`/`spanner`/`… delete` of data holders, `gcloud storage rm -r`, `gcloud storage buckets delete`, `gsutil rm -r`, `gsutil rb`, `gsutil rsync -d`",
+    catches: "`gcloud projects delete`, `gcloud sql`/`compute`/`container`/`spanner`/`… delete` of data holders, `gcloud storage rm -r`, `gcloud storage buckets delete`, `gsutil rm -r`, `gsutil rm` of a wildcard or of the URLs on its stdin (`-I`), `gsutil rb`, `gsutil rsync -d`",
     why: "A deleted Cloud SQL instance takes its backups with it; a deleted disk, bucket \
           prefix or Spanner database is gone; a deleted project shuts everything in it down \
           and is purged after 30 days.",
@@ -23,6 +23,8 @@ pub static GCP_DELETE: Rule = Rule {
         "gcloud storage rm -r gs://assets/2023",
         "gsutil -m rm -r gs://my-bucket",
         "gsutil rb gs://old-bucket",
+        "gsutil -m rm -a 'gs://my-bucket/**'",
+        "gsutil ls 'gs://my-bucket/logs/**' | gsutil -m rm -I",
         "gcloud beta container clusters delete dev --region us-east1",
     ],
     passes: &[
@@ -31,6 +33,7 @@ pub static GCP_DELETE: Rule = Rule {
         "gcloud sql export sql main-db gs://backups/db.sql",
         "gcloud storage rm gs://assets/logo.png",
         "gsutil ls -r gs://my-bucket",
+        "gsutil rm gs://my-bucket/logs/app.log",
         "gsutil rsync -r ./site gs://www",
         "gcloud compute instances stop vm-1",
     ],
@@ -234,6 +237,30 @@ pub(super) fn gsutil(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
             format!("deletes every object under {}", urls()),
         )
         .safer("`gsutil ls -r <url>` to see what would go"),
+        // A wildcard names every object it matches (`**` at any depth).
+        "rm" | "del" | "delete" | "remove" if line.operands.iter().any(|u| u.contains('*')) => {
+            Hit::new(
+                &GCP_DELETE,
+                Tier::Destructive,
+                format!(
+                    "deletes every object matching {}{}",
+                    urls(),
+                    if line.on(&["a"]) {
+                        ", every version of each"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .safer("`gsutil ls` with the same wildcard to see what would go")
+        }
+        // `-I`: the URLs to delete are read from stdin, as a listing piped in gives them.
+        "rm" | "del" | "delete" | "remove" if line.on(&["I"]) => Hit::new(
+            &GCP_DELETE,
+            Tier::Destructive,
+            "deletes every object whose URL arrives on its stdin (`-I`)",
+        )
+        .safer("run the listing alone first to see what would go"),
         "rb" | "removebucket" | "deletebucket" => Hit::new(
             &GCP_DELETE,
             Tier::Destructive,

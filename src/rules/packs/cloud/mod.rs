@@ -1,5 +1,6 @@
 //! Cloud and object storage: deletes through the AWS, Google Cloud, Azure, DigitalOcean,
-//! Linode, OpenStack and Hetzner command lines, MinIO's `mc` and rclone, of what holds data
+//! Linode, OpenStack and Hetzner command lines, MinIO's `mc`, rclone, s3cmd, s5cmd and
+//! Backblaze's `b2`, of what holds data
 //! (buckets and their objects, databases, disks, servers, snapshots, secrets, queues) or a
 //! whole project or resource group. Deleting one object or one item passes, as deleting one
 //! file does.
@@ -10,6 +11,7 @@ mod digitalocean;
 mod gcp;
 mod hetzner;
 mod linode;
+mod objects;
 mod openstack;
 mod storage;
 mod table;
@@ -29,7 +31,7 @@ pub use storage::STORAGE_DELETE;
 
 pub static PACK: Pack = Pack {
     id: "cloud",
-    summary: "AWS, Google Cloud, Azure, DigitalOcean, Linode, OpenStack and Hetzner deletes of buckets, databases, disks, servers, snapshots, secrets, queues, projects; MinIO `mc` and rclone deletes and syncs",
+    summary: "AWS, Google Cloud, Azure, DigitalOcean, Linode, OpenStack and Hetzner deletes of buckets, databases, disks, servers, snapshots, secrets, queues, projects; MinIO `mc`, rclone, s3cmd, s5cmd and Backblaze `b2` deletes and syncs",
     default_on: true,
     programs: &[
         "aws",
@@ -39,6 +41,9 @@ pub static PACK: Pack = Pack {
         "azcopy",
         "mc",
         "rclone",
+        "s3cmd",
+        "s5cmd",
+        "b2",
         "doctl",
         "linode-cli",
         "linode",
@@ -69,6 +74,9 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         Some("azcopy") => azure::azcopy(cmd, args),
         Some("mc") => storage::mc(cmd, args),
         Some("rclone") => storage::rclone(cmd, args),
+        Some("s3cmd") => objects::s3cmd(cmd, args),
+        Some("s5cmd") => objects::s5cmd(cmd, args),
+        Some("b2") => objects::b2(cmd, args),
         Some("doctl") => digitalocean::check(args),
         Some("linode-cli" | "linode") => linode::check(args),
         Some("openstack") => openstack::check(args),

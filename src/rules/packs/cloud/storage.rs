@@ -1,4 +1,5 @@
-//! Object storage through tools that speak to many providers: MinIO's `mc` and rclone.
+//! Object storage through tools that speak to many providers: MinIO's `mc` and rclone (and
+//! the rule s3cmd, s5cmd and `b2` findings share).
 
 use crate::rules::git::list;
 use crate::rules::packs::args::{Line, Style, without};
@@ -7,7 +8,7 @@ use crate::shell::{SimpleCommand, Word};
 
 pub static STORAGE_DELETE: Rule = Rule {
     id: "cloud.storage-delete",
-    catches: "`mc rm -r`/`--recursive`, `mc rb`, `mc mirror --remove`; `rclone sync`/`delete`/`deletefile`/`purge`/`rmdir`/`rmdirs`/`move`/`moveto`",
+    catches: "`mc rm -r`/`--recursive`, `mc rb`, `mc mirror --remove`; `rclone sync`/`delete`/`deletefile`/`purge`/`rmdir`/`rmdirs`/`move`/`moveto`; `s3cmd del -r`, `s3cmd rb --recursive|--force`, `s3cmd sync --delete-removed`; `s5cmd rm` of a wildcard or several objects, `s5cmd sync --delete`; `b2 rm --recursive`, `b2 bucket delete`, `b2 sync --delete`",
     why: "Remote storage has no trash unless the bucket keeps versions: a recursive delete or \
           a purge empties a path, `sync` and `mirror --remove` delete whatever the source \
           lacks, and `move` deletes the source once it is copied.",
@@ -24,6 +25,10 @@ pub static STORAGE_DELETE: Rule = Rule {
         "mc rm -r --force play/bucket/logs",
         "mc rb --force play/old-bucket",
         "mc mirror --remove ./site play/www",
+        "s3cmd del --recursive s3://logs-bucket/2023/",
+        "s3cmd rb --recursive --force s3://old-bucket",
+        "s5cmd rm 's3://bucket/logs/*'",
+        "b2 rm --recursive b2://my-bucket/backups",
     ],
     passes: &[
         "rclone copy /src remote:important-bucket",
@@ -35,6 +40,10 @@ pub static STORAGE_DELETE: Rule = Rule {
         "mc rm play/bucket/one.txt",
         "mc mirror ./site play/www",
         "printf \"%s\" \"rclone sync /src remote:bucket --delete\"",
+        "s3cmd del s3://logs-bucket/2023/app.log",
+        "s3cmd sync --delete-removed --dry-run ./site/ s3://www-bucket/",
+        "s5cmd rm s3://bucket/logs/app.log",
+        "b2 rm --recursive --dry-run b2://my-bucket/backups",
     ],
 };
 

@@ -3,7 +3,8 @@
 //! driver in interpreter code; the clients' own drop commands (`dropdb`, `mysqladmin drop`,
 //! `pg_restore --clean`); databases deleted through their service's command line (InfluxDB,
 //! Turso, PlanetScale, Neon, D1, Supabase); MongoDB drops and unfiltered deletes; Redis
-//! flushes.
+//! flushes and keys deleted by pattern; databases deleted through their HTTP APIs (SQL sent
+//! to ClickHouse's, InfluxQL to InfluxDB's, CouchDB, InfluxDB and ArangoDB deletes by URL).
 //!
 //! SQL is read by [`sql`] only for a database client, so no other command pays for the
 //! parser. A driver call in interpreter code (`cursor.execute('DROP TABLE t')`) reaches here
@@ -12,6 +13,7 @@
 //! which reads the file; with the rules alone it passes, since its text is not in the command.
 
 mod clients;
+mod http;
 mod services;
 pub mod sql;
 
@@ -283,7 +285,8 @@ pub static MONGO_DROP: Rule = Rule {
 
 pub static REDIS_FLUSH: Rule = Rule {
     id: "db.redis-flush",
-    catches: "`redis-cli FLUSHALL`/`FLUSHDB` in any case, as arguments or on stdin",
+    catches: "`redis-cli FLUSHALL`/`FLUSHDB` in any case, as arguments or on stdin (in Redis's \
+              wire protocol too, as `--pipe` reads it), and sent through `nc` to port 6379",
     why: "A flush deletes every key of the database (or of every database) at once; unless \
           persistence is on and the last snapshot is kept, they are gone.",
     instead: "`redis-cli --scan --pattern '<prefix>*'` to see what is there and `DEL`/`UNLINK` \
@@ -294,11 +297,77 @@ pub static REDIS_FLUSH: Rule = Rule {
         "redis-cli flushall",
         "redis-cli -h cache -n 2 FLUSHDB",
         "echo FLUSHALL | redis-cli",
+        "printf '*1\\r\\n$8\\r\\nFLUSHALL\\r\\n' | redis-cli --pipe",
+        "printf 'FLUSHALL\\r\\n' | nc localhost 6379",
     ],
     passes: &[
         "redis-cli get session:42",
         "redis-cli --scan --pattern 'tmp:*'",
         "redis-cli info keyspace",
+        "printf 'PING\\r\\n' | nc localhost 6379",
+    ],
+};
+
+pub static CACHE_DELETE: Rule = Rule {
+    id: "db.cache-delete",
+    catches: "keys deleted in bulk from a cache or key-value server: `redis-cli --scan`/`KEYS` \
+              piped through `xargs` into `redis-cli DEL`/`UNLINK` (also `valkey-cli`), an `EVAL` \
+              script that deletes what `KEYS` or `SCAN` lists, and memcached's `flush_all` sent \
+              through `nc` (port 11211)",
+    why: "Every key the pattern matches goes at once, with no undo; a pattern of `*` (or none) \
+          is the whole database, as a flush is. memcached keeps nothing on disk: a flush \
+          empties it, and every service that reads it falls through to its database at once.",
+    instead: "`redis-cli --scan --pattern '<prefix>*' | head` to see what the pattern matches, \
+              and `--scan ... | wc -l` to count it; `redis-cli BGSAVE` first so a snapshot holds \
+              the data; let keys expire (`EXPIRE`) rather than deleting them.",
+    protected_when: Some("when the command names production (a host or URL)"),
+    strict_only: false,
+    stops: &[
+        "redis-cli --scan --pattern 'session:*' | xargs redis-cli DEL",
+        "redis-cli -h cache KEYS 'user:*' | xargs -n 100 redis-cli -h cache UNLINK",
+        "redis-cli EVAL \"return redis.call('del', unpack(redis.call('keys', ARGV[1])))\" 0 'cache:*'",
+        "echo flush_all | nc localhost 11211",
+    ],
+    passes: &[
+        "redis-cli --scan --pattern 'session:*' | head -20",
+        "redis-cli --scan --pattern 'session:*' | wc -l",
+        "redis-cli DEL session:42",
+        "redis-cli EVAL \"return redis.call('get', KEYS[1])\" 1 user:1",
+        "echo stats | nc localhost 11211",
+    ],
+};
+
+pub static DATABASE_API_DELETE: Rule = Rule {
+    id: "db.api-delete",
+    catches: "a database deleted or emptied through its HTTP API, sent with `curl`, `wget`, \
+              HTTPie, `xh` or a request in interpreter code: CouchDB (`DELETE /<db>`, a \
+              document, `_purge`, `_bulk_docs` with `_deleted`), InfluxDB (`DELETE \
+              /api/v2/buckets|orgs/<id>`, `POST /api/v2/delete` without a predicate, `DELETE \
+              /api/v3/configure/database|table`), ArangoDB (databases, collections, \
+              `truncate`, graphs with `dropCollections`, documents); SQL sent to ClickHouse's \
+              HTTP interface or InfluxQL to InfluxDB's `/query` is judged by the SQL rules",
+    why: "The HTTP API is the database's own: a `DELETE` there is the same drop the client \
+          would run, with every document or point in it and no undo.",
+    instead: "Look first (`GET /<db>`, `GET /api/v2/buckets`, `GET \
+              /_api/collection/<c>/count`); back up first (CouchDB replication, `influx \
+              backup`, `arangodump`); give an InfluxDB delete a predicate.",
+    protected_when: Some("when the command names production (a database, host or URL)"),
+    strict_only: false,
+    stops: &[
+        "curl -X DELETE http://admin:password@127.0.0.1:5984/orders",
+        "curl -X POST http://127.0.0.1:5984/orders/_purge -H 'Content-Type: application/json' -d '{\"doc1\":[\"1-abc\"]}'",
+        "curl -X DELETE http://localhost:8086/api/v2/buckets/0a1b2c3d4e5f -H \"Authorization: Token $INFLUX_TOKEN\"",
+        "curl -X POST 'http://localhost:8086/api/v2/delete?org=acme&bucket=metrics' -d '{\"start\":\"2020-01-01T00:00:00Z\",\"stop\":\"2030-01-01T00:00:00Z\"}'",
+        "curl -X DELETE http://localhost:8529/_api/database/shop",
+        "curl -X PUT http://localhost:8529/_db/shop/_api/collection/orders/truncate",
+    ],
+    passes: &[
+        "curl http://127.0.0.1:5984/_all_dbs",
+        "curl -X PUT http://127.0.0.1:5984/orders",
+        "curl -X DELETE http://127.0.0.1:5984/_session",
+        "curl http://localhost:8086/api/v2/buckets",
+        "curl -X POST 'http://localhost:8086/api/v2/delete?org=acme&bucket=metrics' -d '{\"start\":\"2024-01-01T00:00:00Z\",\"stop\":\"2024-01-02T00:00:00Z\",\"predicate\":\"_measurement=\\\"cpu\\\"\"}'",
+        "curl http://localhost:8529/_api/collection",
     ],
 };
 
@@ -308,8 +377,8 @@ pub static DATABASE_DELETE: Rule = Rule {
               delete`, `influx org delete`, `influx delete` without `--predicate`, `influxdb3 \
               delete database`/`table`, `turso db destroy`, `turso group destroy`, `pscale \
               database delete`, `pscale branch delete`, `neonctl projects`/`branches`/\
-              `databases delete`, `neonctl branches reset`, `wrangler d1 delete`, `supabase \
-              projects delete`",
+              `databases delete`, `neonctl branches reset`, `wrangler d1 delete`, `wrangler kv \
+              namespace delete`, `wrangler kv bulk delete`, `supabase projects delete`",
     why: "These delete the database (or the bucket, branch, project or organization holding \
           it) on the service, with every row in it; the service keeps no copy of a deleted \
           database, and an `influx delete` without a predicate removes every point of the \
@@ -342,7 +411,8 @@ pub static PACK: Pack = Pack {
     id: "db",
     summary: "databases: SQL drops, truncates and unfiltered deletes or updates (from clients, \
               files and drivers in interpreter code), dropdb, pg_restore --clean, databases \
-              deleted through their service's CLI, MongoDB drops, Redis flushes",
+              deleted through their service's CLI or HTTP API, MongoDB drops, Redis flushes and \
+              bulk deletes",
     default_on: true,
     programs: &[
         "psql",
@@ -376,6 +446,15 @@ pub static PACK: Pack = Pack {
         "neonctl",
         "neon",
         "supabase",
+        "curl",
+        "wget",
+        "http",
+        "https",
+        "xh",
+        "xhs",
+        "nc",
+        "ncat",
+        "netcat",
     ],
     rules: &[
         &SQL_DROP,
@@ -388,6 +467,8 @@ pub static PACK: Pack = Pack {
         &DATABASE_DELETE,
         &MONGO_DROP,
         &REDIS_FLUSH,
+        &CACHE_DELETE,
+        &DATABASE_API_DELETE,
     ],
     check,
 };
@@ -402,7 +483,11 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
         "mysqladmin" | "mariadb-admin" => return mysqladmin(args).into_iter().collect(),
         "pg_restore" => return pg_restore(args).into_iter().collect(),
         "mongosh" | "mongo" => return mongo(cmd).into_iter().collect(),
-        "redis-cli" | "valkey-cli" => return redis(cmd).into_iter().collect(),
+        "redis-cli" | "valkey-cli" => {
+            return redis(cmd).into_iter().chain(redis_keys(cmd)).collect();
+        }
+        "curl" | "wget" | "http" | "https" | "xh" | "xhs" => return http::check(cmd),
+        "nc" | "ncat" | "netcat" => return netcat(cmd).into_iter().collect(),
         _ => {}
     }
     let mut hits: Vec<Hit> = services::check(program, args).into_iter().collect();
@@ -650,36 +735,8 @@ fn mongo(cmd: &SimpleCommand) -> Option<Hit> {
 
 /// `redis-cli [options] FLUSHALL|FLUSHDB`, or those commands on its stdin.
 fn redis(cmd: &SimpleCommand) -> Option<Hit> {
-    let valued = [
-        "-h",
-        "-p",
-        "-s",
-        "-a",
-        "-u",
-        "-n",
-        "-r",
-        "-i",
-        "-d",
-        "-D",
-        "--user",
-        "--pass",
-        "--cacert",
-        "--cacertdir",
-        "--cert",
-        "--key",
-        "--sni",
-        "--tls-ciphers",
-        "--tls-ciphersuites",
-        "--pattern",
-        "--quoted-pattern",
-        "--count",
-        "--rdb",
-        "--functions-rdb",
-        "--memkeys-samples",
-        "--eval",
-    ];
     let args = cmd.args();
-    let argument = operand_words(args, &valued)
+    let argument = operand_words(args, REDIS_VALUED)
         .first()
         .map(|w| w.text.as_str());
     let on_stdin = cmd
@@ -687,29 +744,161 @@ fn redis(cmd: &SimpleCommand) -> Option<Hit> {
         .as_deref()
         .into_iter()
         .flat_map(str::lines)
-        .filter_map(|line| line.split_whitespace().next());
+        .filter_map(|line| line.split_whitespace().next())
+        // The wire protocol's line ends, as `printf '...\\r\\n'` writes them.
+        .map(|word| word.trim_end_matches("\\r"));
     let flush = argument
         .into_iter()
         .chain(on_stdin)
         .find(|c| c.eq_ignore_ascii_case("flushall") || c.eq_ignore_ascii_case("flushdb"))?;
+    Some(redis_flush(flush))
+}
+
+/// The finding for a Redis `FLUSHALL` or `FLUSHDB`, however it was sent.
+fn redis_flush(flush: &str) -> Hit {
     let scope = if flush.eq_ignore_ascii_case("flushall") {
         "every key of every database on the server"
     } else {
         "every key of the selected database"
     };
+    Hit::new(
+        &REDIS_FLUSH,
+        Tier::Destructive,
+        format!("deletes {scope}, with no undo"),
+    )
+    .safer(
+        "`redis-cli --scan --pattern '<prefix>*'` to see the keys, then `UNLINK` only \
+             those; `redis-cli BGSAVE` first so a snapshot holds the data",
+    )
+    .recovery(
+        "only from the last RDB snapshot or AOF file, if persistence is on: copy \
+             `dump.rdb` aside before the next save overwrites it",
+    )
+}
+
+/// Cache commands a pipeline gives to the server's own protocol through `nc`: Redis's
+/// `FLUSHALL`/`FLUSHDB` to port 6379, memcached's `flush_all` to port 11211.
+fn netcat(cmd: &SimpleCommand) -> Option<Hit> {
+    let input = cmd.input.as_deref()?;
+    let port = |p: &str| cmd.args().iter().any(|w| w.text == p);
+    let commands = || {
+        input
+            .lines()
+            .filter_map(|line| line.split_whitespace().next())
+            .map(|word| word.trim_end_matches("\\r"))
+    };
+    if port("6379") {
+        let flush = commands()
+            .find(|c| c.eq_ignore_ascii_case("flushall") || c.eq_ignore_ascii_case("flushdb"))?;
+        return Some(redis_flush(flush));
+    }
+    if port("11211") && commands().any(|c| c == "flush_all") {
+        return Some(
+            Hit::new(
+                &CACHE_DELETE,
+                Tier::Destructive,
+                "deletes every item in the memcached server (`flush_all`)",
+            )
+            .safer("delete only the keys meant to go (`delete <key>`)")
+            .recovery("none: memcached keeps nothing on disk; the services refill it from their databases"),
+        );
+    }
+    None
+}
+
+/// Options of `redis-cli` that take a value, for finding its command among its words.
+const REDIS_VALUED: &[&str] = &[
+    "-h",
+    "-p",
+    "-s",
+    "-a",
+    "-u",
+    "-n",
+    "-r",
+    "-i",
+    "-d",
+    "-D",
+    "--user",
+    "--pass",
+    "--cacert",
+    "--cacertdir",
+    "--cert",
+    "--key",
+    "--sni",
+    "--tls-ciphers",
+    "--tls-ciphersuites",
+    "--pattern",
+    "--quoted-pattern",
+    "--count",
+    "--rdb",
+    "--functions-rdb",
+    "--memkeys-samples",
+    "--eval",
+];
+
+/// `redis-cli DEL|UNLINK` fed by `xargs` with the keys a `--scan` or `KEYS` lists, and an
+/// `EVAL` script that deletes the keys it lists.
+fn redis_keys(cmd: &SimpleCommand) -> Option<Hit> {
+    let ops = operand_words(cmd.args(), REDIS_VALUED);
+    let (command, rest) = ops.split_first()?;
+    let command = command.text.to_ascii_lowercase();
+    let listed = |argv: &Vec<Word>| {
+        let program = argv.first().map(|w| w.text.as_str());
+        matches!(program, Some("redis-cli" | "valkey-cli"))
+            && argv
+                .iter()
+                .any(|w| w.text == "--scan" || w.text.eq_ignore_ascii_case("keys"))
+    };
+    let pattern = |argv: &Vec<Word>| {
+        let args = argv.get(1..).unwrap_or_default();
+        values(args, &["--pattern"])
+            .first()
+            .map(|p| p.to_string())
+            .or_else(|| {
+                let words = operand_words(args, REDIS_VALUED);
+                let at = words
+                    .iter()
+                    .position(|w| w.text.eq_ignore_ascii_case("keys"))?;
+                words.get(at + 1).map(|w| w.text.clone())
+            })
+            .unwrap_or_else(|| "*".to_string())
+    };
+    let loses = match command.as_str() {
+        "del" | "unlink" => {
+            let feeder = cmd.fed_by.iter().find(|argv| listed(argv))?;
+            let pattern = pattern(feeder);
+            if pattern == "*" {
+                "deletes every key of the database, one listing at a time".to_string()
+            } else {
+                format!("deletes every key matching `{pattern}`")
+            }
+        }
+        "eval" | "evalsha" => {
+            let script = rest.first()?.text.to_ascii_lowercase();
+            let compact: String = script.chars().filter(|c| !c.is_whitespace()).collect();
+            let deletes = ["'del'", "\"del\"", "'unlink'", "\"unlink\""]
+                .iter()
+                .any(|d| compact.contains(d));
+            let lists = ["'keys'", "\"keys\"", "'scan'", "\"scan\""]
+                .iter()
+                .any(|l| compact.contains(l));
+            if !(deletes && lists) {
+                return None;
+            }
+            "deletes every key the script's `KEYS`/`SCAN` lists".to_string()
+        }
+        _ => return None,
+    };
     Some(
         Hit::new(
-            &REDIS_FLUSH,
+            &CACHE_DELETE,
             Tier::Destructive,
-            format!("deletes {scope}, with no undo"),
+            format!("{loses}, with no undo"),
         )
         .safer(
-            "`redis-cli --scan --pattern '<prefix>*'` to see the keys, then `UNLINK` only \
-             those; `redis-cli BGSAVE` first so a snapshot holds the data",
+            "`redis-cli --scan --pattern '<prefix>*' | wc -l` to count what matches first; \
+                 `redis-cli BGSAVE` first so a snapshot holds the data",
         )
-        .recovery(
-            "only from the last RDB snapshot or AOF file, if persistence is on: copy \
-             `dump.rdb` aside before the next save overwrites it",
-        ),
+        .recovery("only from the last RDB snapshot or AOF file, if persistence is on"),
     )
 }

@@ -1,6 +1,6 @@
 //! Databases deleted or emptied through their own service's command line rather than SQL:
 //! InfluxDB buckets, organizations and time ranges, Turso, PlanetScale, Neon and Cloudflare D1
-//! databases and branches, Supabase projects.
+//! databases and branches, Workers KV namespaces, Supabase projects.
 
 use super::super::args::{asks_help, has, operands, value};
 use super::DATABASE_DELETE;
@@ -243,9 +243,48 @@ fn neon(args: &[Word]) -> Option<Loss> {
     })
 }
 
-/// Cloudflare D1: `wrangler d1 delete <db>`.
+/// Cloudflare D1: `wrangler d1 delete <db>`; Workers KV: `wrangler kv namespace delete`,
+/// `wrangler kv bulk delete <file>`.
 fn d1(args: &[Word]) -> Option<Loss> {
-    let ops = operands(args, &["--config", "-c", "--env", "-e"]);
+    let ops = operands(
+        args,
+        &[
+            "--config",
+            "-c",
+            "--env",
+            "-e",
+            "--namespace-id",
+            "--binding",
+        ],
+    );
+    let namespace = value(args, &["--namespace-id", "--binding"]);
+    match ops.as_slice() {
+        ["kv", "namespace", "delete", ..] | ["kv:namespace", "delete", ..] => {
+            return Some(Loss {
+                loses: format!(
+                    "deletes Workers KV {} with every key in it",
+                    shown(namespace, "namespace")
+                ),
+                safer: "`wrangler kv key list --namespace-id <id>` to see what it holds, and \
+                        `wrangler kv key get` the values to keep"
+                    .into(),
+                recovery: FROM_BACKUP,
+                names: namespace.map(String::from).into_iter().collect(),
+            });
+        }
+        ["kv", "bulk", "delete", file, ..] | ["kv:bulk", "delete", file, ..] => {
+            return Some(Loss {
+                loses: format!(
+                    "deletes every key listed in `{file}` from Workers KV {}",
+                    shown(namespace, "namespace")
+                ),
+                safer: "`wrangler kv key get` the values to keep first".into(),
+                recovery: FROM_BACKUP,
+                names: namespace.map(String::from).into_iter().collect(),
+            });
+        }
+        _ => {}
+    }
     let ["d1", "delete", name, ..] = ops.as_slice() else {
         return None;
     };
