@@ -36,11 +36,21 @@ pub(super) fn only_own_files(hit: &Hit, place: &Elsewhere, dirs: &[Word]) -> boo
 const FILES_OF_THE_MACHINE: &[&str] = &[fs::RM_ANY.id, "system.rm-system", "system.permissions"];
 
 /// Places what `hit` says in `place`: protected where a name of it says production, and a
-/// file delete's safer way is one that works over there.
-pub(super) fn place(hit: &mut Hit, place: &Elsewhere, production: &[String]) {
+/// file delete's safer way is one that works over there. `dirs` are the `cd`s made inside.
+pub(super) fn place(hit: &mut Hit, place: &Elsewhere, dirs: &[Word], production: &[String]) {
     if hit.tier != Tier::Protected
         && let Some((name, pattern)) = production_name(place, production)
     {
+        // A single file's delete or overwrite stands only when a look shows its bytes are
+        // nowhere else, and over there nothing can be looked at; in production it stands
+        // unless it is a temporary file or a new container's own.
+        if hit.needs_confirmation {
+            if !file_in_production(hit, place, dirs) {
+                return;
+            }
+            hit.needs_confirmation = false;
+            hit.recovery = Some("only a backup of that machine holds the old bytes".into());
+        }
         hit.tier = Tier::Protected;
         hit.loses = format!(
             "{} (where it runs names production: `{name}` matches `{pattern}`)",
@@ -59,6 +69,19 @@ pub(super) fn place(hit: &mut Hit, place: &Elsewhere, production: &[String]) {
                 .into(),
         );
     }
+}
+
+/// Whether `hit` deletes or writes over a file that outlives the command in `place`: any
+/// but a temporary one, in a place that is no new container.
+fn file_in_production(hit: &Hit, place: &Elsewhere, dirs: &[Word]) -> bool {
+    let Subject::Files(files) = &hit.subject else {
+        return false;
+    };
+    !place.fresh
+        && files.iter().any(|file| {
+            let at: Vec<Word> = dirs.iter().cloned().chain([file.path.clone()]).collect();
+            !fs::in_temporary_folder(&at)
+        })
 }
 
 /// The first name of `place` that matches a production pattern, with the pattern.

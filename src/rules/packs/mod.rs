@@ -21,6 +21,7 @@ mod k8s;
 mod keys;
 mod messaging;
 mod migrations;
+mod outage;
 mod search;
 mod secrets;
 mod system;
@@ -61,6 +62,7 @@ pub static PACKS: &[&Pack] = &[
     &iac::PACK,
     &cloud::PACK,
     &hosting::PACK,
+    &outage::PACK,
     &backup::PACK,
     &cicd::PACK,
     &messaging::PACK,
