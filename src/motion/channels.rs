@@ -1458,6 +1458,71 @@ mod tests {
     }
 
     #[test]
+    fn remote_shells_and_fleets() {
+        for (line, place, script) in [
+            (
+                "gcloud compute ssh vm1 --zone z -- -t -p 22 rm -rf /d",
+                "on machine `vm1`",
+                "rm -rf /d",
+            ),
+            ("tsh --proxy p ssh -l root web1 rm x", "on host `web1`", "rm x"),
+            (
+                "aws ecs execute-command --cluster c --task t1 --interactive --command ls",
+                "in task `t1`",
+                "ls",
+            ),
+            (
+                "ansible web -i inv -m shell -a uptime",
+                "on hosts `web`",
+                "uptime",
+            ),
+            ("salt -G role:db cmd.run ls", "on hosts `role:db`", "ls"),
+            ("pssh -h hosts.txt -l root -i rm x", "on hosts `hosts.txt`", "rm x"),
+            ("pdsh -w web[1-4] -l root rm x", "on hosts `web[1-4]`", "rm x"),
+        ] {
+            match sent(line) {
+                Some((p, Sent::Script(w))) => {
+                    assert_eq!(p, place, "{line}");
+                    assert_eq!(w.text, script, "{line}");
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert_eq!(argv_of("mosh -p 6000 web1 -- rm -rf x"), ["rm", "-rf", "x"]);
+        assert_eq!(
+            argv_of("kubectl debug -n ns node/n1 -it --image=busybox -- rm x"),
+            ["rm", "x"]
+        );
+        for line in [
+            "gcloud compute ssh vm1 -- -N -L 80:localhost:80",
+            "gcloud compute ssh vm1 -- -L 80:localhost:80",
+            "mosh web1",
+            "tsh ssh web1",
+            "tsh ls",
+            "kubectl debug -it web-0 --image=busybox",
+            "aws ecs list-tasks --cluster c",
+            "ansible all -m ping",
+            "ansible all -m copy -a src=a dest=b",
+            "salt '*' test.ping",
+            "pssh -h hosts.txt -I",
+        ] {
+            assert_eq!(sent(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn debug_containers_keep_what_they_reach() {
+        let place = |line: &str| channel(&words(line), &[]).unwrap().place;
+        let pod = place("kubectl debug web-0 --image=busybox -- true");
+        assert_eq!(pod.lands(&[], &Word::literal("/tmp/x")), Landing::Own);
+        assert_eq!(pod.lands(&[], &Word::literal("/proc/1/root")), Landing::Kept);
+        let node = place("kubectl debug node/n1 --image=busybox -- true");
+        assert_eq!(node.lands(&[], &Word::literal("/host/etc")), Landing::Kept);
+        let custom = place("kubectl debug web-0 --custom=c.json --image=busybox -- true");
+        assert_eq!(custom.lands(&[], &Word::literal("/tmp/x")), Landing::Kept);
+    }
+
+    #[test]
     fn script_channels() {
         for (line, place, script) in [
             (

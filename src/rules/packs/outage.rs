@@ -22,9 +22,12 @@ pub static PRODUCTION_DOWN: Rule = Rule {
           workload scaled to zero, an app stopped or deleted takes users' requests away until \
           someone brings it back, and a rollback puts an older release in front of them. The \
           same commands against staging or a preview pass.",
-    instead: "ask the user, who can run it against production themselves; try it on staging \
+    instead: "Ask the user, who can run it against production themselves; try it on staging \
               first; `kubectl rollout pause` or `--dry-run=server` to look before acting.",
-    protected_when: Some("always: it is a finding only where the command names production"),
+    protected_when: Some(
+        "when the command, or the place it is sent to, names production: the only place it \
+         is a finding at all",
+    ),
     strict_only: false,
     stops: &[
         "kubectl --context prod delete deployment web",
