@@ -1465,7 +1465,11 @@ mod tests {
                 "on machine `vm1`",
                 "rm -rf /d",
             ),
-            ("tsh --proxy p ssh -l root web1 rm x", "on host `web1`", "rm x"),
+            (
+                "tsh --proxy p ssh -l root web1 rm x",
+                "on host `web1`",
+                "rm x",
+            ),
             (
                 "aws ecs execute-command --cluster c --task t1 --interactive --command ls",
                 "in task `t1`",
@@ -1477,8 +1481,16 @@ mod tests {
                 "uptime",
             ),
             ("salt -G role:db cmd.run ls", "on hosts `role:db`", "ls"),
-            ("pssh -h hosts.txt -l root -i rm x", "on hosts `hosts.txt`", "rm x"),
-            ("pdsh -w web[1-4] -l root rm x", "on hosts `web[1-4]`", "rm x"),
+            (
+                "pssh -h hosts.txt -l root -i rm x",
+                "on hosts `hosts.txt`",
+                "rm x",
+            ),
+            (
+                "pdsh -w web[1-4] -l root rm x",
+                "on hosts `web[1-4]`",
+                "rm x",
+            ),
         ] {
             match sent(line) {
                 Some((p, Sent::Script(w))) => {
@@ -1515,7 +1527,10 @@ mod tests {
         let place = |line: &str| channel(&words(line), &[]).unwrap().place;
         let pod = place("kubectl debug web-0 --image=busybox -- true");
         assert_eq!(pod.lands(&[], &Word::literal("/tmp/x")), Landing::Own);
-        assert_eq!(pod.lands(&[], &Word::literal("/proc/1/root")), Landing::Kept);
+        assert_eq!(
+            pod.lands(&[], &Word::literal("/proc/1/root")),
+            Landing::Kept
+        );
         let node = place("kubectl debug node/n1 --image=busybox -- true");
         assert_eq!(node.lands(&[], &Word::literal("/host/etc")), Landing::Kept);
         let custom = place("kubectl debug web-0 --custom=c.json --image=busybox -- true");

@@ -265,7 +265,9 @@ fn fly(args: &[Word]) -> Option<Down> {
 
 fn heroku(args: &[Word]) -> Option<Down> {
     let line = Line::parse(args, Style::Gnu, &["a", "app", "r", "remote"]);
-    let app = line.value(&["a", "app"]).unwrap_or("of this folder's git remote");
+    let app = line
+        .value(&["a", "app"])
+        .unwrap_or("of this folder's git remote");
     match line.operand(0)? {
         "ps:scale" | "scale" => {
             let zero: Vec<&str> = line
@@ -278,7 +280,10 @@ fn heroku(args: &[Word]) -> Option<Down> {
                 .collect();
             (!zero.is_empty()).then(|| {
                 (
-                    format!("scales `{}` of app `{app}` to zero dynos", zero.join("`, `")),
+                    format!(
+                        "scales `{}` of app `{app}` to zero dynos",
+                        zero.join("`, `")
+                    ),
                     "`heroku ps:scale <process>=<N>`",
                 )
             })
