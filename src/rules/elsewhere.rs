@@ -97,3 +97,47 @@ fn production_name<'a>(place: &'a Elsewhere, patterns: &'a [String]) -> Option<(
                 .map(|p| (name.as_str(), p.as_str()))
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Tier;
+    use crate::rules::packs::judged;
+    use crate::settings::Settings;
+
+    #[test]
+    fn a_single_file_sent_to_production_is_protected() {
+        let settings = Settings::default();
+        for (command, rule) in [
+            ("ssh prod-web1 rm /srv/app/.env", "fs.rm-file"),
+            (
+                "ssh prod-web1 'echo x > /srv/app/config.yml'",
+                "fs.overwrite",
+            ),
+            (
+                "kubectl -n production exec web-0 -- rm /data/a.db",
+                "fs.rm-file",
+            ),
+        ] {
+            assert_eq!(
+                judged(command, &settings),
+                [(rule, Tier::Protected)],
+                "{command}"
+            );
+        }
+        // Dropped here only for want of a look, as every single file is with context off:
+        // with context on, over there, it is unknown and passes.
+        for command in [
+            "ssh staging-web1 rm /srv/app/.env",
+            "ssh prod-web1 rm /tmp/deploy.lock",
+            "ssh prod-web1 'cd /var/tmp && rm x.tar'",
+            "heroku run -a shop-prod rm db/seeds.rb",
+        ] {
+            assert!(
+                judged(command, &settings)
+                    .iter()
+                    .all(|(_, tier)| *tier == Tier::Destructive),
+                "{command}"
+            );
+        }
+    }
+}

@@ -24,10 +24,8 @@ pub static PRODUCTION_DOWN: Rule = Rule {
           same commands against staging or a preview pass.",
     instead: "Ask the user, who can run it against production themselves; try it on staging \
               first; `kubectl rollout pause` or `--dry-run=server` to look before acting.",
-    protected_when: Some(
-        "when the command, or the place it is sent to, names production: the only place it \
-         is a finding at all",
-    ),
+    // A finding only where production is named, which makes every pack finding protected.
+    protected_when: Some("always"),
     strict_only: false,
     stops: &[
         "kubectl --context prod delete deployment web",
@@ -436,4 +434,46 @@ fn vercel(args: &[Word]) -> Option<Down> {
         format!("puts {to} back in front of production's domains"),
         "`vercel promote <the current deployment>`",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::judged;
+    use crate::rules::Tier;
+    use crate::settings::Settings;
+
+    #[test]
+    fn an_outage_is_protected_in_production_and_nothing_elsewhere() {
+        let settings = Settings::default();
+        for command in [
+            "kubectl --context prod delete deployment web",
+            "ssh prod-bastion kubectl delete deployment web",
+            "AWS_PROFILE=production aws ecs delete-service --service web",
+            "heroku ps:scale web=0 worker=0 -r production",
+        ] {
+            assert_eq!(
+                judged(command, &settings),
+                [(super::PRODUCTION_DOWN.id, Tier::Protected)],
+                "{command}"
+            );
+        }
+        for command in [
+            "kubectl --context staging delete deployment web",
+            "ssh staging-bastion kubectl delete deployment web",
+            "kubectl --context prod delete deployment web --dry-run=client",
+            "kubectl --context prod scale deployment web --replicas=1",
+            "kubectl --context prod rollout history deployment/web",
+            "heroku ps:scale web=1 -r production",
+        ] {
+            assert_eq!(judged(command, &settings), [], "{command}");
+        }
+        let off = Settings {
+            production: Vec::new(),
+            ..Settings::default()
+        };
+        assert_eq!(
+            judged("kubectl --context prod delete deployment web", &off),
+            []
+        );
+    }
 }
