@@ -1,7 +1,9 @@
 //! Commands a line sends to run somewhere else: into a container (`docker exec`, `docker run`,
 //! `docker compose exec|run`, `lxc|incus exec`), a pod (`kubectl exec`), another machine
 //! (`ssh`, `gcloud compute ssh`, `vagrant ssh`, `fly ssh console`, `heroku run`,
-//! `aws ssm send-command`, `az vm run-command invoke`).
+//! `aws ssm send-command`, `az vm run-command invoke`, `mosh`, `tsh ssh`), a task's container
+//! (`aws ecs execute-command`), a debug container beside a pod or on a node (`kubectl debug`),
+//! or many machines at once (`ansible -m shell`, `salt cmd.run`, `pssh`, `pdsh`).
 //!
 //! [`channel`] reads such a program's argv into where the command runs ([`Elsewhere`]) and
 //! what runs there ([`Sent`]): an argv the far side executes as is (`docker exec` runs its
@@ -14,6 +16,8 @@
 use crate::syntax::Word;
 use crate::syntax::argv::{self, Style, Valued};
 use crate::syntax::kubectl;
+
+mod hosts;
 
 /// What kind of place a command runs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +34,10 @@ pub enum Kind {
     App,
     /// The instances an AWS Systems Manager command targets.
     Instances,
+    /// The machines a fleet tool's pattern, target or host list names.
+    Hosts,
+    /// The container of an ECS task.
+    Task,
 }
 
 /// Where a command runs when it is not this shell on this machine.
@@ -110,6 +118,8 @@ impl Elsewhere {
             Kind::App if self.fresh => format!("in a one-off dyno of app `{name}`"),
             Kind::App => format!("on app `{name}`"),
             Kind::Instances => format!("on instances `{name}`"),
+            Kind::Hosts => format!("on hosts `{name}`"),
+            Kind::Task => format!("in task `{name}`"),
         }
     }
 
@@ -291,6 +301,14 @@ pub fn is_channel(program: &str) -> bool {
             | "heroku"
             | "aws"
             | "az"
+            | "mosh"
+            | "tsh"
+            | "ansible"
+            | "salt"
+            | "salt-ssh"
+            | "pssh"
+            | "parallel-ssh"
+            | "pdsh"
     )
 }
 
@@ -311,8 +329,14 @@ pub fn channel(argv: &[Word], assigns: &[(String, Word)]) -> Option<Channel> {
         "lxc" | "incus" => lxc(args),
         "fly" | "flyctl" => fly(args),
         "heroku" => heroku(args),
-        "aws" => ssm(args),
+        "aws" => ssm(args).or_else(|| ecs(args)),
         "az" => az(args),
+        "mosh" => hosts::mosh(args),
+        "tsh" => hosts::tsh(args),
+        "ansible" => hosts::ansible(args),
+        "salt" | "salt-ssh" => hosts::salt(args),
+        "pssh" | "parallel-ssh" => hosts::parallel_ssh(args, false),
+        "pdsh" => hosts::parallel_ssh(args, true),
         _ => None,
     }?;
     channel.place.names.extend(
@@ -804,8 +828,10 @@ fn kubectl(args: &[Word]) -> Option<Channel> {
         .collect();
     let opts = argv::read(head, Style::Pflag, &Valued(&valued));
     let mut operands = opts.operands.iter().filter_map(|&i| head.get(i));
-    if operands.next()?.text != "exec" {
-        return None;
+    match operands.next()?.text.as_str() {
+        "exec" => {}
+        "debug" => return debug(args),
+        _ => return None,
     }
     let file = opts.last(&["f", "filename"]).and_then(|o| o.value);
     let pod = match operands.next() {
@@ -825,6 +851,75 @@ fn kubectl(args: &[Word]) -> Option<Channel> {
         opts.opts
             .iter()
             .filter(|o| !matches!(o.name, "v" | "token"))
+            .filter_map(|o| o.value.map(str::to_string)),
+    );
+    Some(Channel {
+        place,
+        sent: Sent::Argv {
+            argv,
+            env: Vec::new(),
+        },
+    })
+}
+
+/// `kubectl debug`'s own options that take a value.
+const KUBECTL_DEBUG_VALUED: &[&str] = &[
+    "c",
+    "container",
+    "image",
+    "image-pull-policy",
+    "target",
+    "copy-to",
+    "profile",
+    "custom",
+    "env",
+    "set-image",
+    "f",
+    "filename",
+];
+
+/// `kubectl debug POD|node/NAME --image=IMAGE [options] -- COMMAND...`: a new container of
+/// `IMAGE` beside the pod's (or in a copy of the pod), or on a node with the node's root at
+/// `/host`. Its own files are the image's, but `/proc` reaches the processes it shares (and
+/// their files), a node's root is all of the node, and a custom spec may mount anything.
+fn debug(args: &[Word]) -> Option<Channel> {
+    let at = args.iter().position(|w| w.text == "--")?;
+    let head = args.get(..at)?;
+    let argv = from(args, at + 1).to_vec();
+    if argv.is_empty() {
+        return None;
+    }
+    let valued: Vec<&str> = kubectl::GLOBAL_VALUED
+        .iter()
+        .chain(KUBECTL_DEBUG_VALUED)
+        .copied()
+        .collect();
+    let opts = argv::read(head, Style::Pflag, &Valued(&valued));
+    let target = opts
+        .operands
+        .iter()
+        .filter_map(|&i| head.get(i))
+        .nth(1)
+        .map(|w| w.text.clone())
+        .or_else(|| opts.last(&["f", "filename"])?.value.map(str::to_string))?;
+    let node = target.starts_with("node/") || target.starts_with("nodes/");
+    let mut place = Elsewhere::new(Kind::Pod, &target);
+    place.fresh = true;
+    let kept = |target: &str| Mount {
+        target: target.to_string(),
+        source: Source::Unknown,
+    };
+    place.mounts.push(kept("/proc"));
+    if node {
+        place.mounts.push(kept("/host"));
+    }
+    if opts.last(&["custom"]).is_some() {
+        place.mounts.push(kept("/"));
+    }
+    place.names.extend(
+        opts.opts
+            .iter()
+            .filter(|o| !matches!(o.name, "v" | "token" | "image" | "env"))
             .filter_map(|o| o.value.map(str::to_string)),
     );
     Some(Channel {
@@ -900,7 +995,7 @@ const GCLOUD_VALUED: &[&str] = &[
     "ssh-key-expire-after",
 ];
 
-/// `gcloud compute ssh INSTANCE --command=TEXT`.
+/// `gcloud compute ssh INSTANCE --command=TEXT`, or `-- [SSH OPTIONS] COMMAND...`.
 fn gcloud(args: &[Word]) -> Option<Channel> {
     let dashdash = args.iter().position(|w| w.text == "--");
     let head = args.get(..dashdash.unwrap_or(args.len()))?;
@@ -912,8 +1007,18 @@ fn gcloud(args: &[Word]) -> Option<Channel> {
     if compute.text != "compute" || ssh.text != "ssh" || opts.on(&["dry-run"]) {
         return None;
     }
-    let command = opts.last(&["command"])?;
-    let script = command.value_in(head)?;
+    // After `--` come ssh's own options, then the command's words, which ssh joins.
+    let script = match opts.last(&["command"]) {
+        Some(command) => command.value_in(head)?,
+        None => {
+            let rest = from(args, dashdash? + 1);
+            let ssh_opts = argv::read_head(rest, Style::Getopt, &Valued(SSH_VALUED));
+            if ssh_opts.opts.iter().any(|o| o.name == "N") {
+                return None;
+            }
+            script_of(from(rest, ssh_opts.stopped_at?))?
+        }
+    };
     let mut place = Elsewhere::new(Kind::Machine, host_of(&instance.text));
     place.names.extend(
         opts.values(&["zone", "project", "configuration"])
@@ -1117,6 +1222,48 @@ fn ssm(args: &[Word]) -> Option<Channel> {
     })
 }
 
+/// `aws ecs execute-command --cluster C --task T [--container X] --interactive --command TEXT`:
+/// the text runs in the task's container, which outlives the command.
+fn ecs(args: &[Word]) -> Option<Channel> {
+    let valued = Valued(&[
+        "cluster",
+        "task",
+        "container",
+        "command",
+        "profile",
+        "region",
+        "output",
+        "query",
+        "endpoint-url",
+        "cli-input-json",
+        "cli-input-yaml",
+        "color",
+        "ca-bundle",
+        "cli-read-timeout",
+        "cli-connect-timeout",
+    ]);
+    let opts = argv::read(args, Style::Pflag, &valued);
+    let operands: Vec<&str> = opts
+        .operands
+        .iter()
+        .filter_map(|&i| text(args, i))
+        .collect();
+    if operands.get(..2) != Some(&["ecs", "execute-command"]) {
+        return None;
+    }
+    let script = opts.last(&["command"])?.value_in(args)?;
+    let task = opts.last(&["task"]).and_then(|o| o.value).unwrap_or("");
+    let mut place = Elsewhere::new(Kind::Task, task);
+    place.names.extend(
+        opts.values(&["cluster", "container", "profile"])
+            .map(str::to_string),
+    );
+    Some(Channel {
+        place,
+        sent: Sent::Script(script),
+    })
+}
+
 /// The `commands` of an SSM parameters value: JSON (`{"commands":["..."]}`) or the CLI's
 /// shorthand (`commands=a,b`, `commands=["a","b"]`).
 fn ssm_commands(parameters: &str) -> Option<Vec<String>> {
@@ -1308,6 +1455,86 @@ mod tests {
         );
         let exec = place("docker exec api rm -rf /tmp/x");
         assert_eq!(exec.lands(&[], &Word::literal("/tmp/x")), Landing::Kept);
+    }
+
+    #[test]
+    fn remote_shells_and_fleets() {
+        for (line, place, script) in [
+            (
+                "gcloud compute ssh vm1 --zone z -- -t -p 22 rm -rf /d",
+                "on machine `vm1`",
+                "rm -rf /d",
+            ),
+            (
+                "tsh --proxy p ssh -l root web1 rm x",
+                "on host `web1`",
+                "rm x",
+            ),
+            (
+                "aws ecs execute-command --cluster c --task t1 --interactive --command ls",
+                "in task `t1`",
+                "ls",
+            ),
+            (
+                "ansible web -i inv -m shell -a uptime",
+                "on hosts `web`",
+                "uptime",
+            ),
+            ("salt -G role:db cmd.run ls", "on hosts `role:db`", "ls"),
+            (
+                "pssh -h hosts.txt -l root -i rm x",
+                "on hosts `hosts.txt`",
+                "rm x",
+            ),
+            (
+                "pdsh -w web[1-4] -l root rm x",
+                "on hosts `web[1-4]`",
+                "rm x",
+            ),
+        ] {
+            match sent(line) {
+                Some((p, Sent::Script(w))) => {
+                    assert_eq!(p, place, "{line}");
+                    assert_eq!(w.text, script, "{line}");
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert_eq!(argv_of("mosh -p 6000 web1 -- rm -rf x"), ["rm", "-rf", "x"]);
+        assert_eq!(
+            argv_of("kubectl debug -n ns node/n1 -it --image=busybox -- rm x"),
+            ["rm", "x"]
+        );
+        for line in [
+            "gcloud compute ssh vm1 -- -N -L 80:localhost:80",
+            "gcloud compute ssh vm1 -- -L 80:localhost:80",
+            "mosh web1",
+            "tsh ssh web1",
+            "tsh ls",
+            "kubectl debug -it web-0 --image=busybox",
+            "aws ecs list-tasks --cluster c",
+            "ansible all -m ping",
+            "ansible all -m copy -a src=a dest=b",
+            "salt '*' test.ping",
+            "pssh -h hosts.txt -I",
+        ] {
+            assert_eq!(sent(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn debug_containers_keep_what_they_reach() {
+        let place = |line: &str| channel(&words(line), &[]).unwrap().place;
+        let pod = place("kubectl debug web-0 --image=busybox -- true");
+        assert_eq!(pod.lands(&[], &Word::literal("/tmp/x")), Landing::Own);
+        assert_eq!(
+            pod.lands(&[], &Word::literal("/proc/1/root")),
+            Landing::Kept
+        );
+        let node = place("kubectl debug node/n1 --image=busybox -- true");
+        assert_eq!(node.lands(&[], &Word::literal("/host/etc")), Landing::Kept);
+        let custom = place("kubectl debug web-0 --custom=c.json --image=busybox -- true");
+        assert_eq!(custom.lands(&[], &Word::literal("/tmp/x")), Landing::Kept);
     }
 
     #[test]

@@ -232,6 +232,9 @@ pub(crate) struct Hit {
     /// Names of what a pack's finding destroys that its arguments do not show (the database
     /// or table in a SQL statement): naming production makes it protected.
     pub names: Vec<String>,
+    /// A finding only where production is named (an outage: a workload deleted, scaled to
+    /// zero or rolled back), dropped elsewhere: nothing is lost outside production.
+    pub only_in_production: bool,
 }
 
 impl Hit {
@@ -246,6 +249,7 @@ impl Hit {
             needs_confirmation: false,
             branches: Vec::new(),
             names: Vec::new(),
+            only_in_production: false,
         }
     }
 
@@ -256,6 +260,12 @@ impl Hit {
 
     pub fn names(mut self, names: Vec<String>) -> Self {
         self.names = names;
+        self
+    }
+
+    /// Marks it a finding only where production is named.
+    pub fn only_in_production(mut self) -> Self {
+        self.only_in_production = true;
         self
     }
 
@@ -368,9 +378,11 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
     if let Some(place) = &cmd.elsewhere {
         hits.retain(|hit| !elsewhere::only_own_files(hit, place, &cmd.dirs));
         for hit in &mut hits {
-            elsewhere::place(hit, place, &settings.production);
+            elsewhere::place(hit, place, &cmd.dirs, &settings.production);
         }
     }
+    // Naming production raised what matters there to protected; the rest loses nothing.
+    hits.retain(|hit| !hit.only_in_production || hit.tier == Tier::Protected);
     let team = team::check(cmd, &hits, settings);
     hits.extend(team);
     // Whatever the program, it must not write the guard's own files.

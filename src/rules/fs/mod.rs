@@ -20,7 +20,7 @@ pub static RM_RECURSIVE: Rule = Rule {
     instead: "`git rm -r <path>` for tracked files (refuses to drop uncommitted edits); move \
               anything else aside with `mv <path> \"$(mktemp -d)\"` so it can come back.",
     protected_when: Some(
-        "the target is `/`, `~`, `$HOME`, `.`, `..`, `*` (but where a `cd` of the line leads into a temporary folder), a `.git` folder or a system folder, or `--no-preserve-root` is given",
+        "the target is `/`, `~`, `$HOME`, `.`, `..`, `*` (but where a `cd` of the line leads into a temporary folder), a `.git` folder or a system folder, or `--no-preserve-root` is given, or it is sent to a place named as production (a host, container, pod, kube context or namespace, project or app whose name holds a `production` word)",
     ),
     strict_only: false,
     stops: &[

@@ -17,7 +17,11 @@ pub static RM_FILE: Rule = Rule {
           or temporary passes.",
     instead: "`agent-guard rm --root . <file>` keeps it in a trash `agent-guard restore` \
               brings back; or set it aside with `mv <file> <file>.bak`.",
-    protected_when: None,
+    protected_when: Some(
+        "when it is sent to a place named as production (a host, container, pod, kube context or \
+         namespace, project or app whose name holds a `production` word): there it stands \
+         without a look, unless the file is temporary",
+    ),
     strict_only: false,
     stops: &[],
     passes: &[
@@ -40,7 +44,11 @@ pub static OVERWRITE: Rule = Rule {
           is new, tracked and unmodified, output, temporary, or gets the same bytes passes.",
     instead: "Write to a new name, append with `>>`, or refuse to replace with `cp -n`, \
               `mv -n`; copy the old file aside first (`cp f f.bak`).",
-    protected_when: None,
+    protected_when: Some(
+        "when it is sent to a place named as production (a host, container, pod, kube context or \
+         namespace, project or app whose name holds a `production` word): there it stands \
+         without a look, unless the file is temporary",
+    ),
     strict_only: false,
     stops: &[],
     passes: &[

@@ -22,6 +22,7 @@ mod keys;
 mod kv;
 mod messaging;
 mod migrations;
+mod outage;
 mod search;
 mod secrets;
 mod system;
@@ -63,6 +64,7 @@ pub static PACKS: &[&Pack] = &[
     &iac::PACK,
     &cloud::PACK,
     &hosting::PACK,
+    &outage::PACK,
     &backup::PACK,
     &cicd::PACK,
     &messaging::PACK,
