@@ -34,5 +34,5 @@ find_guard() {
 if guard=$(find_guard); then
     exec "$guard" hook "$@"
 fi
-echo "agent-guard plugin: the agent-guard binary was not found (PATH, ~/.cargo/bin, ~/.local/bin, Homebrew); commands run unguarded until it is installed: see https://github.com/agent-guard/agent-guard#install" >&2
+echo "agent-guard plugin: the agent-guard binary was not found (PATH, ~/.cargo/bin, ~/.local/bin, Homebrew); commands run unguarded until it is installed: see https://github.com/agent-guard/agent-guard#quick-start" >&2
 exit 1
