@@ -101,6 +101,9 @@ impl McpUse {
     /// The SQL a database tool runs, as its client would run it; the line a terminal tool
     /// runs. Anything else is judged by name.
     pub fn reading(&self) -> Reading {
+        if let Some(line) = self.file_line() {
+            return Reading::Standin(line);
+        }
         if let Some(client) = sql_client(&self.server, &self.tool)
             && let Some(sql) = self.sql()
         {
@@ -110,6 +113,25 @@ impl McpUse {
             return Reading::Shell(line);
         }
         Reading::Named
+    }
+
+    /// What the filesystem server's tools that replace a file do, as a shell line:
+    /// `write_file` writes over `path`, `move_file` moves onto `destination` (the
+    /// `@modelcontextprotocol/server-filesystem` tool list). Its other tools read, or edit
+    /// in place.
+    fn file_line(&self) -> Option<String> {
+        if !self.server.to_ascii_lowercase().contains("filesystem") {
+            return None;
+        }
+        match self.tool.as_str() {
+            "write_file" => Some(format!(": > {}", quote(self.field(&["path"])?))),
+            "move_file" => Some(format!(
+                "mv -- {} {}",
+                quote(self.field(&["source"])?),
+                quote(self.field(&["destination"])?)
+            )),
+            _ => None,
+        }
     }
 
     /// The SQL text of the call: a string field named for SQL, or an array of statements
