@@ -64,13 +64,15 @@ pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str
 fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
     Some(match (host, file_tools) {
         // Claude Code runs shell commands through `PowerShell` as well as `Bash` (on Windows).
-        (Host::ClaudeCode, true) => "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
-        (Host::ClaudeCode, false) => "Bash|PowerShell",
-        (Host::Codex, _) => "Bash",
-        (Host::Gemini, true) => "run_shell_command|write_file|replace",
-        (Host::Gemini, false) => "run_shell_command",
-        (Host::Droid, true) => "Execute|Create|Edit",
-        (Host::Droid, false) => "Execute",
+        // MCP tools come as `mcp__<server>__<tool>` (`mcp_<server>_<tool>` on Gemini CLI);
+        // these hosts read a matcher as a regular expression.
+        (Host::ClaudeCode, true) => "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|mcp__.*",
+        (Host::ClaudeCode, false) => "Bash|PowerShell|mcp__.*",
+        (Host::Codex, _) => CODEX_MATCH,
+        (Host::Gemini, true) => "run_shell_command|write_file|replace|mcp_.*",
+        (Host::Gemini, false) => "run_shell_command|mcp_.*",
+        (Host::Droid, true) => "Execute|Create|Edit|mcp__.*",
+        (Host::Droid, false) => "Execute|mcp__.*",
         (Host::Kiro, _) => "execute_bash|shell",
         (Host::Qwen, _) => "run_shell_command",
         // A regular expression that Auggie tests against the tool name unanchored.
@@ -79,7 +81,7 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         // Kimi Code and Crush test the matcher as a regular expression, unanchored.
         (Host::Kimi, _) => "^Bash$",
         (Host::Crush, _) => "^bash$",
-        (Host::Qoder, _) => "Bash",
+        (Host::Qoder, _) => "Bash|mcp__.*",
         (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline, _) => return None,
     })
 }
@@ -100,6 +102,10 @@ pub fn after_layout(host: Host) -> Option<Layout> {
     let event = after_event(host)?;
     let mut layout = layout(host, true);
     layout.path = vec!["hooks", event];
+    // What an MCP tool did leaves nothing in the journal: its call after it ran is not sent.
+    layout.group = layout
+        .group
+        .map(|m| m.trim_end_matches("|mcp__.*").trim_end_matches("|mcp_.*"));
     Some(layout)
 }
 
@@ -138,9 +144,12 @@ const KIMI: Tables = Tables {
     ],
 };
 
+/// Codex's shell tool, its `apply_patch` (which it cannot undo) and MCP tools.
+const CODEX_MATCH: &str = "Bash|apply_patch|mcp__.*";
+
 const CODEX: Group = Group {
     event: "PreToolUse",
-    matcher: "Bash",
+    matcher: CODEX_MATCH,
     timeout: 30,
 };
 
