@@ -206,6 +206,84 @@ pub(super) fn decode(payload: &Value, host: Host) -> Option<OtherTool> {
     })
 }
 
+/// The payload `host` sends for an MCP call of `server`'s `tool` with `arguments`, laid out
+/// by its shape on top of its shell probe (which holds the fields every payload carries);
+/// `None` for hosts whose hooks are not sent MCP calls. What `doctor` feeds the installed hook.
+pub(super) fn probe(
+    host: Host,
+    base: Value,
+    server: &str,
+    tool: &str,
+    arguments: Value,
+) -> Option<Value> {
+    let shape = shape(host)?;
+    let mut payload = base;
+    for key in [
+        "tool_name",
+        "tool_input",
+        "command",
+        "tool_info",
+        "preToolUse",
+    ] {
+        if let Some(fields) = payload.as_object_mut() {
+            fields.remove(key);
+        }
+    }
+    if let Some((at, value)) = shape.when {
+        put(&mut payload, at, Value::from(value));
+    }
+    match shape.names.first()? {
+        Naming::Joined {
+            at,
+            prefix,
+            separator,
+        } => put(
+            &mut payload,
+            at,
+            Value::from(format!("{prefix}{server}{separator}{tool}")),
+        ),
+        Naming::Fields {
+            server: server_at,
+            tool: tool_at,
+        } => {
+            put(&mut payload, server_at, Value::from(server));
+            put(&mut payload, tool_at, Value::from(tool));
+        }
+        Naming::Launched {
+            tool: tool_at, url, ..
+        } => {
+            put(&mut payload, tool_at, Value::from(tool));
+            put(
+                &mut payload,
+                url,
+                Value::from(format!("https://{server}.example/mcp")),
+            );
+        }
+    }
+    put(&mut payload, shape.arguments, arguments);
+    Some(payload)
+}
+
+/// Sets the value at a JSON pointer, making the objects on the way.
+fn put(payload: &mut Value, pointer: &str, value: Value) {
+    let mut at = payload;
+    let keys: Vec<&str> = pointer.split('/').skip(1).collect();
+    let Some((last, path)) = keys.split_last() else {
+        return;
+    };
+    for key in path {
+        let Some(fields) = at.as_object_mut() else {
+            return;
+        };
+        at = fields
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    }
+    if let Some(fields) = at.as_object_mut() {
+        fields.insert(last.to_string(), value);
+    }
+}
+
 /// The server's and the tool's names, read the way `naming` says.
 fn names(payload: &Value, naming: Naming) -> Option<(String, String)> {
     match naming {
@@ -321,6 +399,22 @@ mod tests {
             "tool_input": "{\"sql\":\"select 1\"}", "url": "https://db.example.com/mcp"});
         let call = decode(&payload, Host::Cursor).unwrap();
         assert_eq!(mcp(&call), ("db.example.com", "query"));
+    }
+
+    #[test]
+    fn every_probe_reads_back_as_the_call() {
+        for host in Host::ALL {
+            let base = super::super::probe(host, "ls", std::path::Path::new("/w"));
+            let base: Value = serde_json::from_slice(&base).unwrap();
+            let args = json!({"sql": "DROP TABLE t"});
+            let Some(payload) = probe(host, base, "postgres", "query", args) else {
+                assert!(shape(host).is_none(), "{host:?}");
+                continue;
+            };
+            let call = decode(&payload, host).unwrap_or_else(|| panic!("{host:?}: {payload}"));
+            assert!(call.what.display().contains("DROP TABLE t"), "{host:?}");
+            assert!(call.what.name().contains("query"), "{host:?}");
+        }
     }
 
     #[test]

@@ -507,6 +507,21 @@ pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
     payload.to_string().into_bytes()
 }
 
+/// A payload as `host` would send it for an MCP database tool about to run `sql`, or `None`
+/// when its hooks are not sent MCP calls: what `doctor` feeds the installed hook to check that
+/// MCP calls are judged too.
+pub fn probe_mcp(host: Host, sql: &str, cwd: &Path) -> Option<Vec<u8>> {
+    let base: Value = serde_json::from_slice(&probe(host, "true", cwd)).ok()?;
+    let payload = mcp::probe(
+        host,
+        base,
+        "postgres",
+        "query",
+        serde_json::json!({ "sql": sql }),
+    )?;
+    Some(payload.to_string().into_bytes())
+}
+
 /// Whether a hook process that printed `stdout` and exited with `exit_code` stops the command
 /// in `host`'s protocol.
 pub fn is_stop(host: Host, stdout: &[u8], exit_code: i32) -> bool {
