@@ -171,3 +171,32 @@ fn file_tools_table() {
     );
     fail_if_any("file tools", &failures);
 }
+
+/// A stopped MCP call goes into the audit log as `mcp <server>/<tool> <input>`, and `stats`
+/// counts it by server and tool.
+#[test]
+fn stopped_mcp_calls_are_audited_and_counted_by_tool() {
+    let sandbox = common::Sandbox::new();
+    let payload = serde_json::json!({
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "cwd": sandbox.cwd(),
+        "tool_name": "mcp__postgres__query",
+        "tool_input": {"sql": "DROP TABLE users"},
+    });
+    let out = sandbox
+        .command()
+        .args(["hook", "--host", "claude"])
+        .write_stdin(payload.to_string())
+        .output()
+        .expect("run the hook");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("db.sql-drop"));
+    let out = sandbox
+        .command()
+        .args(["stats", "--json"])
+        .output()
+        .expect("run stats");
+    let stats: Value = serde_json::from_slice(&out.stdout).expect("stats --json");
+    assert_eq!(stats["by_tool"]["postgres/query"], 1, "{stats}");
+    assert_eq!(stats["by_rule"]["db.sql-drop"], 1, "{stats}");
+}

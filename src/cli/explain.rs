@@ -20,6 +20,16 @@ pub fn run(rule: Option<&str>, list_packs: bool) -> ExitCode {
     match rules::by_id(id) {
         Some(rule) => {
             print!("{}", docs::page(rule));
+            if rule.id == "mcp.destructive-tool" {
+                println!("\nThe MCP tools it knows:\n");
+                for (tool, servers, loses) in rules::mcp_catalog() {
+                    let on = match servers {
+                        [] => "any server".to_string(),
+                        named => format!("a server named {}", named.join(" or ")),
+                    };
+                    println!("- `{tool}` ({on}): {loses}");
+                }
+            }
             ExitCode::SUCCESS
         }
         None => {

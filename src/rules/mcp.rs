@@ -187,6 +187,12 @@ static CATALOG: &[Destructive] = &[
     },
 ];
 
+/// Every known destructive tool: its name, the server words it comes with (empty when its
+/// name is its server's alone) and what it loses; `agent-guard explain` lists them.
+pub fn catalog() -> impl Iterator<Item = (&'static str, &'static [&'static str], &'static str)> {
+    CATALOG.iter().map(|d| (d.tool, d.servers, d.loses))
+}
+
 /// The finding for a call of a known destructive tool; `None` for any other tool.
 pub fn finding(call: &McpUse, settings: &Settings) -> Option<Finding> {
     let server = call.server.to_ascii_lowercase();

@@ -317,7 +317,7 @@ pub use git::{
     Aliases as GitAliases, alias_calls as git_alias_calls, alias_findings as git_alias_findings,
     configured_findings as git_configured_findings,
 };
-pub use mcp::finding as mcp_tool;
+pub use mcp::{catalog as mcp_catalog, finding as mcp_tool};
 pub use shell::{unanalyzable, unanalyzable_because};
 
 /// How a rule family reads argv: exactly as the program would, or — when the program's name

@@ -28,6 +28,15 @@ pub struct McpUse {
     pub input: Map<String, Value>,
 }
 
+/// The server and tool (`postgres/query`, `apply_patch`) of a call as [`ToolUse::display`]
+/// shows it (the audit log's command); `None` for a shell command.
+pub fn shown_tool(command: &str) -> Option<&str> {
+    if let Some(rest) = command.strip_prefix("mcp ") {
+        return rest.split(' ').next().filter(|name| name.contains('/'));
+    }
+    (command == "apply_patch" || command.starts_with("apply_patch ")).then_some("apply_patch")
+}
+
 /// What a tool call comes to, for the judge.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reading {
@@ -356,6 +365,16 @@ mod tests {
         assert_eq!(github.reading(), Reading::Named);
         let unknown = call("notes", "search", json!({"query": "DROP TABLE x"}));
         assert_eq!(unknown.reading(), Reading::Named);
+    }
+
+    #[test]
+    fn a_shown_call_names_its_tool() {
+        let shown = ToolUse::Mcp(call("pg", "query", json!({"sql": "x"}))).display();
+        assert_eq!(shown_tool(&shown), Some("pg/query"));
+        let patch = ToolUse::Patch("*** Delete File: a".into()).display();
+        assert_eq!(shown_tool(&patch), Some("apply_patch"));
+        assert_eq!(shown_tool("mcp --help"), None);
+        assert_eq!(shown_tool("git status"), None);
     }
 
     #[test]
