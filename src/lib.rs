@@ -214,7 +214,6 @@ pub fn evaluate_tool(
     settings: &Settings,
     channel: Channel,
 ) -> Verdict {
-    let shown = what.display();
     // The line stands for the call: it cannot be rewritten, nor confirmed by a flag the tool
     // would receive as it is.
     let line_channel = Channel {
@@ -222,7 +221,7 @@ pub fn evaluate_tool(
         ..channel
     };
     // Only a line the agent wrote can carry the inline override.
-    let no_prefix = Settings {
+    let no_prefix = || Settings {
         inline_override: false,
         ..settings.clone()
     };
@@ -230,21 +229,30 @@ pub fn evaluate_tool(
         tools::Reading::Shell(line) => {
             evaluate_dialect(&line, shell::Dialect::Posix, cwd, settings, line_channel)
         }
-        tools::Reading::Standin(line) => {
-            evaluate_dialect(&line, shell::Dialect::Posix, cwd, &no_prefix, line_channel)
-        }
+        tools::Reading::Standin(line) => evaluate_dialect(
+            &line,
+            shell::Dialect::Posix,
+            cwd,
+            &no_prefix(),
+            line_channel,
+        ),
         tools::Reading::Named => {
             let found: Vec<Finding> = match what {
                 tools::ToolUse::Mcp(call) => rules::mcp_tool(call, settings).into_iter().collect(),
                 tools::ToolUse::Patch(_) => Vec::new(),
             };
+            // Most tool calls name nothing destructive: they cost no more than this.
+            if found.is_empty() {
+                return Verdict::allow();
+            }
+            let shown = what.display();
             let (standing, exempted) = policy::exempt(found, &shown, settings);
             let judged = Judged {
                 standing,
                 exempted,
                 ..Judged::default()
             };
-            policy::decide(judged, &shown, &no_prefix, channel, None)
+            policy::decide(judged, &shown, &no_prefix(), channel, None)
         }
     };
     verdict.rewrite = None;
