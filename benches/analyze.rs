@@ -9,6 +9,8 @@
 //!   so its figure stays the cost of commands that never meet a grammar.
 //! - `recipes/<name>`: a task runner whose recipe file is read (a package.json of 40 scripts,
 //!   a Makefile of 30 targets) and whose recipe is judged (budget: under 1 ms each).
+//! - `tools/<name>`: MCP tool calls, beside the allowed `ls` (budget: an MCP call with no SQL
+//!   and no shell line costs no more than `ls`).
 //! - `pathological/*`: a 100 KB command, 500 nested `$( )`, 5,000 `;`-separated commands;
 //!   these must stay bounded, not be fast.
 //!
@@ -245,5 +247,61 @@ fn pathological(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, mix, interpreter, recipes, pathological);
+fn tools(c: &mut Criterion) {
+    use agent_guard::policy::Channel;
+    use agent_guard::tools::{McpUse, ToolUse};
+    let settings = settings();
+    let mcp = |server: &str, tool: &str, input: serde_json::Value| {
+        ToolUse::Mcp(McpUse {
+            server: server.into(),
+            tool: tool.into(),
+            input: input.as_object().cloned().unwrap_or_default(),
+        })
+    };
+    let calls = [
+        (
+            "mcp_read",
+            mcp(
+                "github",
+                "get_file_contents",
+                serde_json::json!({"owner": "o", "repo": "r", "path": "src/lib.rs"}),
+            ),
+        ),
+        (
+            "mcp_delete",
+            mcp(
+                "supabase",
+                "reset_branch",
+                serde_json::json!({"branch_id": "b"}),
+            ),
+        ),
+        (
+            "mcp_select",
+            mcp(
+                "postgres",
+                "query",
+                serde_json::json!({"sql": "SELECT * FROM users LIMIT 5"}),
+            ),
+        ),
+    ];
+    let mut group = c.benchmark_group("tools");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    group.bench_function("ls", |b| {
+        b.iter(|| agent_guard::evaluate(black_box("ls -la"), &settings))
+    });
+    for (name, call) in &calls {
+        let verdict = agent_guard::evaluate_tool(call, None, &settings, Channel::default());
+        eprintln!("tools/{name}: {}", verdict.decision.as_str());
+        group.bench_with_input(BenchmarkId::from_parameter(name), call, |b, call| {
+            b.iter(|| {
+                agent_guard::evaluate_tool(black_box(call), None, &settings, Channel::default())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, mix, interpreter, recipes, tools, pathological);
 criterion_main!(benches);

@@ -30,6 +30,7 @@ pub mod snapshot;
 pub mod syntax;
 pub mod team;
 pub mod ui;
+pub mod tools;
 pub mod units;
 
 /// Claims and the trash belong to the guarded removal; these are their public paths.
@@ -204,6 +205,77 @@ pub fn evaluate_file_edit(
         ..Judged::default()
     };
     policy::decide(judged, "", settings, channel, None)
+}
+
+/// Judges a call of a tool that is not the host's shell, to run with `cwd` as the host's
+/// folder: what the call comes to as a shell line (a database tool's SQL put to its client, a
+/// terminal tool's line, a patch's deletes) is judged as that line; any other call by the
+/// server's published destructive tools. A stop's reason starts with the tool.
+pub fn evaluate_tool(
+    what: &tools::ToolUse,
+    cwd: Option<&Path>,
+    settings: &Settings,
+    channel: Channel,
+) -> Verdict {
+    // The line stands for the call: it cannot be rewritten, nor confirmed by a flag the tool
+    // would receive as it is.
+    let line_channel = Channel {
+        can_rewrite: false,
+        ..channel
+    };
+    // Only a line the agent wrote can carry the inline override.
+    let no_prefix = || Settings {
+        inline_override: false,
+        ..settings.clone()
+    };
+    let mut verdict = match what.reading() {
+        tools::Reading::Shell(line) => {
+            evaluate_dialect(&line, shell::Dialect::Posix, cwd, settings, line_channel)
+        }
+        tools::Reading::Standin(line) => evaluate_dialect(
+            &line,
+            shell::Dialect::Posix,
+            cwd,
+            &no_prefix(),
+            line_channel,
+        ),
+        tools::Reading::Named => {
+            let found: Vec<Finding> = match what {
+                tools::ToolUse::Mcp(call) => rules::mcp_tool(call, settings).into_iter().collect(),
+                tools::ToolUse::Patch(_) => Vec::new(),
+            };
+            // Most tool calls name nothing destructive: they cost no more than this.
+            if found.is_empty() {
+                return Verdict::allow();
+            }
+            let shown = what.display();
+            let (standing, exempted) = policy::exempt(found, &shown, settings);
+            let judged = Judged {
+                standing,
+                exempted,
+                ..Judged::default()
+            };
+            policy::decide(judged, &shown, &no_prefix(), channel, None)
+        }
+    };
+    verdict.rewrite = None;
+    if !verdict.reason.is_empty() {
+        let closing = format!(
+            "A tool call takes no inline override: if the user wants exactly this, they run \
+             it themselves, outside the agent{}.",
+            if settings.inline_override {
+                ""
+            } else {
+                " (`inline_override = false`)"
+            }
+        );
+        verdict.reason = format!(
+            "{}: {}",
+            what.name(),
+            verdict.reason.replace(policy::NO_OVERRIDE, &closing)
+        );
+    }
+    verdict
 }
 
 /// Every finding in a command line by the rules alone, before context and policy.

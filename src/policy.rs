@@ -303,7 +303,7 @@ const ASK_FIRST_NO_OVERRIDE: &str = "agent-guard: this command needs the user's 
                                      here, so if they want it, they run it themselves.";
 
 /// Closes a deny where inline overrides are switched off.
-const NO_OVERRIDE: &str = "Inline overrides are turned off here (`inline_override = false`): \
+pub(crate) const NO_OVERRIDE: &str = "Inline overrides are turned off here (`inline_override = false`): \
                            if the user wants exactly this, they run it themselves, outside the \
                            agent.";
 

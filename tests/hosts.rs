@@ -53,6 +53,14 @@ const ASK: bool = true;
 fn cases() -> Vec<Case> {
     use Host::*;
     vec![
+        // MCP tools reach Claude Code's hook as `mcp__<server>__<tool>`.
+        case(
+            ClaudeCode,
+            "mcp-postgres-drop.json",
+            DENY,
+            Stdout("claude-mcp-drop-table-deny.json"),
+        ),
+        case(ClaudeCode, "mcp-postgres-select.json", DENY, Silent),
         // Codex: no ask, so an ask is a deny that says to ask; a protected command stays a
         // plain deny; the `bash -lc` form and the legacy argv shape are read through.
         case(
@@ -81,6 +89,12 @@ fn cases() -> Vec<Case> {
         ),
         case(Codex, "bash-status.json", DENY, Silent),
         case(Codex, "bash-status.json", ASK, Silent),
+        case(
+            Codex,
+            "mcp-supabase-reset.json",
+            DENY,
+            Stdout("codex-mcp-reset-branch-deny.json"),
+        ),
         case(Codex, "apply-patch.json", DENY, Silent),
         case(Codex, "mcp-tool.json", DENY, Silent),
         case(Codex, "malformed.json", DENY, Silent),
@@ -95,6 +109,12 @@ fn cases() -> Vec<Case> {
             "shell-reset-hard.json",
             ASK,
             Stdout("gemini-reset-hard-ask.json"),
+        ),
+        case(
+            Gemini,
+            "mcp-kubectl-delete.json",
+            DENY,
+            Stdout("gemini-mcp-kubectl-delete-deny.json"),
         ),
         case(Gemini, "shell-status.json", DENY, Silent),
         case(Gemini, "write-file.json", DENY, Silent),
@@ -123,6 +143,12 @@ fn cases() -> Vec<Case> {
             "pre-tool-use-reset-hard.json",
             ASK,
             Stdout("cursor-pre-tool-use-ask.json"),
+        ),
+        case(
+            Cursor,
+            "before-mcp-drop.json",
+            DENY,
+            Stdout("cursor-before-mcp-deny.json"),
         ),
         case(Cursor, "before-shell-status.json", DENY, Silent),
         case(Cursor, "pre-tool-use-read.json", DENY, Silent),
@@ -162,6 +188,12 @@ fn cases() -> Vec<Case> {
             ASK,
             Stdout("droid-reset-hard-ask.json"),
         ),
+        case(
+            Droid,
+            "mcp-neon-delete.json",
+            DENY,
+            Stdout("droid-mcp-delete-project-deny.json"),
+        ),
         case(Droid, "execute-status.json", DENY, Silent),
         case(Droid, "create-file.json", DENY, Silent),
         case(Droid, "malformed.json", DENY, Silent),
@@ -193,6 +225,12 @@ fn cases() -> Vec<Case> {
             ASK,
             Stderr("windsurf-reset-hard-ask.txt"),
         ),
+        case(
+            Windsurf,
+            "pre-mcp-delete.json",
+            DENY,
+            Stderr("windsurf-mcp-d1-delete-deny.txt"),
+        ),
         case(Windsurf, "run-command-status.json", DENY, Silent),
         case(Windsurf, "write-code.json", DENY, Silent),
         case(Windsurf, "malformed.json", DENY, Silent),
@@ -213,6 +251,12 @@ fn cases() -> Vec<Case> {
             "run-commands-reset-hard.json",
             DENY,
             Stdout("cline-run-commands-deny.json"),
+        ),
+        case(
+            Cline,
+            "use-mcp-tool-drop.json",
+            DENY,
+            Stdout("cline-mcp-drop-collection-deny.json"),
         ),
         case(Cline, "run-commands-status.json", DENY, Silent),
         case(Cline, "write-file.json", DENY, Silent),
@@ -323,6 +367,12 @@ fn cases() -> Vec<Case> {
             "bash-reset-hard.json",
             ASK,
             Stdout("qoder-reset-hard-ask.json"),
+        ),
+        case(
+            Qoder,
+            "mcp-docker-volume.json",
+            DENY,
+            Stdout("qoder-mcp-remove-volume-deny.json"),
         ),
         case(Qoder, "bash-status.json", DENY, Silent),
         case(Qoder, "write-file.json", DENY, Silent),
@@ -461,7 +511,10 @@ fn check(
 fn every_host_gets_its_exact_answer() {
     let cases = cases();
     let failures: Vec<String> = par_map(&cases, |c| {
-        let dir = c.host.name();
+        let dir = match c.host {
+            Host::ClaudeCode => "claude-code",
+            other => other.name(),
+        };
         let path = test_file(&format!("fixtures/{dir}/{}", c.fixture));
         let input = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mode = if c.ask { "ask" } else { "deny" };

@@ -797,14 +797,14 @@ fn dry_run_prints_a_diff_and_changes_nothing() {
     );
     assert!(
         stdout.contains(
-            "+                \"matcher\": \"Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit\",\n"
+            "+                \"matcher\": \"Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|mcp__.*\",\n"
         ),
         "{stdout}"
     );
     assert!(stdout.contains("--- /dev/null\n+++ "), "{stdout}");
     assert!(
         stdout.contains(
-            "would add the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit) and the PostToolUse hook"
+            "would add the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|mcp__.*) and the PostToolUse hook"
         ),
         "{stdout}"
     );
@@ -935,7 +935,7 @@ fn file_tools_through_the_binary() {
     };
     assert!(
         row(&stdout, "claude").ends_with(
-            "created with the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit) and the PostToolUse hook"
+            "created with the PreToolUse hook (matcher Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|mcp__.*) and the PostToolUse hook"
         ),
         "{stdout}"
     );
@@ -955,7 +955,7 @@ fn file_tools_through_the_binary() {
     assert_eq!(code, 0, "{stderr}");
     assert!(
         row(&stdout, "claude")
-            .contains("changed the hook to the PreToolUse hook (matcher Bash|PowerShell) "),
+            .contains("changed the hook to the PreToolUse hook (matcher Bash|PowerShell|mcp__.*) "),
         "{stdout}"
     );
     assert!(!stdout.contains("--no-file-tools"), "{stdout}");
@@ -965,7 +965,7 @@ fn file_tools_through_the_binary() {
     );
     let settings = read(&sandbox.cwd().join(".claude/settings.json"));
     assert!(
-        settings.contains("\"matcher\": \"Bash|PowerShell\","),
+        settings.contains("\"matcher\": \"Bash|PowerShell|mcp__.*\","),
         "{settings}"
     );
     assert!(!settings.contains("PostToolUse"), "{settings}");

@@ -64,6 +64,8 @@ fn plugin_hooks_are_the_entries_install_writes() {
         kimi_home: None,
         crush_home: None,
         qoder_home: None,
+        grok_home: None,
+        hermes_home: None,
     };
     let binary = Path::new("/opt/agent-guard/bin/agent-guard");
     let change = install::plan_install(Host::ClaudeCode, Scope::Project, &loc, binary, true)

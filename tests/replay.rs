@@ -68,7 +68,8 @@ fn the_hosts_own_session_folders_are_read_without_naming_them() {
     assert_eq!(report["files"], 3, "{report:#}");
     // Claude Code: git status, git reset --hard && npm test, Remove-Item (PowerShell);
     // Codex: ls -la, git clean -fdx, git push --force; Gemini: rm -rf data, echo.
-    assert_eq!(report["commands"], 8, "{report:#}");
+    // The Codex rollout's `apply_patch` is a call too: it adds a file, which loses nothing.
+    assert_eq!(report["commands"], 9, "{report:#}");
     let stops = stopped_commands(&report);
     let expected = [
         ("git reset --hard && npm test", "git.reset-hard"),
@@ -104,7 +105,7 @@ fn the_hosts_own_session_folders_are_read_without_naming_them() {
     assert_eq!(
         sessions,
         BTreeMap::from([
-            ("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", ("Codex", 3, 2)),
+            ("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", ("Codex", 4, 2)),
             ("4b1e9c2a-6d7e-4f80-9a1b-2c3d4e5f6a7b", ("Gemini CLI", 2, 1)),
             (
                 "7d7c5a0e-1f3b-4c55-9a0e-2b6c0f1e9d11",
@@ -113,7 +114,7 @@ fn the_hosts_own_session_folders_are_read_without_naming_them() {
         ])
     );
     assert_eq!(report["by_rule"]["fs.rm-recursive"], 2);
-    assert_eq!(report["share"], 62.5);
+    assert_eq!(report["share"], 5.0 / 9.0 * 100.0);
 }
 
 #[test]
@@ -132,7 +133,7 @@ fn text_output_lists_stops_by_rule_and_session_and_says_how_it_judged() {
         "[git.clean-force]",
         "By rule:",
         "By session (stopped / commands):",
-        "5 of 8 commands would have been stopped (62.50%), in 3 of 3 sessions; 3 files read \
+        "5 of 9 commands would have been stopped (55.56%), in 3 of 3 sessions; 3 files read \
          (1 Claude Code, 1 Codex, 1 Gemini CLI).",
         "Rules alone: no repository was consulted",
     ] {
@@ -330,4 +331,47 @@ fn reviewed_temporary_deletes_pass_with_context_in_a_scratch_repository() {
         .map(|s| s["session"].as_str().expect("a session"))
         .collect();
     assert_eq!(stopped, STILL_STOPPED, "{report:#}");
+}
+
+/// Transcripts hold MCP tool calls and Codex's `apply_patch` too: each is judged as the hook
+/// judges it, and the report counts them by server and tool.
+#[test]
+fn tool_calls_are_judged_and_counted_by_server_and_tool() {
+    let sandbox = Sandbox::new();
+    let dir = test_file("fixtures/replay/mcp");
+    let report = replay_json(&sandbox, &[dir.to_str().expect("a UTF-8 path")]);
+    let by_tool: Vec<(String, u64, u64)> = report["by_tool"]
+        .as_array()
+        .expect("by_tool")
+        .iter()
+        .map(|row| {
+            (
+                row["tool"].as_str().expect("a tool").to_string(),
+                row["calls"].as_u64().expect("calls"),
+                row["stopped"].as_u64().expect("stopped"),
+            )
+        })
+        .collect();
+    let want = [
+        ("MCP tool k8s/kubectl_delete", 1, 1),
+        ("MCP tool k8s/kubectl_get", 1, 0),
+        ("MCP tool postgres/query", 2, 1),
+        ("MCP tool supabase/list_tables", 1, 0),
+        ("MCP tool supabase/reset_branch", 1, 1),
+        ("apply_patch", 1, 0),
+    ];
+    let want: Vec<(String, u64, u64)> = want
+        .iter()
+        .map(|(t, c, s)| (t.to_string(), *c, *s))
+        .collect();
+    assert_eq!(by_tool, want);
+    let stops = stopped_commands(&report);
+    assert!(
+        stops
+            .iter()
+            .any(|(command, rules)| command.contains("DROP TABLE orders")
+                && rules == &["db.sql-drop".to_string()]),
+        "{stops:?}"
+    );
+    assert_eq!(report["commands"], 8);
 }

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use crate::host::Host;
-use crate::install::{self, DESTRUCTIVE, Health, SAFE};
+use crate::install::{self, DESTRUCTIVE, DESTRUCTIVE_SQL, Health, SAFE};
 
 /// One row of the table, and the notes that explain its failures.
 struct Row {
@@ -73,6 +73,11 @@ pub fn run() -> ExitCode {
                         }
                         if !health.passes {
                             notes.push(format!("{who}: `{SAFE}` was stopped"));
+                        }
+                        if health.stops_mcp == Some(false) {
+                            notes.push(format!(
+                                "{who}: an MCP tool's `{DESTRUCTIVE_SQL}` was not stopped"
+                            ));
                         }
                     }
                     rows.push(Row {

@@ -25,6 +25,16 @@ pub fn run(rule: Option<&str>, list_packs: bool) -> ExitCode {
     };
     if let Some(rule) = rules::by_id(id) {
         print!("{}", docs::page(rule));
+        if rule.id == "mcp.destructive-tool" {
+            println!("\nThe MCP tools it knows:\n");
+            for (tool, servers, loses) in rules::mcp_catalog() {
+                let on = match servers {
+                    [] => "any server".to_string(),
+                    named => format!("a server named {}", named.join(" or ")),
+                };
+                println!("- `{tool}` ({on}): {loses}");
+            }
+        }
         return ExitCode::SUCCESS;
     }
     let loaded = crate::config::load(None);

@@ -8,7 +8,7 @@ use std::time::Instant;
 use crate::InternalError;
 use crate::audit::{self, Record};
 use crate::claims;
-use crate::host::{self, Done, FileEdit, Host, Reply, ToolCall};
+use crate::host::{self, Done, FileEdit, Host, OtherTool, Reply, ToolCall};
 use crate::journal;
 use crate::policy::{Channel, Decision, Verdict};
 use crate::settings::Settings;
@@ -66,9 +66,12 @@ pub fn respond_with(
         return Reply::silent();
     }
     let Some(call) = host::decode(input, host) else {
-        return match host::decode_file_edit(input, host) {
-            Some(edit) => file_edit(&edit, started),
-            None => Reply::silent(),
+        if let Some(edit) = host::decode_file_edit(input, host) {
+            return file_edit(&edit, started);
+        }
+        return match host::may_be_tool(input).then(|| host::decode_tool(input, host)) {
+            Some(Some(tool)) => other_tool(&tool, started),
+            _ => Reply::silent(),
         };
     };
     let loaded = load_settings(call.cwd.as_deref());
@@ -279,6 +282,42 @@ fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
         missed: &[],
     };
     audit(&call, loaded.repository, &outcome, settings, started);
+    host::encode(&call, &verdict)
+}
+
+/// An MCP tool or a non-shell file tool: judged by what it comes to, audited as the shell
+/// calls are. What an allowed patch adds goes into the journal, as the agent's.
+fn other_tool(tool: &OtherTool, started: Instant) -> Reply {
+    let call = tool.as_call();
+    let loaded = load_settings(call.cwd.as_deref());
+    let settings = &loaded.settings;
+    let cwd = call.cwd.as_deref();
+    let (verdict, error) = crate::judge_safely(&call.command, settings, call.channel(), || {
+        crate::evaluate_tool(&tool.what, cwd, settings, call.channel())
+    });
+    let outcome = Outcome {
+        verdict: &verdict,
+        error: error.as_ref(),
+        taken: &[],
+        missed: &[],
+    };
+    audit(&call, loaded.repository, &outcome, settings, started);
+    if verdict.decision == Decision::Allow && error.is_none() && !settings.off {
+        let written = tool.what.written();
+        if !written.is_empty() {
+            let edit = FileEdit {
+                host: tool.host,
+                tool: tool.tool.clone(),
+                paths: written,
+                cwd: tool.cwd.clone(),
+                session: tool.session.clone(),
+            };
+            let session = session_of(edit.session.as_deref());
+            if let Err(e) = journal::before_edit(&edit_paths(&edit), &session) {
+                eprintln!("agent-guard: could not write the journal: {e}");
+            }
+        }
+    }
     host::encode(&call, &verdict)
 }
 

@@ -155,6 +155,9 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 fn judge(call: &PastCall, cwd: Option<&Path>, settings: &Settings) -> Verdict {
+    if let Some(tool) = &call.tool {
+        return crate::evaluate_tool(tool, cwd, settings, Channel::default());
+    }
     crate::evaluate_dialect(
         &call.command,
         call.dialect,
@@ -227,6 +230,20 @@ fn by_rule(judged: &[Judged]) -> BTreeMap<&'static str, usize> {
     counts
 }
 
+/// The calls of tools that are not the shell, by server and tool (`MCP tool postgres/query`,
+/// `apply_patch`): how many, and how many stopped.
+fn by_tool(judged: &[Judged]) -> BTreeMap<String, (usize, usize)> {
+    let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for j in judged {
+        if let Some(tool) = &j.call.tool {
+            let entry = counts.entry(tool.name()).or_default();
+            entry.0 += 1;
+            entry.1 += usize::from(j.stopped());
+        }
+    }
+    counts
+}
+
 fn share(stopped: usize, total: usize) -> f64 {
     if total == 0 {
         0.0
@@ -275,6 +292,14 @@ fn to_text(sources: &[(PathBuf, Source)], judged: &[Judged], context: bool) -> S
                 source.name(),
                 path.display()
             ));
+        }
+        out.push('\n');
+    }
+    let tools = by_tool(judged);
+    if !tools.is_empty() {
+        out.push_str("Tool calls by server and tool (stopped / calls):\n");
+        for (name, (calls, stopped)) in tools {
+            out.push_str(&format!("  {stopped:>4} / {calls:<5}  {name}\n"));
         }
         out.push('\n');
     }
@@ -361,6 +386,10 @@ fn to_json(
         "share": share(stopped, judged.len()),
         "context": context,
         "by_rule": by_rule(judged),
+        "by_tool": by_tool(judged)
+            .into_iter()
+            .map(|(name, (calls, stopped))| json!({"tool": name, "calls": calls, "stopped": stopped}))
+            .collect::<Vec<_>>(),
         "sessions": sessions,
         "stops": stops,
         "unreadable_lines": unreadable,

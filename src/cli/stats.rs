@@ -13,7 +13,8 @@ pub struct Args {
     /// Only records from the last DURATION: `30m`, `12h`, `7d`, `2w`.
     #[arg(long, value_name = "DURATION", value_parser = super::log::duration)]
     since: Option<Duration>,
-    /// Print one JSON object: {"records", "by_decision", "by_rule", "by_repository"}.
+    /// Print one JSON object: {"records", "by_decision", "by_rule", "by_tool",
+    /// "by_repository"}.
     #[arg(long)]
     json: bool,
 }
@@ -51,6 +52,11 @@ pub fn run(args: &Args) -> ExitCode {
             .iter()
             .flat_map(|r| r.rules.iter().map(String::as_str)),
     );
+    let by_tool = Counts::of(
+        records
+            .iter()
+            .filter_map(|r| crate::tools::shown_tool(&r.command)),
+    );
     let by_repository = Counts::of(records.iter().map(repository));
     if args.json {
         let object = |c: &Counts| json!(c.0);
@@ -60,6 +66,7 @@ pub fn run(args: &Args) -> ExitCode {
                 "records": records.len(),
                 "by_decision": object(&by_decision),
                 "by_rule": object(&by_rule),
+                "by_tool": object(&by_tool),
                 "by_repository": object(&by_repository),
             })
         );
@@ -69,8 +76,12 @@ pub fn run(args: &Args) -> ExitCode {
     for (title, counts) in [
         ("by decision", &by_decision),
         ("by rule", &by_rule),
+        ("by MCP server/tool and file tool", &by_tool),
         ("by repository", &by_repository),
     ] {
+        if counts.0.is_empty() && std::ptr::eq(counts, &by_tool) {
+            continue;
+        }
         println!("\n{title}:");
         for (key, n) in counts.sorted() {
             println!("  {n:>6}  {key}");

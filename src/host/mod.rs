@@ -19,6 +19,7 @@ mod grok;
 mod hermes;
 mod kimi;
 mod kiro;
+mod mcp;
 mod qoder;
 mod qwen;
 pub mod transcript;
@@ -31,6 +32,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::policy::{Channel, Decision, Verdict};
+
+pub use mcp::OtherTool;
 
 /// The agent hosts whose hook protocol the guard speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -347,6 +350,25 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
     })
 }
 
+/// Whether `input` may hold a call of a tool that is not the shell (an MCP tool, Codex's
+/// `apply_patch`): a look at the bytes that spares every other payload a third parse.
+pub fn may_be_tool(input: &[u8]) -> bool {
+    [b"mcp".as_slice(), b"MCP", b"apply_patch"]
+        .iter()
+        .any(|word| input.windows(word.len()).any(|window| window == *word))
+}
+
+/// Reads a call of an MCP tool or a non-shell file tool about to run, in `host`'s dialect
+/// (else the one its shape shows); `None` for anything else, a call that has run included.
+pub fn decode_tool(input: &[u8], host: Option<Host>) -> Option<OtherTool> {
+    let payload: Value = serde_json::from_slice(input).ok()?;
+    if text(&payload, "hook_event_name").is_some_and(|event| AFTER_EVENTS.contains(&event)) {
+        return None;
+    }
+    let host = host.unwrap_or_else(|| detect(&payload));
+    mcp::decode_patch(&payload, host).or_else(|| mcp::decode(&payload, host))
+}
+
 /// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
 /// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent) and
 /// `afterShellExecution` (Cursor) events, which the guard only observes.
@@ -418,7 +440,7 @@ fn detect(payload: &Value) -> Host {
         (Some("PreToolUse"), Some(qwen::SHELL)) => Host::Qwen,
         (Some("pre_tool"), _) => Host::Vibe,
         (Some("PreToolUse"), _) if payload.get("workspace_roots").is_some() => Host::Auggie,
-        (Some("beforeShellExecution" | "afterShellExecution"), _)
+        (Some("beforeShellExecution" | "afterShellExecution" | "beforeMCPExecution"), _)
         | (Some("preToolUse"), Some("Shell")) => Host::Cursor,
         (Some("preToolUse"), Some("shell")) | (_, Some("execute_bash")) => Host::Kiro,
         _ if payload.get("toolInput").is_some() && payload.get("toolArgs").is_none() => Host::Grok,
@@ -520,6 +542,21 @@ pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
         Host::Hermes => hermes::probe(command, cwd),
     };
     payload.to_string().into_bytes()
+}
+
+/// A payload as `host` would send it for an MCP database tool about to run `sql`, or `None`
+/// when its hooks are not sent MCP calls: what `doctor` feeds the installed hook to check that
+/// MCP calls are judged too.
+pub fn probe_mcp(host: Host, sql: &str, cwd: &Path) -> Option<Vec<u8>> {
+    let base: Value = serde_json::from_slice(&probe(host, "true", cwd)).ok()?;
+    let payload = mcp::probe(
+        host,
+        base,
+        "postgres",
+        "query",
+        serde_json::json!({ "sql": sql }),
+    )?;
+    Some(payload.to_string().into_bytes())
 }
 
 /// Whether a hook process that printed `stdout` and exited with `exit_code` stops the command

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use super::claude;
 use crate::shell::Dialect;
+use crate::tools::{McpUse, ToolUse};
 
 /// Whose records a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,6 +54,9 @@ pub struct PastCall {
     /// The folder it ran in, as the record gives it.
     pub cwd: Option<PathBuf>,
     pub session: Option<String>,
+    /// For a call of a tool that is not the shell (an MCP tool, `apply_patch`): the call, of
+    /// which `command` is the display.
+    pub tool: Option<ToolUse>,
 }
 
 /// What one file holds: its kind (`None` when nothing in it is a record replay knows) and
@@ -156,6 +160,7 @@ fn plain_lines(text: &str) -> Transcript {
             dialect: Dialect::Posix,
             cwd: None,
             session: None,
+            tool: None,
         })
         .collect();
     Transcript {
@@ -197,7 +202,15 @@ impl Records {
                     dialect: Dialect::Posix,
                     cwd: None,
                     session: self.session.clone(),
+                    tool: None,
                 };
+                self.push(Source::Gemini, call);
+            }
+            for (id, tool) in gemini_tool_calls(calls) {
+                if id.is_some_and(|id| !self.seen.insert(id.to_string())) {
+                    continue;
+                }
+                let call = tool_call(tool, None, self.session.clone());
                 self.push(Source::Gemini, call);
             }
         } else if let Some(command) = text(record, "command") {
@@ -211,6 +224,7 @@ impl Records {
                     dialect: Dialect::Posix,
                     cwd: text(record, "cwd").map(PathBuf::from),
                     session: session.map(str::to_string),
+                    tool: None,
                 },
             );
         }
@@ -229,14 +243,27 @@ impl Records {
             if text(block, "type") != Some("tool_use") {
                 continue;
             }
-            let dialect = match text(block, "name") {
-                Some("Bash") => Dialect::Posix,
-                Some("PowerShell") => Dialect::PowerShell,
+            let name = text(block, "name").unwrap_or_default();
+            let dialect = match name {
+                "Bash" => Dialect::Posix,
+                "PowerShell" => Dialect::PowerShell,
+                _ if name.starts_with("mcp__") => Dialect::Posix,
                 _ => continue,
             };
             if let Some(id) = text(block, "id")
                 && !self.seen.insert(id.to_string())
             {
+                continue;
+            }
+            if name.starts_with("mcp__") {
+                if let Some(tool) = block
+                    .get("input")
+                    .and_then(|input| mcp_named(name, "mcp__", "__", input))
+                {
+                    let cwd = text(record, "cwd").map(PathBuf::from);
+                    let session = text(record, "sessionId").map(str::to_string);
+                    self.push(Source::ClaudeCode, tool_call(tool, cwd, session));
+                }
                 continue;
             }
             let Some(command) = block.get("input").and_then(claude::command_of) else {
@@ -247,6 +274,7 @@ impl Records {
                 dialect,
                 cwd: text(record, "cwd").map(PathBuf::from),
                 session: text(record, "sessionId").map(str::to_string),
+                tool: None,
             };
             self.push(Source::ClaudeCode, call);
         }
@@ -271,7 +299,11 @@ impl Records {
                         dialect: Dialect::Posix,
                         cwd: workdir.map(PathBuf::from).or_else(|| self.cwd.clone()),
                         session: self.session.clone(),
+                        tool: None,
                     };
+                    self.push(Source::Codex, call);
+                } else if let Some(tool) = codex_tool_call(payload) {
+                    let call = tool_call(tool, self.cwd.clone(), self.session.clone());
                     self.push(Source::Codex, call);
                 }
             }
@@ -311,6 +343,58 @@ fn codex_shell_call(payload: &Value) -> Option<(String, Option<String>)> {
     }
 }
 
+/// An MCP tool call named `<prefix><server><separator><tool>` with `input` (an object, or one
+/// encoded as JSON text).
+fn mcp_named(name: &str, prefix: &str, separator: &str, input: &Value) -> Option<ToolUse> {
+    let (server, tool) = name.strip_prefix(prefix)?.split_once(separator)?;
+    if server.is_empty() || tool.is_empty() {
+        return None;
+    }
+    Some(ToolUse::Mcp(McpUse {
+        server: server.to_string(),
+        tool: tool.to_string(),
+        input: super::input_object(input)?.into_owned(),
+    }))
+}
+
+/// A past call of a tool that is not the shell.
+fn tool_call(tool: ToolUse, cwd: Option<PathBuf>, session: Option<String>) -> PastCall {
+    PastCall {
+        command: tool.display(),
+        dialect: Dialect::Posix,
+        cwd,
+        session,
+        tool: Some(tool),
+    }
+}
+
+/// A Codex response item that calls an MCP tool (a `function_call` named
+/// `mcp__<server>__<tool>`) or `apply_patch` (a `custom_tool_call` with the patch as `input`,
+/// or a `function_call` whose arguments hold it as `input`).
+fn codex_tool_call(payload: &Value) -> Option<ToolUse> {
+    let name = text(payload, "name")?;
+    match (text(payload, "type")?, name) {
+        ("custom_tool_call", "apply_patch") => Some(ToolUse::Patch(text(payload, "input")?.into())),
+        ("function_call", "apply_patch") => {
+            let arguments = super::input_object(payload.get("arguments")?)?;
+            Some(ToolUse::Patch(
+                arguments.get("input")?.as_str()?.to_string(),
+            ))
+        }
+        ("function_call", _) => mcp_named(name, "mcp__", "__", payload.get("arguments")?),
+        _ => None,
+    }
+}
+
+/// The MCP tool calls among a Gemini message's `toolCalls` (`mcp_<server>_<tool>`): each
+/// one's id and call.
+fn gemini_tool_calls(calls: &[Value]) -> impl Iterator<Item = (Option<&str>, ToolUse)> {
+    calls.iter().filter_map(|call| {
+        let tool = mcp_named(text(call, "name")?, "mcp_", "_", call.get("args")?)?;
+        Some((text(call, "id"), tool))
+    })
+}
+
 /// The shell calls among a Gemini message's `toolCalls`: each one's id and command.
 fn gemini_shell_calls(calls: &[Value]) -> impl Iterator<Item = (Option<&str>, &str)> {
     calls
@@ -334,6 +418,7 @@ fn gemini_chat(chat: &Value) -> Transcript {
             dialect: Dialect::Posix,
             cwd: None,
             session: session.clone(),
+            tool: None,
         })
         .collect();
     Transcript {
@@ -368,8 +453,37 @@ mod tests {
                 dialect: Dialect::Posix,
                 cwd: Some("/w".into()),
                 session: Some("s1".into()),
+                tool: None,
             }]
         );
+    }
+
+    #[test]
+    fn mcp_and_patch_calls_are_read_from_each_hosts_records() {
+        let claude = r#"{"sessionId":"s","cwd":"/w","message":{"content":[{"type":"tool_use","id":"t1","name":"mcp__postgres__query","input":{"sql":"DROP TABLE t"}},{"type":"tool_use","id":"t2","name":"mcp__broken","input":{"command":"rm -rf /"}}]}}"#;
+        let codex = concat!(
+            r#"{"type":"session_meta","payload":{"id":"c","cwd":"/w"}}"#,
+            "\n",
+            r#"{"type":"response_item","payload":{"type":"function_call","name":"mcp__neon__delete_project","arguments":"{\"projectId\":\"p\"}"}}"#,
+            "\n",
+            r#"{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch\n*** Delete File: a\n*** End Patch"}}"#,
+        );
+        let gemini = r#"{"messages":[],"sessionId":"g"}"#;
+        let names = |text: &str| -> Vec<String> {
+            read(text)
+                .calls
+                .iter()
+                .filter_map(|c| c.tool.as_ref().map(ToolUse::name))
+                .collect()
+        };
+        assert_eq!(names(claude), ["MCP tool postgres/query"]);
+        assert_eq!(
+            names(codex),
+            ["MCP tool neon/delete_project", "apply_patch"]
+        );
+        assert!(names(gemini).is_empty());
+        let gemini_line = r#"{"id":"m","toolCalls":[{"id":"x","name":"mcp_k8s_kubectl_delete","args":{"name":"api"}}]}"#;
+        assert_eq!(names(gemini_line), ["MCP tool k8s/kubectl_delete"]);
     }
 
     #[test]

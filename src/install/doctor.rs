@@ -16,6 +16,8 @@ use crate::host::{self, Host};
 pub const DESTRUCTIVE: &str = "git reset --hard HEAD~3";
 /// What it must let through.
 pub const SAFE: &str = "git status";
+/// The SQL an MCP database tool hands it, which it must stop on the hosts that send MCP calls.
+pub const DESTRUCTIVE_SQL: &str = "DROP TABLE agent_guard_doctor";
 /// How long one run of the hook may take; hosts give up well before a hung hook gets this far.
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -76,11 +78,13 @@ pub struct Health {
     pub passes: bool,
     /// What the hook printed for the destructive command, for the report when it did not stop.
     pub destructive_output: String,
+    /// On the hosts that send MCP calls: the MCP tool's `DROP TABLE` came back as a stop.
+    pub stops_mcp: Option<bool>,
 }
 
 impl Health {
     pub fn healthy(&self) -> bool {
-        self.runs.is_ok() && self.stops && self.passes
+        self.runs.is_ok() && self.stops && self.passes && self.stops_mcp != Some(false)
     }
 }
 
@@ -90,6 +94,9 @@ pub fn examine(host: Host, wired: &Wired, cwd: &Path) -> Health {
     let safe = run(wired, &host::probe(host, SAFE, cwd), cwd);
     let stops = matches!(&destructive, Ok((out, code)) if host::is_stop(host, out, *code));
     let passes = matches!(&safe, Ok((out, code)) if !host::is_stop(host, out, *code));
+    let stops_mcp = host::probe_mcp(host, DESTRUCTIVE_SQL, cwd).map(|payload| {
+        matches!(run(wired, &payload, cwd), Ok((out, code)) if host::is_stop(host, &out, code))
+    });
     let destructive_output = match &destructive {
         Ok((out, code)) => format!("exit {code}, stdout {:?}", String::from_utf8_lossy(out)),
         Err(_) => String::new(),
@@ -103,6 +110,7 @@ pub fn examine(host: Host, wired: &Wired, cwd: &Path) -> Health {
         stops,
         passes,
         destructive_output,
+        stops_mcp,
     }
 }
 

@@ -71,13 +71,15 @@ pub fn event(host: Host, file_tools: bool) -> (&'static str, Option<&'static str
 fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
     Some(match (host, file_tools) {
         // Claude Code runs shell commands through `PowerShell` as well as `Bash` (on Windows).
-        (Host::ClaudeCode, true) => "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
-        (Host::ClaudeCode, false) => "Bash|PowerShell",
-        (Host::Codex, _) => "Bash",
-        (Host::Gemini, true) => "run_shell_command|write_file|replace",
-        (Host::Gemini, false) => "run_shell_command",
-        (Host::Droid, true) => "Execute|Create|Edit",
-        (Host::Droid, false) => "Execute",
+        // MCP tools come as `mcp__<server>__<tool>` (`mcp_<server>_<tool>` on Gemini CLI);
+        // these hosts read a matcher as a regular expression.
+        (Host::ClaudeCode, true) => "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|mcp__.*",
+        (Host::ClaudeCode, false) => "Bash|PowerShell|mcp__.*",
+        (Host::Codex, _) => CODEX_MATCH,
+        (Host::Gemini, true) => "run_shell_command|write_file|replace|mcp_.*",
+        (Host::Gemini, false) => "run_shell_command|mcp_.*",
+        (Host::Droid, true) => "Execute|Create|Edit|mcp__.*",
+        (Host::Droid, false) => "Execute|mcp__.*",
         (Host::Kiro, _) => "execute_bash|shell",
         (Host::Qwen, _) => "run_shell_command",
         // A regular expression that Auggie tests against the tool name unanchored.
@@ -86,7 +88,7 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         // Kimi Code and Crush test the matcher as a regular expression, unanchored.
         (Host::Kimi, _) => "^Bash$",
         (Host::Crush, _) => "^bash$",
-        (Host::Qoder, _) => "Bash",
+        (Host::Qoder, _) => "Bash|mcp__.*",
         (Host::Grok, _) => "run_terminal_command",
         (Host::Hermes, _) => "terminal",
         // Its hook sets take every tool: the hook lets the others pass.
@@ -118,6 +120,10 @@ pub fn after_layout(host: Host, before: &Layout) -> Option<Layout> {
     let mut layout = before.clone();
     layout.path.pop();
     layout.path.push(event);
+    // What an MCP tool did leaves nothing in the journal: its call after it ran is not sent.
+    layout.group = layout
+        .group
+        .map(|m| m.trim_end_matches("|mcp__.*").trim_end_matches("|mcp_.*"));
     Some(layout)
 }
 
@@ -156,9 +162,12 @@ const KIMI: Tables = Tables {
     ],
 };
 
+/// Codex's shell tool, its `apply_patch` (which it cannot undo) and MCP tools.
+const CODEX_MATCH: &str = "Bash|apply_patch|mcp__.*";
+
 const CODEX: Group = Group {
     event: "PreToolUse",
-    matcher: "Bash",
+    matcher: CODEX_MATCH,
     timeout: 30,
 };
 

@@ -59,7 +59,7 @@ use std::path::{Path, PathBuf};
 use crate::config::dirs::{self, Os};
 use crate::host::Host;
 
-pub use doctor::{DESTRUCTIVE, Health, SAFE, Wired, examine, wired};
+pub use doctor::{DESTRUCTIVE, DESTRUCTIVE_SQL, Health, SAFE, Wired, examine, wired};
 pub use hosts::{manual_steps, takes_file_tools};
 
 /// The two folders settings live in.

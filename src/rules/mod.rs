@@ -10,6 +10,7 @@ mod fs;
 mod git;
 mod guard;
 pub mod line;
+mod mcp;
 mod opts;
 pub mod packs;
 mod shell;
@@ -312,6 +313,7 @@ pub static ALL: &[&Rule] = &[
     &shell::DYNAMIC_COMMAND,
     &shell::UNANALYZABLE,
     &guard::TAMPER,
+    &mcp::DESTRUCTIVE_TOOL,
 ];
 
 /// Every rule: the core families, then each pack's, in documentation order.
@@ -329,6 +331,7 @@ pub use git::{
     Aliases as GitAliases, alias_calls as git_alias_calls, alias_findings as git_alias_findings,
     configured_findings as git_configured_findings,
 };
+pub use mcp::{catalog as mcp_catalog, finding as mcp_tool};
 pub use shell::{unanalyzable, unanalyzable_because};
 
 /// How a rule family reads argv: exactly as the program would, or — when the program's name

@@ -1,0 +1,202 @@
+//! Tools that are not the shell, judged through the library: the MCP table
+//! (tests/cases-tools/mcp.jsonl, one server tool call a line, context off) and the file tools
+//! table (tests/cases-tools/file-tools.jsonl: Codex's `apply_patch` and the MCP filesystem
+//! server's writes, each in a fresh git repository holding the files the line names).
+//!
+//! MCP lines: `{"server", "tool", "input", "expect": "allow"|"deny", "rule": id|null, "note"}`.
+//! File lines: `{"tool": "apply_patch"|"<server>/<tool>", "patch" or "input", "committed",
+//! "modified", "untracked" (file name to text), "expect", "rule", "note"}`. A deny names a
+//! rule that must be among the findings (or null for any); an allow passes with none.
+
+mod common;
+
+use std::path::Path;
+
+use agent_guard::policy::{Channel, Decision, Verdict};
+use agent_guard::settings::Settings;
+use agent_guard::tools::{McpUse, ToolUse};
+use common::{fail_if_any, read_jsonl, test_file};
+use serde_json::{Map, Value};
+
+fn text<'a>(row: &'a Value, key: &str) -> &'a str {
+    row.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+fn object(row: &Value, key: &str) -> Map<String, Value> {
+    row.get(key)
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Whether `verdict` is what `row` expects; the failure to report if not.
+fn check(at: &str, row: &Value, verdict: &Verdict) -> Option<String> {
+    let stopped = verdict.decision != Decision::Allow;
+    let rule = row.get("rule").and_then(Value::as_str);
+    let ok = match text(row, "expect") {
+        "deny" => stopped && rule.is_none_or(|r| verdict.findings.iter().any(|f| f.rule.id == r)),
+        "allow" => !stopped,
+        other => return Some(format!("{at}: expect {other:?}")),
+    };
+    (!ok).then(|| {
+        let found: Vec<&str> = verdict.findings.iter().map(|f| f.rule.id).collect();
+        format!(
+            "{at}: want {} {rule:?} ({}), got {:?} {found:?}: {}",
+            text(row, "expect"),
+            text(row, "note"),
+            verdict.decision,
+            verdict.reason.lines().next().unwrap_or_default()
+        )
+    })
+}
+
+fn mcp(server: &str, tool: &str, input: Map<String, Value>) -> ToolUse {
+    ToolUse::Mcp(McpUse {
+        server: server.into(),
+        tool: tool.into(),
+        input,
+    })
+}
+
+#[test]
+fn mcp_calls_table() {
+    let settings = Settings {
+        context: false,
+        ..Settings::default()
+    };
+    let rows = read_jsonl(&test_file("cases-tools/mcp.jsonl"));
+    let mut failures = Vec::new();
+    let mut servers = std::collections::BTreeSet::new();
+    let mut passes = 0;
+    for (line, row) in &rows {
+        let at = format!("mcp.jsonl:{line}");
+        let Ok(row) = row else {
+            failures.push(format!("{at}: not JSON"));
+            continue;
+        };
+        servers.insert(text(row, "server").to_string());
+        passes += usize::from(text(row, "expect") == "allow");
+        let call = mcp(text(row, "server"), text(row, "tool"), object(row, "input"));
+        let verdict = agent_guard::evaluate_tool(&call, None, &settings, Channel::default());
+        failures.extend(check(&at, row, &verdict));
+        if verdict.decision != Decision::Allow && !verdict.reason.starts_with("MCP tool ") {
+            failures.push(format!(
+                "{at}: a stop's reason names no tool: {}",
+                verdict.reason
+            ));
+        }
+    }
+    assert!(
+        rows.len() >= 60 && servers.len() >= 10,
+        "{} rows over {} servers",
+        rows.len(),
+        servers.len()
+    );
+    assert!(
+        passes * 2 >= rows.len(),
+        "{passes} of {} rows pass",
+        rows.len()
+    );
+    fail_if_any("MCP calls", &failures);
+}
+
+/// A fresh repository with `committed` files in a commit, then `modified` written over
+/// them and `untracked` beside them.
+fn world(dir: &Path, row: &Value) {
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@e")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@e")
+            .status()
+            .expect("run git");
+        assert!(status.success(), "git {args:?}");
+    };
+    let write = |files: Map<String, Value>| {
+        for (name, body) in files {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("make a folder");
+            std::fs::write(path, body.as_str().unwrap_or_default()).expect("write a file");
+        }
+    };
+    git(&["init", "-q"]);
+    let committed = object(row, "committed");
+    if !committed.is_empty() {
+        write(committed);
+        git(&["add", "-A"]);
+        git(&["commit", "-qm", "base"]);
+    }
+    write(object(row, "modified"));
+    write(object(row, "untracked"));
+}
+
+#[test]
+fn file_tools_table() {
+    let rows = read_jsonl(&test_file("cases-tools/file-tools.jsonl"));
+    let mut failures = Vec::new();
+    let (mut stops, mut passes) = (0, 0);
+    for (line, row) in &rows {
+        let at = format!("file-tools.jsonl:{line}");
+        let Ok(row) = row else {
+            failures.push(format!("{at}: not JSON"));
+            continue;
+        };
+        let dir = tempfile::tempdir().expect("a temp dir");
+        world(dir.path(), row);
+        let call = match text(row, "tool") {
+            "apply_patch" => ToolUse::Patch(text(row, "patch").to_string()),
+            named => {
+                let (server, tool) = named.split_once('/').expect("server/tool");
+                mcp(server, tool, object(row, "input"))
+            }
+        };
+        let verdict = agent_guard::evaluate_tool(
+            &call,
+            Some(dir.path()),
+            &Settings::default(),
+            Channel::default(),
+        );
+        match text(row, "expect") {
+            "deny" => stops += 1,
+            _ => passes += 1,
+        }
+        failures.extend(check(&at, row, &verdict));
+    }
+    assert!(
+        stops >= 20 && passes >= 20,
+        "{stops} stops, {passes} passes"
+    );
+    fail_if_any("file tools", &failures);
+}
+
+/// A stopped MCP call goes into the audit log as `mcp <server>/<tool> <input>`, and `stats`
+/// counts it by server and tool.
+#[test]
+fn stopped_mcp_calls_are_audited_and_counted_by_tool() {
+    let sandbox = common::Sandbox::new();
+    let payload = serde_json::json!({
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "cwd": sandbox.cwd(),
+        "tool_name": "mcp__postgres__query",
+        "tool_input": {"sql": "DROP TABLE users"},
+    });
+    let out = sandbox
+        .command()
+        .args(["hook", "--host", "claude"])
+        .write_stdin(payload.to_string())
+        .output()
+        .expect("run the hook");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("db.sql-drop"));
+    let out = sandbox
+        .command()
+        .args(["stats", "--json"])
+        .output()
+        .expect("run stats");
+    let stats: Value = serde_json::from_slice(&out.stdout).expect("stats --json");
+    assert_eq!(stats["by_tool"]["postgres/query"], 1, "{stats}");
+    assert_eq!(stats["by_rule"]["db.sql-drop"], 1, "{stats}");
+}
