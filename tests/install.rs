@@ -302,7 +302,7 @@ fn merges_into_existing_settings_and_undoes_exactly() {
 
 /// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
 /// writes from nothing in a project.
-const FILE_TOOL_HOSTS: [(Host, &str); 8] = [
+const FILE_TOOL_HOSTS: [(Host, &str); 9] = [
     (Host::ClaudeCode, ".claude/settings.json"),
     (Host::Gemini, ".gemini/settings.json"),
     (Host::Droid, ".factory/settings.json"),
@@ -312,10 +312,11 @@ const FILE_TOOL_HOSTS: [(Host, &str); 8] = [
     (Host::Qwen, ".qwen/settings.json"),
     (Host::Auggie, ".augment/settings.json"),
     (Host::Cursor, ".cursor/hooks.json"),
+    (Host::Copilot, ".github/hooks/agent-guard.json"),
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 9] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 10] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
@@ -325,6 +326,11 @@ const FILE_TOOL_CASES: [(&str, Host, &str); 9] = [
     ("qwen.json", Host::Qwen, ".qwen/settings.json"),
     ("auggie.json", Host::Auggie, ".augment/settings.json"),
     ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
+    (
+        "copilot.json",
+        Host::Copilot,
+        ".github/hooks/agent-guard.json",
+    ),
 ];
 
 /// With `--file-tools`, from nothing: the exact file (golden), twice is once, and uninstall

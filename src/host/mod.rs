@@ -348,8 +348,9 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
 }
 
 /// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
-/// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent) and
-/// `afterShellExecution` (Cursor) events, which the guard only observes.
+/// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent),
+/// `afterShellExecution` (Cursor) and `postToolUse` (Copilot CLI) events, which the guard only
+/// observes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
     /// A shell command ran.
@@ -398,6 +399,22 @@ pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
         "afterShellExecution" => Host::Cursor,
         _ => Host::ClaudeCode,
     });
+    decode_ran(input, host)
+}
+
+/// Reads a payload the installed command says is an after-call event (`hook --after`), for
+/// hosts whose payload does not name its event: Copilot CLI's `postToolUse` is its
+/// `preToolUse` with the tool's result added. `None` for anything that is not a call.
+pub fn decode_after(input: &[u8], host: Option<Host>) -> Option<Done> {
+    let host = match host {
+        Some(host) => host,
+        None => detect(&serde_json::from_slice(input).ok()?),
+    };
+    decode_ran(input, host)
+}
+
+/// A call that has run, read in `host`'s dialect.
+fn decode_ran(input: &[u8], host: Host) -> Option<Done> {
     match decode(input, Some(host)) {
         Some(call) => Some(Done::Shell(call)),
         None => decode_file_edit(input, Some(host)).map(Done::Files),

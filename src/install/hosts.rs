@@ -104,6 +104,7 @@ pub fn after_event(host: Host) -> Option<&'static str> {
         Host::Qwen | Host::Auggie => Some("PostToolUse"),
         Host::Cursor => Some("afterShellExecution"),
         Host::Gemini => Some("AfterTool"),
+        Host::Copilot => Some("postToolUse"),
         // Always written with the entry before the call (`yaml_hooks`), file tools or not.
         Host::Hermes => Some("post_tool_call"),
         _ => None,
@@ -119,6 +120,16 @@ pub fn after_layout(host: Host, before: &Layout) -> Option<Layout> {
     layout.path.pop();
     layout.path.push(event);
     Some(layout)
+}
+
+/// The command of our after-call entry, install's `command` for the call before. Copilot CLI's
+/// `postToolUse` payload is its `preToolUse` one with the result added, so the command says
+/// which it is.
+pub fn after_command(host: Host, command: &str) -> String {
+    match host {
+        Host::Copilot => format!("{command} --after"),
+        _ => command.to_string(),
+    }
 }
 
 /// Whether `--file-tools` changes what `host` sends to the hook; the other hosts' hooks are

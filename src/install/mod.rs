@@ -623,6 +623,7 @@ pub fn plan_install(
     };
     let (after, outcome) = match (&target.kind, after_layout) {
         (hosts::Kind::Json(_), Some(layout)) => {
+            let command = hosts::after_command(host, &command);
             after_entry(&after, outcome, &layout, file_tools, &command, &ours)
                 .map_err(|e| Problem::at(&target.path, e))?
         }
