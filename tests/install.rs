@@ -316,7 +316,7 @@ const FILE_TOOL_HOSTS: [(Host, &str); 9] = [
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 10] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 11] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
@@ -326,6 +326,7 @@ const FILE_TOOL_CASES: [(&str, Host, &str); 10] = [
     ("qwen.json", Host::Qwen, ".qwen/settings.json"),
     ("auggie.json", Host::Auggie, ".augment/settings.json"),
     ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
+    ("codex-toml.toml", Host::Codex, ".codex/config.toml"),
     (
         "copilot.json",
         Host::Copilot,
@@ -597,6 +598,51 @@ fn hosts_follow_their_home_variables() {
 /// and comment kept, backed up, left alone by a second install, updated in place when the
 /// binary moves, and given back byte for byte by uninstall. Project scope is refused, and never
 /// chosen by itself even where the project has a `.kimi-code` folder.
+/// With `--file-tools` (install's default), Kimi Code's config gets a second table for its
+/// `PostToolUse` event, with the same command: from nothing and into the user's config, twice
+/// is once, install without the flag narrows it back, and uninstall gives back the original.
+#[test]
+fn kimi_takes_an_after_call_table_too() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let path = folders.home().join(".kimi-code/config.toml");
+    install_with(Host::Kimi, Scope::User, &loc, BIN, true)
+        .apply()
+        .unwrap();
+    let both = read(&path);
+    golden("kimi-file-tools-config.toml", &both);
+    let again = install_with(Host::Kimi, Scope::User, &loc, BIN, true);
+    assert_eq!(again.outcome, Outcome::AlreadyThere);
+    let narrowed = install(Host::Kimi, Scope::User, &loc, BIN);
+    assert_eq!(narrowed.outcome, Outcome::Rematched);
+    narrowed.apply().unwrap();
+    assert_eq!(
+        read(&path),
+        read(&test_file("fixtures/install/golden/kimi-config.toml"))
+    );
+    install_with(Host::Kimi, Scope::User, &loc, BIN, true)
+        .apply()
+        .unwrap();
+    assert_eq!(read(&path), both);
+    let removed = uninstall(Host::Kimi, Scope::User, &loc);
+    assert_eq!(removed.len(), 1);
+    assert_eq!(removed[0].outcome, Outcome::Deleted);
+    removed[0].apply().unwrap();
+    assert!(!path.exists());
+
+    let original = existing("kimi.toml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &original).unwrap();
+    let change = install_with(Host::Kimi, Scope::User, &loc, BIN, true);
+    assert_eq!(change.outcome, Outcome::Added);
+    change.apply().unwrap();
+    golden("kimi-file-tools-merged.toml", &read(&path));
+    for change in uninstall(Host::Kimi, Scope::User, &loc) {
+        change.apply().unwrap();
+    }
+    assert_eq!(read(&path), original);
+}
+
 #[test]
 fn kimi_keeps_its_hooks_in_the_users_config() {
     let folders = Folders::new();

@@ -582,3 +582,43 @@ fn the_after_flag_never_answers() {
         );
     }
 }
+
+/// Hosts whose after-call event names itself, each from its fixture: the event before the call
+/// is the same payload under the before-call name, without the result. What the command made
+/// is the agents' once the after-call event is in.
+#[test]
+fn named_after_call_fixtures_count_too() {
+    let cases = [(
+        "kimi",
+        "fixtures/kimi/post-tool-use-mkdir.json",
+        "PreToolUse",
+        "tool_output",
+    )];
+    for (host, fixture, before_event, result) in cases {
+        let repo = Repo::new();
+        let text = std::fs::read(common::test_file(fixture)).unwrap();
+        let mut after: Value = serde_json::from_slice(&text).unwrap();
+        after["cwd"] = json!(repo.dir());
+        let mut before = after.clone();
+        before["hook_event_name"] = json!(before_event);
+        before.as_object_mut().unwrap().remove(result);
+        let send = |payload: &Value| {
+            let out = repo
+                .sandbox
+                .command()
+                .args(["hook", "--host", host])
+                .write_stdin(payload.to_string())
+                .output()
+                .unwrap();
+            assert!(
+                out.stdout.is_empty() && out.status.success(),
+                "{host}: {out:?}"
+            );
+        };
+        send(&before);
+        repo.write("gen/out.txt", "x\n");
+        assert!(stopped(&repo.judge("rm -rf gen")), "{host}");
+        send(&after);
+        assert_eq!(repo.judge("rm -rf gen"), "allow", "{host}");
+    }
+}

@@ -101,7 +101,7 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
 pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
         Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
-        Host::Qwen | Host::Auggie => Some("PostToolUse"),
+        Host::Qwen | Host::Auggie | Host::Kimi => Some("PostToolUse"),
         Host::Cursor => Some("afterShellExecution"),
         Host::Gemini => Some("AfterTool"),
         Host::Copilot => Some("postToolUse"),
@@ -132,6 +132,20 @@ pub fn after_command(host: Host, command: &str) -> String {
     }
 }
 
+/// Our after-call entry in a settings file whose entry before the call is of `before`'s kind:
+/// the same place and tools under [`after_event`]. Hermes Agent's block holds both already.
+pub fn after_kind(host: Host, before: &Kind) -> Option<Kind> {
+    match before {
+        Kind::Json(layout) => after_layout(host, layout).map(Kind::Json),
+        Kind::CodexToml(group) => Some(Kind::CodexToml(Group {
+            event: after_event(host)?,
+            ..*group
+        })),
+        Kind::HookTables(_) if host == Host::Kimi => Some(Kind::HookTables(KIMI_AFTER)),
+        Kind::HookTables(_) | Kind::ClineScript | Kind::HermesYaml => None,
+    }
+}
+
 /// Whether `--file-tools` changes what `host` sends to the hook; the other hosts' hooks are
 /// shell-only events.
 pub fn takes_file_tools(host: Host) -> bool {
@@ -153,6 +167,7 @@ const VIBE: Tables = Tables {
         ("command", Field::Command),
         ("timeout", Field::Float(30.0)),
     ],
+    event_key: "type",
 };
 
 /// Our hook in Kimi Code's `config.toml`. A `[[hooks]]` table with any key besides these four
@@ -165,6 +180,19 @@ const KIMI: Tables = Tables {
         ("command", Field::Command),
         ("timeout", Field::Int(30)),
     ],
+    event_key: "event",
+};
+
+/// Kimi Code's table for the call after it ran: its `PostToolUse` carries the fields of
+/// `PreToolUse` and the tool's output, and Kimi does not wait for it.
+const KIMI_AFTER: Tables = Tables {
+    fields: &[
+        ("event", Field::Str("PostToolUse")),
+        ("matcher", Field::Str("^Bash$")),
+        ("command", Field::Command),
+        ("timeout", Field::Int(30)),
+    ],
+    event_key: "event",
 };
 
 const CODEX: Group = Group {
