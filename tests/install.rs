@@ -302,7 +302,7 @@ fn merges_into_existing_settings_and_undoes_exactly() {
 
 /// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
 /// writes from nothing in a project.
-const FILE_TOOL_HOSTS: [(Host, &str); 9] = [
+const FILE_TOOL_HOSTS: [(Host, &str); 10] = [
     (Host::ClaudeCode, ".claude/settings.json"),
     (Host::Gemini, ".gemini/settings.json"),
     (Host::Droid, ".factory/settings.json"),
@@ -313,10 +313,11 @@ const FILE_TOOL_HOSTS: [(Host, &str); 9] = [
     (Host::Auggie, ".augment/settings.json"),
     (Host::Cursor, ".cursor/hooks.json"),
     (Host::Copilot, ".github/hooks/agent-guard.json"),
+    (Host::Vibe, ".vibe/hooks.toml"),
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 11] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 12] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
@@ -327,6 +328,7 @@ const FILE_TOOL_CASES: [(&str, Host, &str); 11] = [
     ("auggie.json", Host::Auggie, ".augment/settings.json"),
     ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
     ("codex-toml.toml", Host::Codex, ".codex/config.toml"),
+    ("vibe.toml", Host::Vibe, ".vibe/hooks.toml"),
     (
         "copilot.json",
         Host::Copilot,

@@ -588,20 +588,36 @@ fn the_after_flag_never_answers() {
 /// is the agents' once the after-call event is in.
 #[test]
 fn named_after_call_fixtures_count_too() {
-    let cases = [(
-        "kimi",
-        "fixtures/kimi/post-tool-use-mkdir.json",
-        "PreToolUse",
-        "tool_output",
-    )];
-    for (host, fixture, before_event, result) in cases {
+    let cases = [
+        (
+            "kimi",
+            "fixtures/kimi/post-tool-use-mkdir.json",
+            "PreToolUse",
+            &["tool_output"][..],
+        ),
+        (
+            "vibe",
+            "fixtures/vibe/post-tool-mkdir.json",
+            "pre_tool",
+            &[
+                "tool_status",
+                "tool_output",
+                "tool_output_text",
+                "tool_error",
+                "duration_ms",
+            ][..],
+        ),
+    ];
+    for (host, fixture, before_event, results) in cases {
         let repo = Repo::new();
         let text = std::fs::read(common::test_file(fixture)).unwrap();
         let mut after: Value = serde_json::from_slice(&text).unwrap();
         after["cwd"] = json!(repo.dir());
         let mut before = after.clone();
         before["hook_event_name"] = json!(before_event);
-        before.as_object_mut().unwrap().remove(result);
+        for result in results {
+            before.as_object_mut().unwrap().remove(*result);
+        }
         let send = |payload: &Value| {
             let out = repo
                 .sandbox

@@ -349,8 +349,8 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
 
 /// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
 /// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent),
-/// `afterShellExecution` (Cursor) and `postToolUse` (Copilot CLI) events, which the guard only
-/// observes.
+/// `afterShellExecution` (Cursor), `post_tool` (Mistral Vibe) and `postToolUse` (Copilot CLI)
+/// events, which the guard only observes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
     /// A shell command ran.
@@ -374,6 +374,7 @@ const AFTER_EVENTS: &[&str] = &[
     "AfterTool",
     hermes::AFTER,
     "afterShellExecution",
+    vibe::AFTER,
 ];
 
 /// Whether `input` may be an after-call event: a look at the bytes that spares a judged call
@@ -397,6 +398,7 @@ pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
         "AfterTool" => Host::Gemini,
         hermes::AFTER => Host::Hermes,
         "afterShellExecution" => Host::Cursor,
+        vibe::AFTER => Host::Vibe,
         _ => Host::ClaudeCode,
     });
     decode_ran(input, host)
@@ -433,7 +435,7 @@ fn detect(payload: &Value) -> Host {
         _ if payload.get("client_type").is_some() => Host::Kimi,
         (None, _) if text(payload, "event").is_some() => Host::Crush,
         (Some("PreToolUse"), Some(qwen::SHELL)) => Host::Qwen,
-        (Some("pre_tool"), _) => Host::Vibe,
+        (Some("pre_tool" | vibe::AFTER), _) => Host::Vibe,
         (Some("PreToolUse"), _) if payload.get("workspace_roots").is_some() => Host::Auggie,
         (Some("beforeShellExecution" | "afterShellExecution"), _)
         | (Some("preToolUse"), Some("Shell")) => Host::Cursor,

@@ -102,6 +102,7 @@ pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
         Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
         Host::Qwen | Host::Auggie | Host::Kimi => Some("PostToolUse"),
+        Host::Vibe => Some("post_tool"),
         Host::Cursor => Some("afterShellExecution"),
         Host::Gemini => Some("AfterTool"),
         Host::Copilot => Some("postToolUse"),
@@ -142,6 +143,7 @@ pub fn after_kind(host: Host, before: &Kind) -> Option<Kind> {
             ..*group
         })),
         Kind::HookTables(_) if host == Host::Kimi => Some(Kind::HookTables(KIMI_AFTER)),
+        Kind::HookTables(_) if host == Host::Vibe => Some(Kind::HookTables(VIBE_AFTER)),
         Kind::HookTables(_) | Kind::ClineScript | Kind::HermesYaml => None,
     }
 }
@@ -163,6 +165,19 @@ const VIBE: Tables = Tables {
     fields: &[
         ("name", Field::Str("agent-guard")),
         ("type", Field::Str("pre_tool")),
+        ("match", Field::Str(VIBE_MATCH)),
+        ("command", Field::Command),
+        ("timeout", Field::Float(30.0)),
+    ],
+    event_key: "type",
+};
+
+/// Our hook after each call in Vibe's `hooks.toml`, under a name of its own: a second hook of
+/// the same name would replace the first.
+const VIBE_AFTER: Tables = Tables {
+    fields: &[
+        ("name", Field::Str("agent-guard-after")),
+        ("type", Field::Str("post_tool")),
         ("match", Field::Str(VIBE_MATCH)),
         ("command", Field::Command),
         ("timeout", Field::Float(30.0)),
