@@ -302,7 +302,7 @@ fn merges_into_existing_settings_and_undoes_exactly() {
 
 /// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
 /// writes from nothing in a project.
-const FILE_TOOL_HOSTS: [(Host, &str); 10] = [
+const FILE_TOOL_HOSTS: [(Host, &str); 11] = [
     (Host::ClaudeCode, ".claude/settings.json"),
     (Host::Gemini, ".gemini/settings.json"),
     (Host::Droid, ".factory/settings.json"),
@@ -314,10 +314,11 @@ const FILE_TOOL_HOSTS: [(Host, &str); 10] = [
     (Host::Cursor, ".cursor/hooks.json"),
     (Host::Copilot, ".github/hooks/agent-guard.json"),
     (Host::Vibe, ".vibe/hooks.toml"),
+    (Host::Windsurf, ".windsurf/hooks.json"),
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 12] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 13] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
@@ -329,6 +330,7 @@ const FILE_TOOL_CASES: [(&str, Host, &str); 12] = [
     ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
     ("codex-toml.toml", Host::Codex, ".codex/config.toml"),
     ("vibe.toml", Host::Vibe, ".vibe/hooks.toml"),
+    ("windsurf.json", Host::Windsurf, ".windsurf/hooks.json"),
     (
         "copilot.json",
         Host::Copilot,
@@ -978,7 +980,7 @@ fn file_tools_through_the_binary() {
     std::fs::create_dir_all(sandbox.cwd().join(".claude")).unwrap();
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--file-tools", "--host", "claude,windsurf"],
+        &["install", "--file-tools", "--host", "claude,crush"],
     );
     assert_eq!(code, 0, "{stderr}");
     let row = |out: &str, host: &str| {
@@ -994,8 +996,8 @@ fn file_tools_through_the_binary() {
         "{stdout}"
     );
     assert!(
-        row(&stdout, "windsurf").ends_with(
-            "created with the pre_run_command hook (--file-tools does not apply: its hook sees shell commands only)"
+        row(&stdout, "crush").ends_with(
+            "created with the PreToolUse hook (matcher ^bash$) (--file-tools does not apply: its hook sees shell commands only)"
         ),
         "{stdout}"
     );
@@ -1004,7 +1006,7 @@ fn file_tools_through_the_binary() {
 
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--no-file-tools", "--host", "claude,windsurf"],
+        &["install", "--no-file-tools", "--host", "claude,crush"],
     );
     assert_eq!(code, 0, "{stderr}");
     assert!(
@@ -1014,7 +1016,7 @@ fn file_tools_through_the_binary() {
     );
     assert!(!stdout.contains("--no-file-tools"), "{stdout}");
     assert!(
-        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
+        row(&stdout, "crush").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
     let settings = read(&sandbox.cwd().join(".claude/settings.json"));
@@ -1025,14 +1027,14 @@ fn file_tools_through_the_binary() {
     assert!(!settings.contains("PostToolUse"), "{settings}");
 
     // The file-writing tools are the default, and the shell-only host is not told otherwise.
-    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,windsurf"]);
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,crush"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         row(&stdout, "claude").contains("and the PostToolUse hook"),
         "{stdout}"
     );
     assert!(
-        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
+        row(&stdout, "crush").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
 }

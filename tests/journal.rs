@@ -592,13 +592,13 @@ fn named_after_call_fixtures_count_too() {
         (
             "kimi",
             "fixtures/kimi/post-tool-use-mkdir.json",
-            "PreToolUse",
+            ("hook_event_name", "PreToolUse"),
             &["tool_output"][..],
         ),
         (
             "vibe",
             "fixtures/vibe/post-tool-mkdir.json",
-            "pre_tool",
+            ("hook_event_name", "pre_tool"),
             &[
                 "tool_status",
                 "tool_output",
@@ -607,14 +607,24 @@ fn named_after_call_fixtures_count_too() {
                 "duration_ms",
             ][..],
         ),
+        (
+            "windsurf",
+            "fixtures/windsurf/post-run-command-mkdir.json",
+            ("agent_action_name", "pre_run_command"),
+            &[][..],
+        ),
     ];
-    for (host, fixture, before_event, results) in cases {
+    for (host, fixture, (event_key, before_event), results) in cases {
         let repo = Repo::new();
         let text = std::fs::read(common::test_file(fixture)).unwrap();
         let mut after: Value = serde_json::from_slice(&text).unwrap();
-        after["cwd"] = json!(repo.dir());
+        let cwd = match host {
+            "windsurf" => &mut after["tool_info"]["cwd"],
+            _ => &mut after["cwd"],
+        };
+        *cwd = json!(repo.dir());
         let mut before = after.clone();
-        before["hook_event_name"] = json!(before_event);
+        before[event_key] = json!(before_event);
         for result in results {
             before.as_object_mut().unwrap().remove(*result);
         }

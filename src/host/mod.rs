@@ -349,8 +349,8 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
 
 /// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
 /// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent),
-/// `afterShellExecution` (Cursor), `post_tool` (Mistral Vibe) and `postToolUse` (Copilot CLI)
-/// events, which the guard only observes.
+/// `afterShellExecution` (Cursor), `post_tool` (Mistral Vibe), `post_run_command` (Windsurf)
+/// and `postToolUse` (Copilot CLI) events, which the guard only observes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
     /// A shell command ran.
@@ -375,6 +375,7 @@ const AFTER_EVENTS: &[&str] = &[
     hermes::AFTER,
     "afterShellExecution",
     vibe::AFTER,
+    windsurf::AFTER,
 ];
 
 /// Whether `input` may be an after-call event: a look at the bytes that spares a judged call
@@ -390,7 +391,9 @@ pub fn may_be_done(input: &[u8]) -> bool {
 /// Reads an after-call event; `None` for anything else, a call about to run included.
 pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
     let payload: Value = serde_json::from_slice(input).ok()?;
-    let event = text(&payload, "hook_event_name")?;
+    // Windsurf names its actions under `agent_action_name`.
+    let event =
+        text(&payload, "hook_event_name").or_else(|| text(&payload, "agent_action_name"))?;
     if !AFTER_EVENTS.contains(&event) {
         return None;
     }
@@ -399,6 +402,7 @@ pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
         hermes::AFTER => Host::Hermes,
         "afterShellExecution" => Host::Cursor,
         vibe::AFTER => Host::Vibe,
+        windsurf::AFTER => Host::Windsurf,
         _ => Host::ClaudeCode,
     });
     decode_ran(input, host)

@@ -1,4 +1,5 @@
-//! Windsurf's Cascade hooks (`.windsurf/hooks.json`), event `pre_run_command`.
+//! Windsurf's Cascade hooks (`.windsurf/hooks.json`), events `pre_run_command` and
+//! `post_run_command`.
 //!
 //! In: `{"agent_action_name": "pre_run_command", "trajectory_id", "tool_info": {"command_line",
 //! "cwd"}}`. Out: exit 2 with the reason on stderr. There is no ask, so an ask goes out as a
@@ -10,8 +11,14 @@ use serde_json::{Value, json};
 
 use super::{Host, ToolCall, text};
 
+/// The action after a command ran, with the same `tool_info`; it cannot block, and the guard
+/// only records what the command wrote.
+pub(super) const AFTER: &str = "post_run_command";
+
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
-    if text(payload, "agent_action_name").is_some_and(|event| event != "pre_run_command") {
+    if text(payload, "agent_action_name")
+        .is_some_and(|event| event != "pre_run_command" && event != AFTER)
+    {
         return None;
     }
     let info = payload.get("tool_info")?;

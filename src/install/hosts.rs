@@ -103,6 +103,7 @@ pub fn after_event(host: Host) -> Option<&'static str> {
         Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
         Host::Qwen | Host::Auggie | Host::Kimi => Some("PostToolUse"),
         Host::Vibe => Some("post_tool"),
+        Host::Windsurf => Some("post_run_command"),
         Host::Cursor => Some("afterShellExecution"),
         Host::Gemini => Some("AfterTool"),
         Host::Copilot => Some("postToolUse"),

@@ -471,7 +471,8 @@ impl Change {
             ),
         };
         let what = if dry_run { would } else { done };
-        match self.file_tools_named && !hosts::takes_file_tools(self.host) {
+        let applies = hosts::takes_file_tools(self.host) || hosts::after_event(self.host).is_some();
+        match self.file_tools_named && !applies {
             true => {
                 format!("{what} (--file-tools does not apply: its hook sees shell commands only)")
             }
