@@ -79,6 +79,23 @@ mod tests {
         decode(payload.to_string().as_bytes(), None)
     }
 
+    /// `post_tool` is an after-call event, recognised without `--host`.
+    #[test]
+    fn post_tool_is_a_call_that_ran() {
+        let payload = json!({
+            "hook_event_name": AFTER,
+            "cwd": "/w",
+            "tool_name": "file_system.bash",
+            "tool_input": {"command": "touch a"},
+            "tool_status": "success",
+        })
+        .to_string();
+        match crate::host::decode_done(payload.as_bytes(), None) {
+            Some(crate::host::Done::Shell(call)) => assert_eq!(call.host, Host::Vibe),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn the_shell_tools_under_every_name() {
         let cases = [

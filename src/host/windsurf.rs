@@ -58,10 +58,23 @@ mod tests {
         assert_eq!(call.session.as_deref(), Some("t"));
     }
 
+    /// The command after it ran is an after-call event: observed, never judged.
+    #[test]
+    fn post_run_command_is_a_call_that_ran() {
+        let payload = br#"{"agent_action_name":"post_run_command","trajectory_id":"t","tool_info":{"command_line":"rm -rf /","cwd":"/w"}}"#;
+        assert!(crate::host::may_be_done(payload));
+        match crate::host::decode_done(payload, None) {
+            Some(crate::host::Done::Shell(call)) => {
+                assert_eq!(call.host, Host::Windsurf);
+                assert_eq!(call.command, "rm -rf /");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn other_actions_and_shapes_pass() {
         let cases = [
-            r#"{"agent_action_name":"post_run_command","tool_info":{"command_line":"rm -rf /"}}"#,
             r#"{"agent_action_name":"pre_write_code","tool_info":{"file_path":"a","edits":[]}}"#,
             r#"{"agent_action_name":"pre_run_command","tool_info":{"command_line":null}}"#,
         ];
