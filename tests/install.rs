@@ -302,7 +302,7 @@ fn merges_into_existing_settings_and_undoes_exactly() {
 
 /// The hosts whose file-writing tools `--file-tools` sends to the hook, and the file each
 /// writes from nothing in a project.
-const FILE_TOOL_HOSTS: [(Host, &str); 8] = [
+const FILE_TOOL_HOSTS: [(Host, &str); 11] = [
     (Host::ClaudeCode, ".claude/settings.json"),
     (Host::Gemini, ".gemini/settings.json"),
     (Host::Droid, ".factory/settings.json"),
@@ -312,10 +312,13 @@ const FILE_TOOL_HOSTS: [(Host, &str); 8] = [
     (Host::Qwen, ".qwen/settings.json"),
     (Host::Auggie, ".augment/settings.json"),
     (Host::Cursor, ".cursor/hooks.json"),
+    (Host::Copilot, ".github/hooks/agent-guard.json"),
+    (Host::Vibe, ".vibe/hooks.toml"),
+    (Host::Windsurf, ".windsurf/hooks.json"),
 ];
 
 /// Existing settings for those hosts, and where each goes in the project.
-const FILE_TOOL_CASES: [(&str, Host, &str); 9] = [
+const FILE_TOOL_CASES: [(&str, Host, &str); 13] = [
     ("claude.json", Host::ClaudeCode, ".claude/settings.json"),
     ("gemini.json", Host::Gemini, ".gemini/settings.json"),
     ("droid.json", Host::Droid, ".factory/hooks.json"),
@@ -325,6 +328,14 @@ const FILE_TOOL_CASES: [(&str, Host, &str); 9] = [
     ("qwen.json", Host::Qwen, ".qwen/settings.json"),
     ("auggie.json", Host::Auggie, ".augment/settings.json"),
     ("cursor.json", Host::Cursor, ".cursor/hooks.json"),
+    ("codex-toml.toml", Host::Codex, ".codex/config.toml"),
+    ("vibe.toml", Host::Vibe, ".vibe/hooks.toml"),
+    ("windsurf.json", Host::Windsurf, ".windsurf/hooks.json"),
+    (
+        "copilot.json",
+        Host::Copilot,
+        ".github/hooks/agent-guard.json",
+    ),
 ];
 
 /// With `--file-tools`, from nothing: the exact file (golden), twice is once, and uninstall
@@ -591,6 +602,51 @@ fn hosts_follow_their_home_variables() {
 /// and comment kept, backed up, left alone by a second install, updated in place when the
 /// binary moves, and given back byte for byte by uninstall. Project scope is refused, and never
 /// chosen by itself even where the project has a `.kimi-code` folder.
+/// With `--file-tools` (install's default), Kimi Code's config gets a second table for its
+/// `PostToolUse` event, with the same command: from nothing and into the user's config, twice
+/// is once, install without the flag narrows it back, and uninstall gives back the original.
+#[test]
+fn kimi_takes_an_after_call_table_too() {
+    let folders = Folders::new();
+    let loc = folders.locations();
+    let path = folders.home().join(".kimi-code/config.toml");
+    install_with(Host::Kimi, Scope::User, &loc, BIN, true)
+        .apply()
+        .unwrap();
+    let both = read(&path);
+    golden("kimi-file-tools-config.toml", &both);
+    let again = install_with(Host::Kimi, Scope::User, &loc, BIN, true);
+    assert_eq!(again.outcome, Outcome::AlreadyThere);
+    let narrowed = install(Host::Kimi, Scope::User, &loc, BIN);
+    assert_eq!(narrowed.outcome, Outcome::Rematched);
+    narrowed.apply().unwrap();
+    assert_eq!(
+        read(&path),
+        read(&test_file("fixtures/install/golden/kimi-config.toml"))
+    );
+    install_with(Host::Kimi, Scope::User, &loc, BIN, true)
+        .apply()
+        .unwrap();
+    assert_eq!(read(&path), both);
+    let removed = uninstall(Host::Kimi, Scope::User, &loc);
+    assert_eq!(removed.len(), 1);
+    assert_eq!(removed[0].outcome, Outcome::Deleted);
+    removed[0].apply().unwrap();
+    assert!(!path.exists());
+
+    let original = existing("kimi.toml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, &original).unwrap();
+    let change = install_with(Host::Kimi, Scope::User, &loc, BIN, true);
+    assert_eq!(change.outcome, Outcome::Added);
+    change.apply().unwrap();
+    golden("kimi-file-tools-merged.toml", &read(&path));
+    for change in uninstall(Host::Kimi, Scope::User, &loc) {
+        change.apply().unwrap();
+    }
+    assert_eq!(read(&path), original);
+}
+
 #[test]
 fn kimi_keeps_its_hooks_in_the_users_config() {
     let folders = Folders::new();
@@ -924,7 +980,7 @@ fn file_tools_through_the_binary() {
     std::fs::create_dir_all(sandbox.cwd().join(".claude")).unwrap();
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--file-tools", "--host", "claude,windsurf"],
+        &["install", "--file-tools", "--host", "claude,crush"],
     );
     assert_eq!(code, 0, "{stderr}");
     let row = |out: &str, host: &str| {
@@ -940,8 +996,8 @@ fn file_tools_through_the_binary() {
         "{stdout}"
     );
     assert!(
-        row(&stdout, "windsurf").ends_with(
-            "created with the pre_run_command hook (--file-tools does not apply: its hook sees shell commands only)"
+        row(&stdout, "crush").ends_with(
+            "created with the PreToolUse hook (matcher ^bash$) (--file-tools does not apply: its hook sees shell commands only)"
         ),
         "{stdout}"
     );
@@ -950,7 +1006,7 @@ fn file_tools_through_the_binary() {
 
     let (stdout, stderr, code) = run(
         &sandbox,
-        &["install", "--no-file-tools", "--host", "claude,windsurf"],
+        &["install", "--no-file-tools", "--host", "claude,crush"],
     );
     assert_eq!(code, 0, "{stderr}");
     assert!(
@@ -960,7 +1016,7 @@ fn file_tools_through_the_binary() {
     );
     assert!(!stdout.contains("--no-file-tools"), "{stdout}");
     assert!(
-        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
+        row(&stdout, "crush").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
     let settings = read(&sandbox.cwd().join(".claude/settings.json"));
@@ -971,14 +1027,14 @@ fn file_tools_through_the_binary() {
     assert!(!settings.contains("PostToolUse"), "{settings}");
 
     // The file-writing tools are the default, and the shell-only host is not told otherwise.
-    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,windsurf"]);
+    let (stdout, stderr, code) = run(&sandbox, &["install", "--host", "claude,crush"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         row(&stdout, "claude").contains("and the PostToolUse hook"),
         "{stdout}"
     );
     assert!(
-        row(&stdout, "windsurf").ends_with("already wired; nothing to change"),
+        row(&stdout, "crush").ends_with("already wired; nothing to change"),
         "{stdout}"
     );
 }

@@ -514,3 +514,137 @@ fn cursors_after_shell_execution_counts_too() {
     assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
     assert_eq!(repo.judge("rm -rf gen"), "allow");
 }
+
+/// Copilot CLI's `postToolUse` is its `preToolUse` payload with the result added: the command
+/// install writes for it (`hook --host copilot --after`) says it ran, and what it made is the
+/// agents' too. Without the flag the same payload is a call about to run, which vouches for
+/// nothing.
+#[test]
+fn copilots_post_tool_use_counts_through_the_after_flag() {
+    let repo = Repo::new();
+    let fixture = common::test_file("fixtures/copilot/post-tool-use-mkdir.json");
+    let mut after: Value = serde_json::from_slice(&std::fs::read(fixture).unwrap()).unwrap();
+    after["cwd"] = json!(repo.dir());
+    let mut before = after.clone();
+    before.as_object_mut().unwrap().remove("toolResult");
+    let send = |payload: &Value, flags: &[&str]| {
+        let out = repo
+            .sandbox
+            .command()
+            .args(["hook", "--host", "copilot"])
+            .args(flags)
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        assert!(out.stdout.is_empty() && out.status.success(), "{out:?}");
+    };
+    send(&before, &[]);
+    repo.write("gen/out.txt", "x\n");
+    send(&after, &[]);
+    assert!(stopped(&repo.judge("rm -rf gen")));
+    send(&after, &["--after"]);
+    assert_eq!(repo.judge("rm -rf gen"), "allow");
+}
+
+/// An after-call event only observes: even a line the guard would stop gets no answer, and
+/// garbage none either.
+#[test]
+fn the_after_flag_never_answers() {
+    let repo = Repo::new();
+    let destructive = json!({
+        "sessionId": "c-1", "cwd": repo.dir(), "toolName": "bash",
+        "toolArgs": {"command": "git reset --hard && rm -rf tracked.txt"},
+        "toolResult": {"resultType": "success", "textResultForLlm": ""}
+    });
+    for (flags, input) in [
+        (
+            &["--host", "copilot", "--after"][..],
+            destructive.to_string(),
+        ),
+        (&["--after"][..], destructive.to_string()),
+        (
+            &["--host", "copilot", "--after"][..],
+            "{not json".to_string(),
+        ),
+    ] {
+        let out = repo
+            .sandbox
+            .command()
+            .arg("hook")
+            .args(flags)
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{flags:?}: {out:?}");
+        assert!(
+            out.stdout.is_empty() && out.stderr.is_empty(),
+            "{flags:?}: {out:?}"
+        );
+    }
+}
+
+/// Hosts whose after-call event names itself, each from its fixture: the event before the call
+/// is the same payload under the before-call name, without the result. What the command made
+/// is the agents' once the after-call event is in.
+#[test]
+fn named_after_call_fixtures_count_too() {
+    let cases = [
+        (
+            "kimi",
+            "fixtures/kimi/post-tool-use-mkdir.json",
+            ("hook_event_name", "PreToolUse"),
+            &["tool_output"][..],
+        ),
+        (
+            "vibe",
+            "fixtures/vibe/post-tool-mkdir.json",
+            ("hook_event_name", "pre_tool"),
+            &[
+                "tool_status",
+                "tool_output",
+                "tool_output_text",
+                "tool_error",
+                "duration_ms",
+            ][..],
+        ),
+        (
+            "windsurf",
+            "fixtures/windsurf/post-run-command-mkdir.json",
+            ("agent_action_name", "pre_run_command"),
+            &[][..],
+        ),
+    ];
+    for (host, fixture, (event_key, before_event), results) in cases {
+        let repo = Repo::new();
+        let text = std::fs::read(common::test_file(fixture)).unwrap();
+        let mut after: Value = serde_json::from_slice(&text).unwrap();
+        let cwd = match host {
+            "windsurf" => &mut after["tool_info"]["cwd"],
+            _ => &mut after["cwd"],
+        };
+        *cwd = json!(repo.dir());
+        let mut before = after.clone();
+        before[event_key] = json!(before_event);
+        for result in results {
+            before.as_object_mut().unwrap().remove(*result);
+        }
+        let send = |payload: &Value| {
+            let out = repo
+                .sandbox
+                .command()
+                .args(["hook", "--host", host])
+                .write_stdin(payload.to_string())
+                .output()
+                .unwrap();
+            assert!(
+                out.stdout.is_empty() && out.status.success(),
+                "{host}: {out:?}"
+            );
+        };
+        send(&before);
+        repo.write("gen/out.txt", "x\n");
+        assert!(stopped(&repo.judge("rm -rf gen")), "{host}");
+        send(&after);
+        assert_eq!(repo.judge("rm -rf gen"), "allow", "{host}");
+    }
+}

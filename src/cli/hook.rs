@@ -14,7 +14,8 @@ use crate::policy::{Channel, Decision, Verdict};
 use crate::settings::Settings;
 use crate::shell::Dialect;
 
-pub fn run(host: Option<Host>) -> ExitCode {
+/// Judges the call on stdin, or with `after` only records what a call that ran wrote.
+pub fn run(host: Option<Host>, after: bool) -> ExitCode {
     let started = Instant::now();
     let mut input = Vec::new();
     if std::io::stdin().read_to_end(&mut input).is_err() {
@@ -27,6 +28,11 @@ pub fn run(host: Option<Host>) -> ExitCode {
         eprintln!("agent-guard: internal error ({info})");
     }));
     crate::locate_panics();
+    if after {
+        // An after-call event only observes: a panic reading it is said on stderr, no more.
+        let _ = std::panic::catch_unwind(|| observe_after(&input, host));
+        return ExitCode::SUCCESS;
+    }
     let reply =
         std::panic::catch_unwind(|| respond(&input, host, started)).unwrap_or_else(|payload| {
             let error = InternalError::from_panic(&*payload);
@@ -107,6 +113,14 @@ pub fn respond_with(
         journal_before(&call);
     }
     host::encode(&call, &verdict)
+}
+
+/// A call the installed command says has run (`hook --after`): what it wrote goes into the
+/// journal, whatever the guard would have said of it before.
+fn observe_after(input: &[u8], host: Option<Host>) {
+    if let Some(done) = host::decode_after(input, host) {
+        observe(&done);
+    }
 }
 
 /// Writes down in the journal what a line about to run creates: only a line that may write

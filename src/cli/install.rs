@@ -56,7 +56,7 @@ fn target(name: &str) -> Result<Target, String> {
     })
 }
 
-const FILE_TOOLS: &str = "File-writing tools go to the hook too where the host has them, and Claude Code, Codex, Gemini CLI, Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor and Hermes Agent report each call after it runs: agent-guard refuses writes to its own files and keeps a journal of what agent sessions make, so that they may delete or discard it again (snapshotted). `--no-file-tools` wires shell commands only.";
+const FILE_TOOLS: &str = "File-writing tools go to the hook too where the host has them, and Claude Code, Codex, Gemini CLI, Factory Droid, Qoder CLI, Qwen Code, Auggie, Cursor, Copilot CLI, Kimi Code, Mistral Vibe, Windsurf and Hermes Agent report each call after it runs: agent-guard refuses writes to its own files and keeps a journal of what agent sessions make, so that they may delete or discard it again (snapshotted). `--no-file-tools` wires shell commands only.";
 
 impl Args {
     fn forced(&self) -> Option<Scope> {

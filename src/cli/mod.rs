@@ -28,19 +28,26 @@ use crate::host::Host;
 use crate::settings::Profile;
 
 /// The hook's own invocations (`agent-guard`, `agent-guard hook`, `agent-guard hook --host
-/// NAME`), recognised without building the whole parser: the hook runs before every shell
-/// command, and describing twenty subcommands to clap costs more than judging the command.
-/// Anything else, a mistyped host included, goes through clap and its error messages.
-fn plain_hook() -> Option<Option<Host>> {
+/// NAME`, with `--after` last as install writes it), recognised without building the whole
+/// parser: the hook runs before every shell command, and describing twenty subcommands to clap
+/// costs more than judging the command. Anything else, a mistyped host included, goes through
+/// clap and its error messages.
+fn plain_hook() -> Option<(Option<Host>, bool)> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let text: Vec<&str> = args.iter().map(|a| a.to_str()).collect::<Option<_>>()?;
-    match text.as_slice() {
-        [] if !std::io::stdin().is_terminal() => Some(None),
-        ["hook"] => Some(None),
-        ["hook", "--host", name] => Host::from_name(name).map(Some),
-        ["hook", flag] => Host::from_name(flag.strip_prefix("--host=")?).map(Some),
-        _ => None,
-    }
+    let (text, after) = match text.as_slice() {
+        ["hook", rest @ .., "--after"] => (rest, true),
+        [] if !std::io::stdin().is_terminal() => return Some((None, false)),
+        ["hook", rest @ ..] => (rest, false),
+        _ => return None,
+    };
+    let host = match text {
+        [] => None,
+        ["--host", name] => Some(Host::from_name(name)?),
+        [flag] => Some(Host::from_name(flag.strip_prefix("--host=")?)?),
+        _ => return None,
+    };
+    Some((host, after))
 }
 
 /// A `--cwd DIR` that is no directory is a usage error (exit 2), said on stderr.
@@ -109,6 +116,10 @@ enum Command {
         /// The host whose dialect to speak; without it, the payload's shape decides.
         #[arg(long, value_name = "NAME", value_parser = host_name)]
         host: Option<Host>,
+        /// The payload reports a call that has run (for hosts whose payload does not name its
+        /// event, such as Copilot CLI's postToolUse): record what it wrote, print nothing.
+        #[arg(long)]
+        after: bool,
     },
     /// Check a command line and print the verdict, the rules that fired and why.
     ///
@@ -274,13 +285,13 @@ impl From<ProfileArg> for Profile {
 }
 
 pub fn main() -> ExitCode {
-    if let Some(host) = plain_hook() {
-        return hook::run(host);
+    if let Some((host, after)) = plain_hook() {
+        return hook::run(host, after);
     }
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Hook { host }) => hook::run(host),
-        None if !std::io::stdin().is_terminal() => hook::run(None),
+        Some(Command::Hook { host, after }) => hook::run(host, after),
+        None if !std::io::stdin().is_terminal() => hook::run(None, false),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

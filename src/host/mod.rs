@@ -370,8 +370,9 @@ pub fn decode_tool(input: &[u8], host: Option<Host>) -> Option<OtherTool> {
 }
 
 /// A tool call that has run: the hosts' `PostToolUse` (Claude Code, Codex, Factory Droid,
-/// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent) and
-/// `afterShellExecution` (Cursor) events, which the guard only observes.
+/// Qoder CLI, Qwen Code, Auggie), `AfterTool` (Gemini CLI), `post_tool_call` (Hermes Agent),
+/// `afterShellExecution` (Cursor), `post_tool` (Mistral Vibe), `post_run_command` (Windsurf)
+/// and `postToolUse` (Copilot CLI) events, which the guard only observes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Done {
     /// A shell command ran.
@@ -395,6 +396,8 @@ const AFTER_EVENTS: &[&str] = &[
     "AfterTool",
     hermes::AFTER,
     "afterShellExecution",
+    vibe::AFTER,
+    windsurf::AFTER,
 ];
 
 /// Whether `input` may be an after-call event: a look at the bytes that spares a judged call
@@ -410,7 +413,9 @@ pub fn may_be_done(input: &[u8]) -> bool {
 /// Reads an after-call event; `None` for anything else, a call about to run included.
 pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
     let payload: Value = serde_json::from_slice(input).ok()?;
-    let event = text(&payload, "hook_event_name")?;
+    // Windsurf names its actions under `agent_action_name`.
+    let event =
+        text(&payload, "hook_event_name").or_else(|| text(&payload, "agent_action_name"))?;
     if !AFTER_EVENTS.contains(&event) {
         return None;
     }
@@ -418,8 +423,26 @@ pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
         "AfterTool" => Host::Gemini,
         hermes::AFTER => Host::Hermes,
         "afterShellExecution" => Host::Cursor,
+        vibe::AFTER => Host::Vibe,
+        windsurf::AFTER => Host::Windsurf,
         _ => Host::ClaudeCode,
     });
+    decode_ran(input, host)
+}
+
+/// Reads a payload the installed command says is an after-call event (`hook --after`), for
+/// hosts whose payload does not name its event: Copilot CLI's `postToolUse` is its
+/// `preToolUse` with the tool's result added. `None` for anything that is not a call.
+pub fn decode_after(input: &[u8], host: Option<Host>) -> Option<Done> {
+    let host = match host {
+        Some(host) => host,
+        None => detect(&serde_json::from_slice(input).ok()?),
+    };
+    decode_ran(input, host)
+}
+
+/// A call that has run, read in `host`'s dialect.
+fn decode_ran(input: &[u8], host: Host) -> Option<Done> {
     match decode(input, Some(host)) {
         Some(call) => Some(Done::Shell(call)),
         None => decode_file_edit(input, Some(host)).map(Done::Files),
@@ -438,7 +461,7 @@ fn detect(payload: &Value) -> Host {
         _ if payload.get("client_type").is_some() => Host::Kimi,
         (None, _) if text(payload, "event").is_some() => Host::Crush,
         (Some("PreToolUse"), Some(qwen::SHELL)) => Host::Qwen,
-        (Some("pre_tool"), _) => Host::Vibe,
+        (Some("pre_tool" | vibe::AFTER), _) => Host::Vibe,
         (Some("PreToolUse"), _) if payload.get("workspace_roots").is_some() => Host::Auggie,
         (Some("beforeShellExecution" | "afterShellExecution" | "beforeMCPExecution"), _)
         | (Some("preToolUse"), Some("Shell")) => Host::Cursor,

@@ -1,4 +1,4 @@
-//! Mistral Vibe's `pre_tool` hook (`hooks.toml`).
+//! Mistral Vibe's `pre_tool` and `post_tool` hooks (`hooks.toml`).
 //!
 //! In: `{"hook_event_name": "pre_tool", "session_id", "parent_session_id", "transcript_path",
 //! "cwd", "tool_name", "tool_call_id", "tool_input"}`. The shell tool is `file_system.bash` (the
@@ -15,6 +15,11 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{Host, Reply, Rewrite, ToolCall, claude, text, text_at, working_dir};
+
+/// The event after a tool ran: the `pre_tool` payload with the tool's status and output
+/// added. Vibe applies a reply only when stdout holds one, so the guard's silence changes
+/// nothing.
+pub(super) const AFTER: &str = "post_tool";
 
 /// The tools whose `command` is a shell command, by the last part of their name.
 fn is_shell_tool(name: &str) -> bool {
@@ -72,6 +77,23 @@ mod tests {
             "tool_input": input,
         });
         decode(payload.to_string().as_bytes(), None)
+    }
+
+    /// `post_tool` is an after-call event, recognised without `--host`.
+    #[test]
+    fn post_tool_is_a_call_that_ran() {
+        let payload = json!({
+            "hook_event_name": AFTER,
+            "cwd": "/w",
+            "tool_name": "file_system.bash",
+            "tool_input": {"command": "touch a"},
+            "tool_status": "success",
+        })
+        .to_string();
+        match crate::host::decode_done(payload.as_bytes(), None) {
+            Some(crate::host::Done::Shell(call)) => assert_eq!(call.host, Host::Vibe),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Windsurf's Cascade hooks (`.windsurf/hooks.json`), event `pre_run_command`.
+//! Windsurf's Cascade hooks (`.windsurf/hooks.json`), events `pre_run_command` and
+//! `post_run_command`.
 //!
 //! In: `{"agent_action_name": "pre_run_command", "trajectory_id", "tool_info": {"command_line",
 //! "cwd"}}`. Out: exit 2 with the reason on stderr. There is no ask, so an ask goes out as a
@@ -10,8 +11,14 @@ use serde_json::{Value, json};
 
 use super::{Host, ToolCall, text};
 
+/// The action after a command ran, with the same `tool_info`; it cannot block, and the guard
+/// only records what the command wrote.
+pub(super) const AFTER: &str = "post_run_command";
+
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
-    if text(payload, "agent_action_name").is_some_and(|event| event != "pre_run_command") {
+    if text(payload, "agent_action_name")
+        .is_some_and(|event| event != "pre_run_command" && event != AFTER)
+    {
         return None;
     }
     let info = payload.get("tool_info")?;
@@ -51,10 +58,23 @@ mod tests {
         assert_eq!(call.session.as_deref(), Some("t"));
     }
 
+    /// The command after it ran is an after-call event: observed, never judged.
+    #[test]
+    fn post_run_command_is_a_call_that_ran() {
+        let payload = br#"{"agent_action_name":"post_run_command","trajectory_id":"t","tool_info":{"command_line":"rm -rf /","cwd":"/w"}}"#;
+        assert!(crate::host::may_be_done(payload));
+        match crate::host::decode_done(payload, None) {
+            Some(crate::host::Done::Shell(call)) => {
+                assert_eq!(call.host, Host::Windsurf);
+                assert_eq!(call.command, "rm -rf /");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn other_actions_and_shapes_pass() {
         let cases = [
-            r#"{"agent_action_name":"post_run_command","tool_info":{"command_line":"rm -rf /"}}"#,
             r#"{"agent_action_name":"pre_write_code","tool_info":{"file_path":"a","edits":[]}}"#,
             r#"{"agent_action_name":"pre_run_command","tool_info":{"command_line":null}}"#,
         ];

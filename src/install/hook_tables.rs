@@ -25,6 +25,9 @@ pub enum Field {
 #[derive(Debug, Clone, Copy)]
 pub struct Tables {
     pub fields: &'static [(&'static str, Field)],
+    /// The key that names the event: a table of ours under another event is another entry
+    /// (Kimi Code's after-call table runs the same command).
+    pub event_key: &'static str,
 }
 
 impl Tables {
@@ -33,6 +36,15 @@ impl Tables {
             .iter()
             .find(|(_, field)| matches!(field, Field::Command))
             .map_or("command", |(key, _)| *key)
+    }
+
+    /// Whether `table` is for our event, as [`Tables::fields`] names it.
+    fn same_event(&self, table: &Table) -> bool {
+        let ours = self.fields.iter().find_map(|(key, field)| match field {
+            Field::Str(value) if *key == self.event_key => Some(*value),
+            _ => None,
+        });
+        table.get(self.event_key).and_then(Item::as_str) == ours
     }
 
     fn table(&self, command_line: &str) -> Table {
@@ -167,6 +179,7 @@ fn ours_in(
     Ok(list
         .iter()
         .enumerate()
+        .filter(|(_, table)| tables.same_event(table))
         .filter_map(|(index, table)| {
             let command = table.get(key)?.as_str()?;
             ours(command).then(|| (index, command.to_string()))
@@ -198,6 +211,7 @@ mod tests {
             ("command", Field::Command),
             ("timeout", Field::Float(30.0)),
         ],
+        event_key: "type",
     };
 
     fn ours(c: &str) -> bool {
@@ -264,6 +278,32 @@ mod tests {
         assert_eq!(
             uninstall(theirs, &TABLES, &ours).unwrap(),
             Removal::NotThere
+        );
+    }
+
+    /// Kimi Code's two tables run the same command: each event's table is its own entry.
+    #[test]
+    fn a_table_of_ours_under_another_event_is_another_entry() {
+        const AFTER: Tables = Tables {
+            fields: &[
+                ("type", Field::Str("post_tool")),
+                ("command", Field::Command),
+            ],
+            event_key: "type",
+        };
+        let command = "/bin/agent-guard hook --host vibe";
+        let (before, _) = install(None, &TABLES, command, &ours).unwrap();
+        let (both, outcome) = install(Some(&before), &AFTER, command, &ours).unwrap();
+        assert_eq!(outcome, Outcome::Added);
+        assert_eq!(commands(&both, &TABLES, &ours).unwrap(), [command]);
+        assert_eq!(commands(&both, &AFTER, &ours).unwrap(), [command]);
+        assert_eq!(
+            uninstall(&both, &AFTER, &ours).unwrap(),
+            Removal::Text(before.clone())
+        );
+        assert_eq!(
+            install(Some(&both), &TABLES, command, &ours).unwrap(),
+            (both, Outcome::AlreadyThere)
         );
     }
 

@@ -103,9 +103,12 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
 pub fn after_event(host: Host) -> Option<&'static str> {
     match host {
         Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some("PostToolUse"),
-        Host::Qwen | Host::Auggie => Some("PostToolUse"),
+        Host::Qwen | Host::Auggie | Host::Kimi => Some("PostToolUse"),
+        Host::Vibe => Some("post_tool"),
+        Host::Windsurf => Some("post_run_command"),
         Host::Cursor => Some("afterShellExecution"),
         Host::Gemini => Some("AfterTool"),
+        Host::Copilot => Some("postToolUse"),
         // Always written with the entry before the call (`yaml_hooks`), file tools or not.
         Host::Hermes => Some("post_tool_call"),
         _ => None,
@@ -125,6 +128,31 @@ pub fn after_layout(host: Host, before: &Layout) -> Option<Layout> {
         .group
         .map(|m| m.trim_end_matches("|mcp__.*").trim_end_matches("|mcp_.*"));
     Some(layout)
+}
+
+/// The command of our after-call entry, install's `command` for the call before. Copilot CLI's
+/// `postToolUse` payload is its `preToolUse` one with the result added, so the command says
+/// which it is.
+pub fn after_command(host: Host, command: &str) -> String {
+    match host {
+        Host::Copilot => format!("{command} --after"),
+        _ => command.to_string(),
+    }
+}
+
+/// Our after-call entry in a settings file whose entry before the call is of `before`'s kind:
+/// the same place and tools under [`after_event`]. Hermes Agent's block holds both already.
+pub fn after_kind(host: Host, before: &Kind) -> Option<Kind> {
+    match before {
+        Kind::Json(layout) => after_layout(host, layout).map(Kind::Json),
+        Kind::CodexToml(group) => Some(Kind::CodexToml(Group {
+            event: after_event(host)?,
+            ..*group
+        })),
+        Kind::HookTables(_) if host == Host::Kimi => Some(Kind::HookTables(KIMI_AFTER)),
+        Kind::HookTables(_) if host == Host::Vibe => Some(Kind::HookTables(VIBE_AFTER)),
+        Kind::HookTables(_) | Kind::ClineScript | Kind::HermesYaml => None,
+    }
 }
 
 /// Whether `--file-tools` changes what `host` sends to the hook; the other hosts' hooks are
@@ -148,6 +176,20 @@ const VIBE: Tables = Tables {
         ("command", Field::Command),
         ("timeout", Field::Float(30.0)),
     ],
+    event_key: "type",
+};
+
+/// Our hook after each call in Vibe's `hooks.toml`, under a name of its own: a second hook of
+/// the same name would replace the first.
+const VIBE_AFTER: Tables = Tables {
+    fields: &[
+        ("name", Field::Str("agent-guard-after")),
+        ("type", Field::Str("post_tool")),
+        ("match", Field::Str(VIBE_MATCH)),
+        ("command", Field::Command),
+        ("timeout", Field::Float(30.0)),
+    ],
+    event_key: "type",
 };
 
 /// Our hook in Kimi Code's `config.toml`. A `[[hooks]]` table with any key besides these four
@@ -160,6 +202,19 @@ const KIMI: Tables = Tables {
         ("command", Field::Command),
         ("timeout", Field::Int(30)),
     ],
+    event_key: "event",
+};
+
+/// Kimi Code's table for the call after it ran: its `PostToolUse` carries the fields of
+/// `PreToolUse` and the tool's output, and Kimi does not wait for it.
+const KIMI_AFTER: Tables = Tables {
+    fields: &[
+        ("event", Field::Str("PostToolUse")),
+        ("matcher", Field::Str("^Bash$")),
+        ("command", Field::Command),
+        ("timeout", Field::Int(30)),
+    ],
+    event_key: "event",
 };
 
 /// Codex's shell tool, its `apply_patch` (which it cannot undo) and MCP tools.

@@ -471,7 +471,8 @@ impl Change {
             ),
         };
         let what = if dry_run { would } else { done };
-        match self.file_tools_named && !hosts::takes_file_tools(self.host) {
+        let applies = hosts::takes_file_tools(self.host) || hosts::after_event(self.host).is_some();
+        match self.file_tools_named && !applies {
             true => {
                 format!("{what} (--file-tools does not apply: its hook sees shell commands only)")
             }
@@ -605,28 +606,15 @@ pub fn plan_install(
             (target, hosts::read(&target.path)?)
         }
     };
-    let planned = match &target.kind {
-        hosts::Kind::Json(layout) => json::install(before.as_deref(), layout, &command, &ours),
-        hosts::Kind::CodexToml(group) => {
-            toml::install(before.as_deref().unwrap_or(""), group, &command, &ours)
-        }
-        hosts::Kind::ClineScript => script::install(before.as_deref(), &command, &ours),
-        hosts::Kind::HookTables(tables) => {
-            hook_tables::install(before.as_deref(), tables, &command, &ours)
-        }
-        hosts::Kind::HermesYaml => yaml_hooks::install(before.as_deref(), &command, &ours),
-    };
+    let planned = install_into(&target.kind, before.as_deref(), &command, &ours);
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
-    let after_layout = match &target.kind {
-        hosts::Kind::Json(before) => hosts::after_layout(host, before),
-        _ => None,
-    };
-    let (after, outcome) = match (&target.kind, after_layout) {
-        (hosts::Kind::Json(_), Some(layout)) => {
-            after_entry(&after, outcome, &layout, file_tools, &command, &ours)
+    let (after, outcome) = match hosts::after_kind(host, &target.kind) {
+        Some(kind) => {
+            let command = hosts::after_command(host, &command);
+            after_entry(&after, outcome, &kind, file_tools, &command, &ours)
                 .map_err(|e| Problem::at(&target.path, e))?
         }
-        _ => (after, outcome),
+        None => (after, outcome),
     };
     Ok(Change {
         host,
@@ -641,21 +629,52 @@ pub fn plan_install(
     })
 }
 
-/// `text` (install's result so far, `outcome`) with our after-call entry added when
+/// The file (or no file) with our entry of `kind` added, or its command updated in place.
+fn install_into(
+    kind: &hosts::Kind,
+    before: Option<&str>,
+    command: &str,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<(String, Outcome), Located> {
+    match kind {
+        hosts::Kind::Json(layout) => json::install(before, layout, command, ours),
+        hosts::Kind::CodexToml(group) => toml::install(before.unwrap_or(""), group, command, ours),
+        hosts::Kind::ClineScript => script::install(before, command, ours),
+        hosts::Kind::HookTables(tables) => hook_tables::install(before, tables, command, ours),
+        hosts::Kind::HermesYaml => yaml_hooks::install(before, command, ours),
+    }
+}
+
+/// The file without our entry of `kind`.
+fn remove_from(
+    kind: &hosts::Kind,
+    text: &str,
+    ours: &dyn Fn(&str) -> bool,
+) -> Result<Removal, Located> {
+    match kind {
+        hosts::Kind::Json(layout) => json::uninstall(text, layout, ours),
+        hosts::Kind::CodexToml(group) => toml::uninstall(text, group, ours),
+        hosts::Kind::ClineScript => Ok(script::uninstall(text, ours)),
+        hosts::Kind::HookTables(tables) => hook_tables::uninstall(text, tables, ours),
+        hosts::Kind::HermesYaml => Ok(yaml_hooks::uninstall(text, ours)),
+    }
+}
+
+/// `text` (install's result so far, `outcome`) with our after-call entry (`kind`) added when
 /// `file_tools`, taken out otherwise: the settings say what the last install was asked for.
 fn after_entry(
     text: &str,
     outcome: Outcome,
-    layout: &json::Layout,
+    kind: &hosts::Kind,
     file_tools: bool,
     command: &str,
     ours: &dyn Fn(&str) -> bool,
 ) -> Result<(String, Outcome), Located> {
     let (text, changed) = if file_tools {
-        let (text, after) = json::install(Some(text), layout, command, ours)?;
+        let (text, after) = install_into(kind, Some(text), command, ours)?;
         (text, after != Outcome::AlreadyThere)
     } else {
-        match json::uninstall(text, layout, ours)? {
+        match remove_from(kind, text, ours)? {
             Removal::Text(text) => (text, true),
             Removal::NotThere | Removal::DeleteFile => (text.to_string(), false),
         }
@@ -678,30 +697,18 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
         };
         // Our after-call entry goes first; the entry before the call then decides what is
         // left, as it does on the hosts that have only that one.
-        let after_layout = match &target.kind {
-            hosts::Kind::Json(before) => hosts::after_layout(host, before),
-            _ => None,
-        };
-        let rest = match (&target.kind, after_layout) {
-            (hosts::Kind::Json(_), Some(layout)) => {
-                match json::uninstall(&text, &layout, &ours)
-                    .map_err(|e| Problem::at(&target.path, e))?
-                {
+        let rest = match hosts::after_kind(host, &target.kind) {
+            Some(kind) => {
+                match remove_from(&kind, &text, &ours).map_err(|e| Problem::at(&target.path, e))? {
                     Removal::Text(rest) => Some(rest),
                     Removal::NotThere | Removal::DeleteFile => None,
                 }
             }
-            _ => None,
+            None => None,
         };
         let left = rest.as_deref().unwrap_or(&text);
-        let removal = match &target.kind {
-            hosts::Kind::Json(layout) => json::uninstall(left, layout, &ours),
-            hosts::Kind::CodexToml(group) => toml::uninstall(left, group, &ours),
-            hosts::Kind::ClineScript => Ok(script::uninstall(left, &ours)),
-            hosts::Kind::HookTables(tables) => hook_tables::uninstall(left, tables, &ours),
-            hosts::Kind::HermesYaml => Ok(yaml_hooks::uninstall(left, &ours)),
-        }
-        .map_err(|e| Problem::at(&target.path, e))?;
+        let removal =
+            remove_from(&target.kind, left, &ours).map_err(|e| Problem::at(&target.path, e))?;
         let (after, outcome) = match (removal, rest) {
             (Removal::NotThere, None) => continue,
             (Removal::NotThere, Some(rest)) => (Some(rest), Outcome::Removed),
