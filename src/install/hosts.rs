@@ -123,11 +123,16 @@ pub fn after_layout(host: Host, before: &Layout) -> Option<Layout> {
     let mut layout = before.clone();
     layout.path.pop();
     layout.path.push(event);
-    // What an MCP tool did leaves nothing in the journal: its call after it ran is not sent.
-    layout.group = layout
-        .group
-        .map(|m| m.trim_end_matches("|mcp__.*").trim_end_matches("|mcp_.*"));
+    layout.group = layout.group.map(without_mcp);
     Some(layout)
+}
+
+/// A matcher for the call after it ran: what an MCP tool did leaves nothing in the journal, so
+/// its finished calls are not sent.
+fn without_mcp(matcher: &'static str) -> &'static str {
+    matcher
+        .trim_end_matches("|mcp__.*")
+        .trim_end_matches("|mcp_.*")
 }
 
 /// The command of our after-call entry, install's `command` for the call before. Copilot CLI's
@@ -147,6 +152,7 @@ pub fn after_kind(host: Host, before: &Kind) -> Option<Kind> {
         Kind::Json(layout) => after_layout(host, layout).map(Kind::Json),
         Kind::CodexToml(group) => Some(Kind::CodexToml(Group {
             event: after_event(host)?,
+            matcher: without_mcp(group.matcher),
             ..*group
         })),
         Kind::HookTables(_) if host == Host::Kimi => Some(Kind::HookTables(KIMI_AFTER)),
