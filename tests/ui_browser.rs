@@ -1,10 +1,11 @@
 //! `agent-guard ui` in a real browser: headless Chromium driven over the W3C WebDriver
 //! protocol (chromedriver), with a client of a few requests written here over plain sockets.
 //!
-//! It loads every page, filters the stops, runs an undo from the Snapshots page and finds the
-//! file back in the repository, turns a rule off and adds a team rule on the Policy page and
-//! finds `agent-guard config` reporting both and `agent-guard check` stopping a command the
-//! team rule names, and writes a screenshot of each page into `docs/ui/`.
+//! It loads every page, filters the stops and sees the report's charts of them, runs an undo
+//! from the Snapshots page and finds the file back in the repository, turns a rule off and
+//! adds a team rule on the Policy page and finds `agent-guard config` reporting both and
+//! `agent-guard check` stopping a command the team rule names, and writes a screenshot of
+//! each page into `docs/ui/`.
 //!
 //! Needs `chromium` and `chromedriver` on PATH (Debian: `chromium`, `chromium-driver`).
 //! Without them the test says so and passes, unless `CI` is set: then it fails.
@@ -450,6 +451,9 @@ fn every_page_in_headless_chromium() {
         "{table}"
     );
     assert!(!table.contains("git reset --hard"), "{table}");
+    // The report's charts of the records shown: by day and by rule, as inline SVG.
+    assert_eq!(browser.count("#charts figure#by-day svg"), 1);
+    assert_eq!(browser.count("#charts figure#by-rule svg"), 1);
     browser.screenshot("stops");
 
     // Replay: the three hosts' sessions in the fixture.
