@@ -217,13 +217,16 @@ fn team_entry(loaded: &Loaded, fields: &Form) -> Result<(Stop, Table), String> {
     let mut entry = Table::new();
     if let Some(id) = fields.get("id") {
         // The parser sees one file at a time; an id the other file declares is caught here.
-        let full = if id.starts_with("team.") {
-            id.to_string()
-        } else {
-            format!("team.{id}")
-        };
-        if let Some(first) = loaded.settings.team.by_id(&full) {
-            return Err(format!("{full} is already declared at {}", first.origin()));
+        // An id that does not read is left to the parser.
+        if let Some(first) = config::parse::team_id(id)
+            .ok()
+            .and_then(|full| loaded.settings.team.by_id(&full))
+        {
+            return Err(format!(
+                "{} is already declared at {}",
+                first.id,
+                first.origin()
+            ));
         }
         entry.insert("id", value(id));
     }
@@ -239,7 +242,7 @@ fn team_entry(loaded: &Loaded, fields: &Form) -> Result<(Stop, Table), String> {
 /// Takes the `[[deny]]` or `[[ask]]` entry with `id` out of the document (an id written
 /// without `team.` included), and the whole key with its last entry.
 fn remove_team_rule(doc: &mut DocumentMut, id: &str) -> Result<(), String> {
-    let short = id.strip_prefix("team.").unwrap_or(id);
+    let full = config::parse::team_id(id)?;
     for stop in [Stop::Deny, Stop::Ask] {
         let key = stop.as_str();
         let Some(entries) = doc.get_mut(key).and_then(Item::as_array_of_tables_mut) else {
@@ -248,8 +251,8 @@ fn remove_team_rule(doc: &mut DocumentMut, id: &str) -> Result<(), String> {
         let at = entries.iter().position(|t| {
             t.get("id")
                 .and_then(Item::as_str)
-                .map(|written| written.trim())
-                .is_some_and(|written| written.strip_prefix("team.").unwrap_or(written) == short)
+                .and_then(|written| config::parse::team_id(written.trim()).ok())
+                .is_some_and(|written| written == full)
         });
         if let Some(at) = at {
             entries.remove(at);
