@@ -56,6 +56,25 @@ pub struct Record {
     pub elapsed_ms: f64,
 }
 
+impl From<&Record> for crate::report::Entry {
+    /// The report's view of a record: all but the command to run instead, which the log does
+    /// not keep (a report judges the command again for it).
+    fn from(r: &Record) -> crate::report::Entry {
+        crate::report::Entry {
+            time: Some(r.time.clone()),
+            decision: r.decision.clone(),
+            rules: r.rules.clone(),
+            host: r.host.clone(),
+            repository: r.repository.clone().or_else(|| r.cwd.clone()),
+            session: r.session.clone(),
+            command: r.command.clone(),
+            reasons: r.lost.clone(),
+            safer: None,
+            error: r.error.clone(),
+        }
+    }
+}
+
 /// Most characters of a command an error record keeps.
 const MAX_ERROR_COMMAND: usize = 2000;
 

@@ -39,7 +39,7 @@ fn repository(root: &Path) -> std::path::PathBuf {
 }
 
 struct Setup {
-    _root: tempfile::TempDir,
+    root: tempfile::TempDir,
     repo: std::path::PathBuf,
     server: Server,
 }
@@ -49,11 +49,7 @@ fn setup() -> Setup {
     let world = World::new(root.path());
     let repo = repository(root.path());
     let server = Server::start(&world, &world.home, &repo);
-    Setup {
-        _root: root,
-        repo,
-        server,
-    }
+    Setup { root, repo, server }
 }
 
 impl Setup {
@@ -333,5 +329,159 @@ fn an_undo_writes_nothing_until_confirmed() {
     assert_eq!(
         std::fs::read_to_string(repo.join("a.txt")).unwrap(),
         "one\ntwo\n"
+    );
+}
+
+#[test]
+fn team_rules_are_added_listed_and_removed_keeping_comments() {
+    let s = setup();
+    let file = s.repo.join(".agent-guard.toml");
+    let before = "# The team's settings.\nprofile = \"standard\" # kept\n\n# Applies belong to CI.\n[[deny]]\nid = \"team.terraform-apply\"\nreason = \"CI applies reviewed plans\"\ncommand = \"terraform ** apply **\"\n";
+    std::fs::write(&file, before).unwrap();
+    let target = format!("{}/policy", s.server.base);
+    let add = "action=team&scope=project&stop=ask&id=fly-prod&reason=production+deploys+need+a+person&key=command&pattern=fly+deploy+**+--app+*-prod";
+
+    // A form of another page, or of no page, writes nothing.
+    for headers in [
+        vec!["Origin: http://attacker.example".to_string()],
+        vec![
+            format!("Origin: http://{}", s.server.authority()),
+            "Sec-Fetch-Site: cross-site".to_string(),
+        ],
+        vec![],
+    ] {
+        let answer = s.post(&target, &headers, add);
+        assert_eq!(answer.status, 403, "{headers:?}: {}", answer.body);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    }
+
+    // The page lists the rule the file holds, with its file and line.
+    let page = s.get(&target);
+    assert!(
+        page.body.contains("<code>team.terraform-apply</code>"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains("command <code>terraform ** apply **</code>"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains(&format!("{}:5", file.display())),
+        "{}",
+        page.body
+    );
+
+    let answer = s.post(&target, &s.own_page(), add);
+    assert!(answer.body.contains("Team rule added"), "{}", answer.body);
+    assert!(
+        answer.body.contains("<code>team.fly-prod</code>"),
+        "{}",
+        answer.body
+    );
+    let added = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        added,
+        format!(
+            "{before}\n[[ask]]\nid = \"fly-prod\"\nreason = \"production deploys need a person\"\ncommand = \"fly deploy ** --app *-prod\"\n"
+        )
+    );
+    let path_rule = s.post(
+        &target,
+        &s.own_page(),
+        "action=team&scope=project&stop=deny&id=team.data&reason=raw+exports&key=path&pattern=data%2F**",
+    );
+    assert!(
+        path_rule.body.contains("Team rule added"),
+        "{}",
+        path_rule.body
+    );
+    // Each kind stays together: the new [[deny]] goes after the file's last one.
+    let with_path = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        with_path,
+        format!(
+            "{before}\n[[deny]]\nid = \"team.data\"\nreason = \"raw exports\"\npath = \"data/**\"\n\n[[ask]]\nid = \"fly-prod\"\nreason = \"production deploys need a person\"\ncommand = \"fly deploy ** --app *-prod\"\n"
+        )
+    );
+
+    // A pattern the hook's parser cannot read, or a rule it would not take, is refused with
+    // the parser's words, and the file stays as it was.
+    for (bad, why) in [
+        (
+            "action=team&scope=project&stop=deny&id=broken&reason=x&key=command&pattern=rm+%5Bdata",
+            "deny[3].command",
+        ),
+        (
+            "action=team&scope=project&stop=deny&id=up&reason=x&key=path&pattern=..%2Fshared%2F**",
+            "deny[3].path",
+        ),
+        (
+            "action=team&scope=project&stop=ask&id=no-reason&key=command&pattern=make+release",
+            "reason",
+        ),
+        (
+            "action=team&scope=project&stop=deny&id=bad+id&reason=x&key=command&pattern=make",
+            "deny[3].id",
+        ),
+        (
+            "action=team&scope=user&stop=deny&id=terraform-apply&reason=x&key=command&pattern=make",
+            "already declared",
+        ),
+        (
+            "action=team&scope=project&stop=block&id=x&reason=x&key=command&pattern=make",
+            "deny or ask",
+        ),
+        (
+            "action=team-remove&scope=project&id=team.nothing",
+            "no [[deny]] or [[ask]] table",
+        ),
+    ] {
+        let answer = s.post(&target, &s.own_page(), bad);
+        assert!(
+            answer.body.contains("Nothing was written"),
+            "{bad}: {}",
+            answer.body
+        );
+        assert!(answer.body.contains(why), "{bad}: {}", answer.body);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), with_path, "{bad}");
+    }
+    let user_files = std::fs::read_dir(s.root.path().join("config"))
+        .unwrap()
+        .count();
+    assert_eq!(user_files, 0, "the user's file was written");
+
+    // Removing takes out that entry alone; the others and the comments stay.
+    for id in ["team.fly-prod", "team.data"] {
+        let answer = s.post(
+            &target,
+            &s.own_page(),
+            &format!("action=team-remove&scope=project&id={id}"),
+        );
+        assert!(
+            answer.body.contains(&format!("Team rule {id} removed")),
+            "{}",
+            answer.body
+        );
+        assert!(
+            !answer.body.contains(&format!("<code>{id}</code>")),
+            "{}",
+            answer.body
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    let answer = s.post(
+        &target,
+        &s.own_page(),
+        "action=team-remove&scope=project&id=team.terraform-apply",
+    );
+    assert!(answer.body.contains("removed"), "{}", answer.body);
+    assert!(answer.body.contains("id=\"team-none\""), "{}", answer.body);
+    // The comment just above an entry is that entry's, and goes with it.
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "# The team's settings.\nprofile = \"standard\" # kept\n"
     );
 }

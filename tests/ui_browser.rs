@@ -1,9 +1,11 @@
 //! `agent-guard ui` in a real browser: headless Chromium driven over the W3C WebDriver
 //! protocol (chromedriver), with a client of a few requests written here over plain sockets.
 //!
-//! It loads every page, filters the stops, runs an undo from the Snapshots page and finds the
-//! file back in the repository, turns a rule off on the Policy page and finds `agent-guard
-//! config` reporting it, and writes a screenshot of each page into `docs/ui/`.
+//! It loads every page, filters the stops and sees the report's charts of them, runs an undo
+//! from the Snapshots page and finds the file back in the repository, turns a rule off and
+//! adds a team rule on the Policy page and finds `agent-guard config` reporting both and
+//! `agent-guard check` stopping a command the team rule names, and writes a screenshot of
+//! each page into `docs/ui/`.
 //!
 //! Needs `chromium` and `chromedriver` on PATH (Debian: `chromium`, `chromium-driver`).
 //! Without them the test says so and passes, unless `CI` is set: then it fails.
@@ -449,6 +451,9 @@ fn every_page_in_headless_chromium() {
         "{table}"
     );
     assert!(!table.contains("git reset --hard"), "{table}");
+    // The report's charts of the records shown: by day and by rule, as inline SVG.
+    assert_eq!(browser.count("#charts figure#by-day svg"), 1);
+    assert_eq!(browser.count("#charts figure#by-rule svg"), 1);
     browser.screenshot("stops");
 
     // Replay: the three hosts' sessions in the fixture.
@@ -492,11 +497,30 @@ fn every_page_in_headless_chromium() {
     browser.click("#rule-apply");
     browser.text_once("#outcome", |t| t.contains("Rule git.stash-drop turned off"));
     assert!(browser.text("#effective").contains("git.stash-drop"));
+
+    // Policy: add a team rule through its form; the page lists it with its file and line.
+    browser.click("#team-stop option[value=\"deny\"]");
+    browser.type_into("#team-id", "team.terraform-apply");
+    browser.type_into(
+        "#team-reason",
+        "infrastructure is applied by CI from a reviewed plan",
+    );
+    browser.click("#team-key option[value=\"command\"]");
+    browser.type_into("#team-pattern", "terraform ** apply **");
+    browser.click("#team-scope option[value=\"project\"]");
+    browser.click("#team-apply");
+    browser.text_once("#outcome", |t| t.starts_with("Team rule added"));
+    let listed = browser.text("#team");
+    assert!(
+        listed.contains("team.terraform-apply") && listed.contains("terraform ** apply **"),
+        "{listed}"
+    );
+    assert_eq!(browser.count("#team button.team-remove"), 1);
     // Tall enough for the forms and the file below the settings.
     browser.call(
         "POST",
         "/window/rect",
-        Some(json!({"width": 1280, "height": 2100})),
+        Some(json!({"width": 1280, "height": 2350})),
     );
     browser.screenshot("policy");
     let file = std::fs::read_to_string(repo.join(".agent-guard.toml")).unwrap();
@@ -519,5 +543,29 @@ fn every_page_in_headless_chromium() {
     assert_eq!(
         config["settings"]["rules.disable"]["value"],
         json!(["git.stash-drop"])
+    );
+    let team = &config["settings"]["team"]["value"];
+    assert_eq!(team.as_array().map(Vec::len), Some(1), "{team}");
+    assert_eq!(team[0]["id"], "team.terraform-apply", "{team}");
+    assert_eq!(team[0]["stop"], "deny", "{team}");
+    assert_eq!(team[0]["command"], "terraform ** apply **", "{team}");
+    let check = world
+        .command(&world.home)
+        .args(["check", "--json", "--cwd"])
+        .arg(&repo)
+        .args(["--", "terraform -chdir=infra apply -auto-approve"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let verdict: Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(verdict["decision"], "deny", "{verdict}");
+    assert_eq!(
+        verdict["findings"][0]["rule"], "team.terraform-apply",
+        "{verdict}"
     );
 }

@@ -117,18 +117,9 @@ fn rules_alone() -> Settings {
 /// the rule's own advice.
 fn entry(r: &Record, settings: &Settings) -> Entry {
     let stopped = matches!(r.decision.as_str(), "deny" | "ask");
-    let safer = stopped.then(|| safer(r, settings)).flatten();
     Entry {
-        time: Some(r.time.clone()),
-        decision: r.decision.clone(),
-        rules: r.rules.clone(),
-        host: r.host.clone(),
-        repository: r.repository.clone().or_else(|| r.cwd.clone()),
-        session: r.session.clone(),
-        command: r.command.clone(),
-        reasons: r.lost.clone(),
-        safer,
-        error: r.error.clone(),
+        safer: stopped.then(|| safer(r, settings)).flatten(),
+        ..Entry::from(r)
     }
 }
 

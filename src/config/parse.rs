@@ -707,7 +707,7 @@ impl File<'_> {
 
 /// A team rule's id as given, with `team.` in front when it was left out; an id of other
 /// letters would read as one of the guard's own rules.
-fn team_id(id: &str) -> Result<String, String> {
+pub fn team_id(id: &str) -> Result<String, String> {
     let name = id.strip_prefix("team.").unwrap_or(id);
     let fits = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
     if name.is_empty() || !name.chars().all(fits) {

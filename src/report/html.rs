@@ -42,6 +42,29 @@ pub fn html(summary: &Summary) -> Result<String, String> {
         escape(&summary.scope.about),
         escape(&super::text::headline(summary)),
     );
+    out.push_str(&figures(summary)?);
+    if summary.scope.every_command && !summary.by_session.is_empty() {
+        sessions(&mut out, summary);
+    }
+    if !summary.stopped_most.is_empty() {
+        out.push_str("<section id=\"stopped-most\">\n<h2>Stopped most</h2>\n");
+        table(&mut out, "Command", &summary.stopped_most, true);
+        out.push_str("</section>\n");
+    }
+    stops(&mut out, summary);
+    let _ = write!(
+        out,
+        "<footer>Made by agent-guard {}. This page runs no script and loads nothing from \
+         outside itself.</footer>\n</body>\n</html>\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    Ok(out)
+}
+
+/// The charts of `summary` as one `<section id="charts">`, for this page and any other that
+/// shows a set of entries.
+pub fn figures(summary: &Summary) -> Result<String, String> {
+    let mut out = String::new();
     out.push_str("<section id=\"charts\">\n");
     if !summary.by_day.is_empty() {
         figure(&mut out, "by-day", &charts::by_day(&summary.by_day)?);
@@ -76,21 +99,6 @@ pub fn html(summary: &Summary) -> Result<String, String> {
         figure(&mut out, id, &charts::bars(title, &rows)?);
     }
     out.push_str("</section>\n");
-    if summary.scope.every_command && !summary.by_session.is_empty() {
-        sessions(&mut out, summary);
-    }
-    if !summary.stopped_most.is_empty() {
-        out.push_str("<section id=\"stopped-most\">\n<h2>Stopped most</h2>\n");
-        table(&mut out, "Command", &summary.stopped_most, true);
-        out.push_str("</section>\n");
-    }
-    stops(&mut out, summary);
-    let _ = write!(
-        out,
-        "<footer>Made by agent-guard {}. This page runs no script and loads nothing from \
-         outside itself.</footer>\n</body>\n</html>\n",
-        env!("CARGO_PKG_VERSION")
-    );
     Ok(out)
 }
 

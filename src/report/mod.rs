@@ -12,7 +12,7 @@ mod text;
 
 use std::collections::BTreeMap;
 
-pub use html::html;
+pub use html::{figures, html};
 pub use text::text;
 
 /// One command the guard judged, as the report shows it.

@@ -38,7 +38,8 @@ form.bar{display:flex;flex-wrap:wrap;gap:.6em;align-items:end;margin:.6em 0 1em}
 .bad{background:#fdecea;border:1px solid #d64545;padding:.5em .8em;margin:.6em 0}\
 .good{background:#e6f6ec;border:1px solid #2f9e5a;padding:.5em .8em;margin:.6em 0}\
 .d-deny{color:#b42318;font-weight:600}.d-ask{color:#b54708;font-weight:600}.muted{color:#66707a}\
-section{background:#fff;border:1px solid #d9dee4;padding:.6em 1em;margin:1em 0}";
+section{background:#fff;border:1px solid #d9dee4;padding:.6em 1em;margin:1em 0}\
+#charts{display:flex;flex-wrap:wrap;gap:1em}#charts figure{margin:0;flex:1 1 40%}svg{max-width:100%;height:auto}";
 
 /// A whole page: the menu with `current` marked, then `body`.
 pub fn page(base: &str, current: &str, title: &str, body: &str) -> String {

@@ -1,6 +1,7 @@
 //! The Policy page: the effective settings for the repository, forms for the common changes
 //! (a rule or a pack on or off, an `[[allow]]` entry with its expiry, the protected branches
-//! and production words), and each configuration file as text.
+//! and production words, the team's own `[[deny]]` and `[[ask]]` rules added or removed), and
+//! each configuration file as text.
 //!
 //! Every change is made on the file's own document (toml_edit keeps its comments, order and
 //! spacing), then read back by the parser the hook uses: a change it reports a problem with
@@ -18,6 +19,7 @@ use super::{Ctx, Reply};
 use crate::config::{self, Loaded, Scope};
 use crate::rules::{self, packs};
 use crate::settings::Settings;
+use crate::team::Stop;
 use crate::units::Date;
 
 /// What a change came to: `Ok` with what was done, or `Err` with why nothing was written.
@@ -43,6 +45,7 @@ pub(super) fn page(ctx: &Ctx, _query: &Form, outcome: Option<&Outcome>) -> Reply
         let _ = write!(body, "<p class=\"bad\">{}</p>", esc(problem));
     }
     body.push_str(&effective(&loaded));
+    body.push_str(&team_rules(ctx, &loaded));
     let scopes = scope_options(&loaded);
     body.push_str(&forms(ctx, &scopes));
     for file in &loaded.files {
@@ -83,12 +86,12 @@ pub(super) fn change(ctx: &Ctx, fields: &Form) -> Reply {
         None => {
             Err("no such configuration file here; pick the project or the user file".to_string())
         }
-        Some(path) => apply(&path, fields),
+        Some(path) => apply(&loaded, &path, fields),
     };
     page(ctx, &Form::default(), Some(&outcome))
 }
 
-fn apply(path: &Path, fields: &Form) -> Outcome {
+fn apply(loaded: &Loaded, path: &Path, fields: &Form) -> Outcome {
     let shown = path.display();
     match fields.get("action") {
         Some("file") => {
@@ -172,8 +175,96 @@ fn apply(path: &Path, fields: &Form) -> Outcome {
             })?;
             Ok(format!("{key} set in {shown}."))
         }
+        Some("team") => {
+            let (stop, entry) = team_entry(loaded, fields)?;
+            edit(path, |doc| {
+                let item = doc
+                    .entry(stop.as_str())
+                    .or_insert(Item::ArrayOfTables(ArrayOfTables::new()));
+                let entries = item.as_array_of_tables_mut().ok_or_else(|| {
+                    format!(
+                        "`{0}` is not written as [[{0}]] tables; add the rule in the file below",
+                        stop.as_str()
+                    )
+                })?;
+                entries.push(entry);
+                Ok(())
+            })?;
+            Ok(format!("Team rule added to {shown}."))
+        }
+        Some("team-remove") => {
+            let id = fields.get("id").ok_or("pick a team rule")?;
+            edit(path, |doc| remove_team_rule(doc, id))?;
+            Ok(format!("Team rule {id} removed from {shown}."))
+        }
         _ => Err("unknown change".into()),
     }
+}
+
+/// The `[[deny]]` or `[[ask]]` table the form describes. Only what was filled in is written:
+/// a missing id, reason or pattern, or a pattern that does not read, is left for the hook's
+/// parser to report, in its own words.
+fn team_entry(loaded: &Loaded, fields: &Form) -> Result<(Stop, Table), String> {
+    let stop = match fields.get("stop") {
+        Some("deny") => Stop::Deny,
+        Some("ask") => Stop::Ask,
+        _ => return Err("pick deny or ask".into()),
+    };
+    let key = match fields.get("key") {
+        Some(key @ ("command" | "path")) => key,
+        _ => return Err("pick a command or a path pattern".into()),
+    };
+    let mut entry = Table::new();
+    if let Some(id) = fields.get("id") {
+        // The parser sees one file at a time; an id the other file declares is caught here.
+        // An id that does not read is left to the parser.
+        if let Some(first) = config::parse::team_id(id)
+            .ok()
+            .and_then(|full| loaded.settings.team.by_id(&full))
+        {
+            return Err(format!(
+                "{} is already declared at {}",
+                first.id,
+                first.origin()
+            ));
+        }
+        entry.insert("id", value(id));
+    }
+    if let Some(reason) = fields.get("reason") {
+        entry.insert("reason", value(reason));
+    }
+    if let Some(pattern) = fields.get("pattern") {
+        entry.insert(key, value(pattern));
+    }
+    Ok((stop, entry))
+}
+
+/// Takes the `[[deny]]` or `[[ask]]` entry with `id` out of the document (an id written
+/// without `team.` included), and the whole key with its last entry.
+fn remove_team_rule(doc: &mut DocumentMut, id: &str) -> Result<(), String> {
+    let full = config::parse::team_id(id)?;
+    for stop in [Stop::Deny, Stop::Ask] {
+        let key = stop.as_str();
+        let Some(entries) = doc.get_mut(key).and_then(Item::as_array_of_tables_mut) else {
+            continue;
+        };
+        let at = entries.iter().position(|t| {
+            t.get("id")
+                .and_then(Item::as_str)
+                .and_then(|written| config::parse::team_id(written.trim()).ok())
+                .is_some_and(|written| written == full)
+        });
+        if let Some(at) = at {
+            entries.remove(at);
+            if entries.is_empty() {
+                doc.remove(key);
+            }
+            return Ok(());
+        }
+    }
+    Err(format!(
+        "no [[deny]] or [[ask]] table in this file has the id {id}; remove it in the file below"
+    ))
 }
 
 /// The `[[allow]]` table the form describes.
@@ -372,6 +463,50 @@ fn effective(loaded: &Loaded) -> String {
     )
 }
 
+/// The team's own rules in force here, each with a button that takes it out of its file.
+fn team_rules(ctx: &Ctx, loaded: &Loaded) -> String {
+    let rules = &loaded.settings.team.rules;
+    if rules.is_empty() {
+        return "<section><h2>Team rules</h2><p class=\"muted\" id=\"team-none\">No <code>[[deny]]</code> or <code>[[ask]]</code> rule here yet: add one below.</p></section>".into();
+    }
+    let rows: Vec<Vec<String>> = rules
+        .iter()
+        .map(|r| {
+            let scope = loaded.files.iter().find(|f| f.path == r.file);
+            let remove = scope.map_or_else(String::new, |f| {
+                format!(
+                    "<form method=\"post\" action=\"{}/policy\"><input type=\"hidden\" name=\"action\" value=\"team-remove\">\
+                     <input type=\"hidden\" name=\"scope\" value=\"{}\"><input type=\"hidden\" name=\"id\" value=\"{id}\">\
+                     <button type=\"submit\" class=\"team-remove\" data-id=\"{id}\">Remove</button></form>",
+                    ctx.base,
+                    scope_name(f.scope),
+                    id = esc(&r.id)
+                )
+            });
+            vec![
+                format!("<span class=\"d-{0}\">{0}</span>", r.stop.as_str()),
+                format!("<code>{}</code>", esc(&r.id)),
+                format!(
+                    "{} <code>{}</code>",
+                    r.pattern.key(),
+                    esc(r.pattern.text())
+                ),
+                esc(&r.reason),
+                esc(&r.origin()),
+                remove,
+            ]
+        })
+        .collect();
+    format!(
+        "<section><h2>Team rules</h2>{}</section>",
+        table(
+            "team",
+            &["Stop", "Id", "Pattern", "Reason", "From", ""],
+            &rows
+        )
+    )
+}
+
 /// The forms for the common changes.
 fn forms(ctx: &Ctx, scopes: &str) -> String {
     let options = |ids: &mut dyn Iterator<Item = &str>| -> String {
@@ -403,10 +538,19 @@ fn forms(ctx: &Ctx, scopes: &str) -> String {
          <label>Set<select name=\"key\" id=\"list-key\"><option value=\"protected_branches\">protected branches</option>\
          <option value=\"production\">production words</option></select></label>\
          <label>To (comma-separated; empty removes the key)<input name=\"values\" id=\"list-values\" size=\"36\"></label>\
-         {}<button type=\"submit\" id=\"list-apply\">Set</button></form></section>",
+         {}<button type=\"submit\" id=\"list-apply\">Set</button></form>\
+         <form class=\"bar\" method=\"post\" action=\"{action}\" id=\"team-form\"><input type=\"hidden\" name=\"action\" value=\"team\">\
+         <label>Team rule<select name=\"stop\" id=\"team-stop\"><option value=\"deny\">deny</option><option value=\"ask\">ask</option></select></label>\
+         <label>Id<input name=\"id\" id=\"team-id\" size=\"18\" placeholder=\"team.no-apply\"></label>\
+         <label>Reason<input name=\"reason\" id=\"team-reason\" size=\"28\"></label>\
+         <label>Pattern over<select name=\"key\" id=\"team-key\"><option value=\"command\">a command's words</option>\
+         <option value=\"path\">paths</option></select></label>\
+         <label>Pattern<input name=\"pattern\" id=\"team-pattern\" size=\"24\" placeholder=\"terraform ** apply **\"></label>\
+         {}<button type=\"submit\" id=\"team-apply\">Add</button></form></section>",
         scope("rule-scope"),
         scope("pack-scope"),
         scope("allow-scope"),
         scope("list-scope"),
+        scope("team-scope"),
     )
 }

@@ -1,5 +1,5 @@
 //! The Stops page: the audit log, newest first, filtered by rule, host, repository, decision
-//! and age.
+//! and age, with the report's charts of what is shown.
 
 use std::collections::BTreeSet;
 use std::time::SystemTime;
@@ -8,6 +8,7 @@ use super::form::{Form, encode};
 use super::html::{esc, page as layout, select, table};
 use super::{Ctx, Reply};
 use crate::audit::{self, Record};
+use crate::report;
 use crate::units;
 
 /// Rows shown at most; the count says how many matched.
@@ -56,6 +57,20 @@ pub(super) fn page(ctx: &Ctx, query: &Form) -> Reply {
             String::new()
         }
     ));
+    // The report's charts of the records shown, drawn by the report's own code.
+    let summary = report::Summary::of(
+        report::Scope {
+            title: title.to_string(),
+            about: String::new(),
+            every_command: false,
+        },
+        matching.iter().map(|r| report::Entry::from(*r)).collect(),
+    );
+    match report::figures(&summary) {
+        Ok(_) if matching.is_empty() => {}
+        Ok(figures) => body.push_str(&figures),
+        Err(why) => body.push_str(&format!("<p class=\"bad\">No charts: {}</p>", esc(&why))),
+    }
     let rows: Vec<Vec<String>> = matching
         .iter()
         .take(MAX_ROWS)
