@@ -423,6 +423,13 @@ fn cases() -> Vec<Case> {
         case(Hermes, "terminal-status.json", DENY, Silent),
         case(Hermes, "write-file.json", DENY, Silent),
         case(Hermes, "malformed.json", DENY, Silent),
+        case(
+            Hermes,
+            "mcp-reset-branch.json",
+            DENY,
+            Stdout("hermes-mcp-reset-branch-deny.json"),
+        ),
+        case(Hermes, "mcp-list-tables.json", DENY, Silent),
     ]
 }
 

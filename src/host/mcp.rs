@@ -16,6 +16,9 @@
 //!   `mcp_tool_arguments`.
 //! - Cline (`PreToolUse`): the tool `use_mcp_tool` with `parameters.server_name`,
 //!   `parameters.tool_name` and `parameters.arguments` (JSON text).
+//! - Hermes Agent (0.19.0, `tools/mcp_tool.py` and `agent/shell_hooks.py`): `pre_tool_call`
+//!   with `tool_name` `mcp__<server>__<tool>` (both names with every character outside
+//!   `[A-Za-z0-9_]` turned to `_`) and the arguments as `tool_input`.
 
 use std::path::PathBuf;
 
@@ -157,6 +160,19 @@ const CLINE: McpShape = McpShape {
     can_ask: false,
 };
 
+const HERMES: McpShape = McpShape {
+    when: Some(("/hook_event_name", "pre_tool_call")),
+    names: &[Naming::Joined {
+        at: "/tool_name",
+        prefix: "mcp__",
+        separator: "__",
+    }],
+    arguments: "/tool_input",
+    cwd: "/cwd",
+    session: "/session_id",
+    can_ask: false,
+};
+
 /// The shape of `host`'s MCP calls; `None` for hosts whose hooks are not sent them.
 pub(super) fn shape(host: Host) -> Option<&'static McpShape> {
     match host {
@@ -165,6 +181,7 @@ pub(super) fn shape(host: Host) -> Option<&'static McpShape> {
         Host::Cursor => Some(&CURSOR),
         Host::Windsurf => Some(&WINDSURF),
         Host::Cline => Some(&CLINE),
+        Host::Hermes => Some(&HERMES),
         Host::Copilot
         | Host::Kiro
         | Host::Qwen
@@ -173,8 +190,7 @@ pub(super) fn shape(host: Host) -> Option<&'static McpShape> {
         | Host::Kimi
         | Host::Crush
         | Host::Grok
-        | Host::Antigravity
-        | Host::Hermes => None,
+        | Host::Antigravity => None,
     }
 }
 

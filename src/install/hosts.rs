@@ -90,7 +90,8 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         (Host::Crush, _) => "^bash$",
         (Host::Qoder, _) => "Bash|mcp__.*",
         (Host::Grok, _) => "run_terminal_command",
-        (Host::Hermes, _) => "terminal",
+        // Hermes tests the matcher as a regular expression against the whole tool name.
+        (Host::Hermes, _) => "terminal|mcp__.*",
         // Its hook sets take every tool: the hook lets the others pass.
         (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline | Host::Antigravity, _) => {
             return None;

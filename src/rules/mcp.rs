@@ -4,20 +4,24 @@
 //! rule is for the tools whose name alone says what they destroy.
 //!
 //! The tool names and input fields below are the servers' published tool lists, read from
-//! their source:
+//! their source at the version named (a package version, or a repository's commit):
 //!
-//! | server (package) | version read | destructive tools |
+//! | server | source read | destructive tools |
 //! |---|---|---|
-//! | Supabase (`@supabase/mcp-server-supabase`) | 0.5 | `delete_branch`, `reset_branch`, `pause_project` |
-//! | Neon (`@neondatabase/mcp-server-neon`) | 0.6 | `delete_project`, `delete_branch`, `reset_from_parent` |
-//! | Prisma (`prisma mcp`, Prisma CLI) | 6.x | `migrate-reset` |
-//! | MongoDB (`mongodb-mcp-server`) | 0.1 | `drop-database`, `drop-collection`, `delete-many` |
-//! | Redis (`@modelcontextprotocol/server-redis`) | 0.1 | `delete` |
-//! | Kubernetes (`mcp-server-kubernetes`) | 2.x | `kubectl_delete`, `uninstall_helm_chart` |
-//! | Docker (`mcp-server-docker`) | 0.2 | `remove_container`, `remove_volume` |
-//! | Cloudflare (`mcp-server-cloudflare`, workers bindings) | 0.x | `d1_database_delete`, `kv_namespace_delete`, `r2_bucket_delete`, `hyperdrive_config_delete` |
-//! | GitHub (`github-mcp-server`) | 0.x | `delete_file` |
-//! | AWS DynamoDB (`awslabs.dynamodb-mcp-server`) | 1.x | `delete_table` |
+//! | Supabase | npm `@supabase/mcp-server-supabase` 0.13.0 | `delete_branch`, `reset_branch`, `pause_project` |
+//! | Neon | npm `@neondatabase/mcp-server-neon` 0.3.7 | `delete_project`, `delete_branch` |
+//! | MongoDB | npm `mongodb-mcp-server` 3.0.4 (its README's tool list) | `drop-database`, `drop-collection`, `delete-many` |
+//! | Redis (reference) | npm `@modelcontextprotocol/server-redis` 2025.4.25 | `delete` |
+//! | Kubernetes | npm `mcp-server-kubernetes` 4.1.7 | `kubectl_delete`, `uninstall_helm_chart` |
+//! | Cloudflare | `cloudflare/mcp-server-cloudflare`, `packages/mcp-common` at 5f21c03 (D1), 4462c88 (KV), 3a073d7 (Hyperdrive); npm `@cloudflare/mcp-server-cloudflare` 0.2.0 | `d1_database_delete`, `kv_namespace_delete`, `hyperdrive_config_delete`; 0.2.0: `d1_delete_database`, `r2_delete_bucket` |
+//! | GitLab | npm `@zereight/mcp-gitlab` 2.1.64 | `delete_branch`, `delete_tag`, `delete_release`, `delete_issue`, `delete_wiki_page`, `delete_pipeline`, `delete_environment`, `erase_pipeline_job` |
+//! | Vercel | `zueai/vercel-api-mcp` at 50be560 | `deleteVercelDeployment`, `deleteVercelDNSRecord` |
+//! | GitHub (reference) | npm `@modelcontextprotocol/server-github` 2025.4.8 | none (it has no delete tool) |
+//!
+//! Kept from the first list without a source read here: Neon's `reset_from_parent` (its
+//! hosted server), Prisma's `migrate-reset` (`prisma mcp`), Cloudflare's `r2_bucket_delete`,
+//! `github-mcp-server`'s `delete_file`, Docker's `remove_container` and `remove_volume`
+//! (`mcp-server-docker`) and AWS DynamoDB's `delete_table` (`awslabs.dynamodb-mcp-server`).
 //!
 //! Their read tools (`list_*`, `get_*`, `describe_*`, `query` with a `SELECT`) pass, and so
 //! does every tool of a server not listed here unless its input carries SQL or a shell line.
@@ -57,6 +61,7 @@ struct Destructive {
 const SUPABASE: &[&str] = &["supabase"];
 const NEON: &[&str] = &["neon"];
 const MONGO: &[&str] = &["mongo"];
+const GITLAB: &[&str] = &["gitlab"];
 
 static CATALOG: &[Destructive] = &[
     Destructive {
@@ -172,6 +177,78 @@ static CATALOG: &[Destructive] = &[
         servers: &[],
         target: &["hyperdrive_id"],
         loses: "deletes the Hyperdrive configuration every Worker using it connects through",
+    },
+    Destructive {
+        tool: "d1_delete_database",
+        servers: &[],
+        target: &["databaseId"],
+        loses: "deletes the D1 database and every table in it",
+    },
+    Destructive {
+        tool: "r2_delete_bucket",
+        servers: &[],
+        target: &["name"],
+        loses: "deletes the R2 bucket",
+    },
+    Destructive {
+        tool: "delete_branch",
+        servers: GITLAB,
+        target: &["branch_name"],
+        loses: "deletes the branch on GitLab, with the commits no other ref holds",
+    },
+    Destructive {
+        tool: "delete_tag",
+        servers: GITLAB,
+        target: &["tag_name"],
+        loses: "deletes the tag on GitLab",
+    },
+    Destructive {
+        tool: "delete_release",
+        servers: GITLAB,
+        target: &["tag_name"],
+        loses: "deletes the release, its notes and its links",
+    },
+    Destructive {
+        tool: "delete_issue",
+        servers: GITLAB,
+        target: &["issue_iid"],
+        loses: "deletes the issue with its comments and history",
+    },
+    Destructive {
+        tool: "delete_wiki_page",
+        servers: GITLAB,
+        target: &["slug"],
+        loses: "deletes the wiki page",
+    },
+    Destructive {
+        tool: "delete_pipeline",
+        servers: GITLAB,
+        target: &["pipeline_id"],
+        loses: "deletes the pipeline with its jobs' logs and artifacts",
+    },
+    Destructive {
+        tool: "delete_environment",
+        servers: GITLAB,
+        target: &["environment_id"],
+        loses: "deletes the environment and its deployment history",
+    },
+    Destructive {
+        tool: "erase_pipeline_job",
+        servers: GITLAB,
+        target: &["job_id"],
+        loses: "erases the job's log and artifacts",
+    },
+    Destructive {
+        tool: "deleteVercelDeployment",
+        servers: &[],
+        target: &["deploymentId"],
+        loses: "deletes the deployment; a URL or alias that points at it stops answering",
+    },
+    Destructive {
+        tool: "deleteVercelDNSRecord",
+        servers: &[],
+        target: &["recordId", "domain"],
+        loses: "deletes the DNS record; whatever the name served goes dark",
     },
     Destructive {
         tool: "delete_file",
