@@ -66,16 +66,7 @@ impl Folders {
 
 /// Compares `actual` with tests/fixtures/install/golden/<name>, or rewrites it when blessing.
 fn golden(name: &str, actual: &str) {
-    let path = test_file(&format!("fixtures/install/golden/{name}"));
-    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        actual, expected,
-        "{name} differs from the golden file; if the change is intended, rerun with AGENT_GUARD_BLESS=1"
-    );
+    common::golden_in("fixtures/install/golden", name, actual);
 }
 
 fn existing(name: &str) -> String {

@@ -284,6 +284,25 @@ pub fn test_file(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// Compares `actual` with tests/golden/<name>, or rewrites it when blessing.
+pub fn golden(name: &str, actual: &str) {
+    golden_in("golden", name, actual);
+}
+
+/// Compares `actual` with tests/<dir>/<name>, or rewrites it when `AGENT_GUARD_BLESS` is set.
+pub fn golden_in(dir: &str, name: &str, actual: &str) {
+    let path = test_file(&format!("{dir}/{name}"));
+    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        actual, expected,
+        "{name} differs from the golden file; if the change is intended, rerun with AGENT_GUARD_BLESS=1"
+    );
+}
+
 /// The lines of a JSONL file, numbered from 1, each parsed (or the parse error).
 pub fn read_jsonl(path: &Path) -> Vec<(usize, Result<Value, String>)> {
     let text = std::fs::read_to_string(path)
