@@ -284,6 +284,35 @@ pub fn test_file(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// Runs `git ARGS` in `dir`, with no global or system configuration; panics unless it
+/// succeeds.
+pub fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run git");
+    assert!(status.status.success(), "git {args:?}: {status:?}");
+}
+
+/// Commits what is staged in `dir`, by a throw-away author.
+pub fn git_commit(dir: &Path, message: &str) {
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            message,
+        ],
+    );
+}
+
 /// Compares `actual` with tests/golden/<name>, or rewrites it when blessing.
 pub fn golden(name: &str, actual: &str) {
     golden_in("golden", name, actual);
