@@ -40,19 +40,7 @@ impl Folders {
     }
 
     fn locations(&self) -> Locations {
-        Locations {
-            project: Some(self.project()),
-            home: self.home(),
-            codex_home: None,
-            copilot_home: None,
-            qwen_home: None,
-            vibe_home: None,
-            kimi_home: None,
-            crush_home: None,
-            qoder_home: None,
-            grok_home: None,
-            hermes_home: None,
-        }
+        common::locations(self.project(), self.home())
     }
 
     /// Writes `text` at `relative` under the project.

@@ -284,6 +284,24 @@ pub fn test_file(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// Where install writes, with a project folder and a home folder and none of the hosts' own
+/// home variables set.
+pub fn locations(project: PathBuf, home: PathBuf) -> agent_guard::install::Locations {
+    agent_guard::install::Locations {
+        project: Some(project),
+        home,
+        codex_home: None,
+        copilot_home: None,
+        qwen_home: None,
+        vibe_home: None,
+        kimi_home: None,
+        crush_home: None,
+        qoder_home: None,
+        grok_home: None,
+        hermes_home: None,
+    }
+}
+
 /// Runs `git ARGS` in `dir`, with no global or system configuration; panics unless it
 /// succeeds.
 pub fn git(dir: &Path, args: &[&str]) {
