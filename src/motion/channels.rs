@@ -1358,6 +1358,11 @@ mod tests {
         channel(&words(line), &[]).map(|c| (c.place.describe(), c.sent))
     }
 
+    /// Where the line's channel sends its command.
+    fn place(line: &str) -> Elsewhere {
+        channel(&words(line), &[]).unwrap().place
+    }
+
     /// The line sends `script` as text to its shell at `place`.
     fn assert_script(line: &str, place: &str, script: &str) {
         match sent(line) {
@@ -1437,7 +1442,6 @@ mod tests {
 
     #[test]
     fn paths_land_in_mounts_own_files_or_kept() {
-        let place = |line: &str| channel(&words(line), &[]).unwrap().place;
         let run = place("docker run --rm -v $PWD:/src -v data:/var/lib/db -w /src img true");
         let lands = |path: &str| run.lands(&[], &Word::literal(path));
         assert_eq!(lands("build"), Landing::Here(vec![Word::literal("build")]));
@@ -1521,7 +1525,6 @@ mod tests {
 
     #[test]
     fn debug_containers_keep_what_they_reach() {
-        let place = |line: &str| channel(&words(line), &[]).unwrap().place;
         let pod = place("kubectl debug web-0 --image=busybox -- true");
         assert_eq!(pod.lands(&[], &Word::literal("/tmp/x")), Landing::Own);
         assert_eq!(
