@@ -6,26 +6,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::{Sandbox, test_file};
+use common::{Sandbox, golden, test_file};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(test_file(&format!("fixtures/claude-code/{name}"))).expect("fixture exists")
-}
-
-/// Compares `actual` with tests/golden/<name>, or rewrites it when blessing.
-fn golden(name: &str, actual: &str) {
-    let path: PathBuf = test_file(&format!("golden/{name}"));
-    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        actual, expected,
-        "{name} differs from the golden file; if the change is intended, rerun with AGENT_GUARD_BLESS=1"
-    );
 }
 
 fn hook(input: &[u8], env: &[(&str, &str)]) -> (String, String, i32) {

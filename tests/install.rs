@@ -40,19 +40,7 @@ impl Folders {
     }
 
     fn locations(&self) -> Locations {
-        Locations {
-            project: Some(self.project()),
-            home: self.home(),
-            codex_home: None,
-            copilot_home: None,
-            qwen_home: None,
-            vibe_home: None,
-            kimi_home: None,
-            crush_home: None,
-            qoder_home: None,
-            grok_home: None,
-            hermes_home: None,
-        }
+        common::locations(self.project(), self.home())
     }
 
     /// Writes `text` at `relative` under the project.
@@ -66,16 +54,7 @@ impl Folders {
 
 /// Compares `actual` with tests/fixtures/install/golden/<name>, or rewrites it when blessing.
 fn golden(name: &str, actual: &str) {
-    let path = test_file(&format!("fixtures/install/golden/{name}"));
-    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        actual, expected,
-        "{name} differs from the golden file; if the change is intended, rerun with AGENT_GUARD_BLESS=1"
-    );
+    common::golden_in("fixtures/install/golden", name, actual);
 }
 
 fn existing(name: &str) -> String {

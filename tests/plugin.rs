@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use agent_guard::host::Host;
-use agent_guard::install::{self, Locations, Scope};
+use agent_guard::install::{self, Scope};
 use common::Sandbox;
 use serde_json::{Value, json};
 
@@ -54,19 +54,7 @@ fn manifests_name_the_plugin_and_this_release() {
 #[test]
 fn plugin_hooks_are_the_entries_install_writes() {
     let folders = tempfile::tempdir().unwrap();
-    let loc = Locations {
-        project: Some(folders.path().join("project")),
-        home: folders.path().join("home"),
-        codex_home: None,
-        copilot_home: None,
-        qwen_home: None,
-        vibe_home: None,
-        kimi_home: None,
-        crush_home: None,
-        qoder_home: None,
-        grok_home: None,
-        hermes_home: None,
-    };
+    let loc = common::locations(folders.path().join("project"), folders.path().join("home"));
     let binary = Path::new("/opt/agent-guard/bin/agent-guard");
     let change = install::plan_install(Host::ClaudeCode, Scope::Project, &loc, binary, true)
         .unwrap_or_else(|p| panic!("{p}"));

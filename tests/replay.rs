@@ -4,9 +4,9 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use common::{Sandbox, test_file};
+use common::{Sandbox, git, git_commit, test_file};
 use serde_json::Value;
 
 /// Copies the directory tree `from` into `to`.
@@ -174,30 +174,7 @@ fn plain_files_and_bad_paths() {
 #[test]
 fn context_judges_against_a_session_folder_that_exists_here() {
     let sandbox = Sandbox::new();
-    let repo = sandbox.cwd().join("repo");
-    std::fs::create_dir(&repo).expect("mkdir");
-    let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .args(args)
-            .current_dir(&repo)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .status()
-            .expect("run git");
-        assert!(status.success(), "git {args:?}");
-    };
-    git(&["init", "-q", "-b", "main"]);
-    std::fs::write(repo.join("a.txt"), "a\n").expect("write");
-    git(&["add", "a.txt"]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "commit",
-        "-qm",
-        "a",
-    ]);
+    let repo = repository(&sandbox);
     let line = serde_json::json!({"command": "git reset --hard", "cwd": repo, "session": "s"});
     let elsewhere = serde_json::json!({"command": "git reset --hard", "cwd": "/no/such/folder"});
     std::fs::write(
@@ -276,30 +253,7 @@ fn reviewed_temporary_deletes_pass_with_context_in_a_scratch_repository() {
         "line 18043 T",
     ];
     let sandbox = Sandbox::new();
-    let repo = sandbox.cwd().join("repo");
-    std::fs::create_dir(&repo).expect("mkdir");
-    let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .args(args)
-            .current_dir(&repo)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .status()
-            .expect("run git");
-        assert!(status.success(), "git {args:?}");
-    };
-    git(&["init", "-q", "-b", "main"]);
-    std::fs::write(repo.join("a.txt"), "a\n").expect("write");
-    git(&["add", "a.txt"]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "commit",
-        "-qm",
-        "a",
-    ]);
+    let repo = repository(&sandbox);
     // `%TEMP%` and `$TMPDIR` stand for this folder, which holds no one else's checkout.
     let temp = sandbox.cwd().join("temp");
     std::fs::create_dir(&temp).expect("mkdir");
@@ -374,4 +328,15 @@ fn tool_calls_are_judged_and_counted_by_server_and_tool() {
         "{stops:?}"
     );
     assert_eq!(report["commands"], 8);
+}
+
+/// A repository with one commit, in the sandbox's `repo`.
+fn repository(sandbox: &Sandbox) -> PathBuf {
+    let repo = sandbox.cwd().join("repo");
+    std::fs::create_dir(&repo).expect("mkdir");
+    git(&repo, &["init", "-q", "-b", "main"]);
+    std::fs::write(repo.join("a.txt"), "a\n").expect("write");
+    git(&repo, &["add", "a.txt"]);
+    git_commit(&repo, "a");
+    repo
 }

@@ -11,7 +11,7 @@ mod scratch;
 
 use std::path::Path;
 
-use common::test_file;
+use common::golden;
 use roxmltree::{Document, Node, ParsingOptions};
 use scratch::{World, stderr, stdout};
 
@@ -63,19 +63,6 @@ fn stable(world: &World, text: &str) -> String {
         }
     }
     out
-}
-
-fn golden(name: &str, actual: &str) {
-    let path = test_file(&format!("golden/{name}"));
-    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        actual, expected,
-        "{name} differs from the golden file; if the change is intended, rerun with AGENT_GUARD_BLESS=1"
-    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{Sandbox, clip, fail_if_any, par_map, read_jsonl, test_file};
+use common::{Sandbox, clip, fail_if_any, git, git_commit, par_map, read_jsonl, test_file};
 use serde_json::Value;
 
 const MIN_STOPS: usize = 20;
@@ -353,28 +353,10 @@ fn explain_and_config_show_a_team_rule_with_its_file_and_line() {
 fn a_team_rule_stands_where_the_context_clears_the_built_in_one() {
     let sandbox = Sandbox::new();
     let work = sandbox.cwd();
-    let git = |args: &[&str]| {
-        let status = std::process::Command::new("git")
-            .args(args)
-            .current_dir(&work)
-            .env("HOME", sandbox.home())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .expect("run git");
-        assert!(status.status.success(), "git {args:?}: {status:?}");
-    };
-    git(&["init", "-q"]);
+    git(&work, &["init", "-q"]);
     write(&work.join("data/raw.csv"), "id\n1\n");
-    git(&["add", "data"]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "commit",
-        "-qm",
-        "data",
-    ]);
+    git(&work, &["add", "data"]);
+    git_commit(&work, "data");
     write(&work.join(".agent-guard.toml"), &set_text("data"));
     let out = sandbox
         .command()

@@ -6,35 +6,18 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use common::ui::{Answer, Server, World, exchange};
+use common::{git, git_commit};
 
 /// A repository with one commit, in `root/repo`.
 fn repository(root: &Path) -> std::path::PathBuf {
     let repo = root.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
-    let git = |args: &[&str]| {
-        let status = Command::new("git")
-            .args(args)
-            .current_dir(&repo)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .status()
-            .unwrap();
-        assert!(status.success(), "git {args:?}");
-    };
-    git(&["init", "-q", "-b", "main"]);
+    git(&repo, &["init", "-q", "-b", "main"]);
     std::fs::write(repo.join("a.txt"), "one\n").unwrap();
-    git(&["add", "."]);
-    git(&[
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "commit",
-        "-qm",
-        "first",
-    ]);
+    git(&repo, &["add", "."]);
+    git_commit(&repo, "first");
     repo
 }
 

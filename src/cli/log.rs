@@ -22,9 +22,16 @@ pub(super) fn duration(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("{text:?} is not a duration such as 30m, 12h, 7d or 2w"))
 }
 
-/// The records of the audit log since `since` ago, oldest first; `Err` is the message for a
-/// log that cannot be read.
-pub(super) fn records(since: Option<Duration>) -> Result<Vec<Record>, String> {
+/// The records of the audit log since `since` ago, oldest first; a log that cannot be read
+/// is said on stderr, and `Err` is the exit code for it.
+pub(super) fn records(since: Option<Duration>) -> Result<Vec<Record>, ExitCode> {
+    read_records(since).map_err(|message| {
+        eprintln!("{message}");
+        ExitCode::from(1)
+    })
+}
+
+fn read_records(since: Option<Duration>) -> Result<Vec<Record>, String> {
     let Some(path) = audit::log_path() else {
         return Err(format!(
             "agent-guard: no audit log: {}",
@@ -53,10 +60,7 @@ pub(super) fn records(since: Option<Duration>) -> Result<Vec<Record>, String> {
 pub fn run(args: &Args) -> ExitCode {
     let records = match records(args.since) {
         Ok(records) => records,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     for record in &records {
         if args.json {

@@ -26,10 +26,7 @@ pub struct Args {
 pub fn run(args: &Args) -> ExitCode {
     let records = match super::log::records(args.since) {
         Ok(records) => records,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let repo = args
         .repo

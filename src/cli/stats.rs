@@ -41,10 +41,7 @@ impl Counts {
 pub fn run(args: &Args) -> ExitCode {
     let records = match super::log::records(args.since) {
         Ok(records) => records,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let by_decision = Counts::of(records.iter().map(|r| r.decision.as_str()));
     let by_rule = Counts::of(

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, ToolCall, text, text_at, working_dir};
+use super::{Host, ToolCall, text, working_dir};
 
 /// The shell tool's name.
 const SHELL: &str = "run_command";
@@ -42,9 +42,8 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     })
 }
 
-pub(super) fn encode(reason: &str) -> Reply {
-    Reply::json(json!({ "decision": "deny", "reason": reason }))
-}
+/// Antigravity reads the same deny reply as Grok, and stops on it alike.
+pub(super) use super::grok::{encode, is_stop};
 
 pub(super) fn probe(command: &str, cwd: &Path) -> Value {
     json!({
@@ -55,11 +54,6 @@ pub(super) fn probe(command: &str, cwd: &Path) -> Value {
             "args": { "CommandLine": command, "Cwd": cwd },
         },
     })
-}
-
-/// Only `decision: deny` on exit 0 stops the call.
-pub(super) fn is_stop(reply: Option<&Value>, exit_code: i32) -> bool {
-    exit_code == 0 && text_at(reply, "/decision") == Some("deny")
 }
 
 #[cfg(test)]

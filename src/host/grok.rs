@@ -34,6 +34,7 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     })
 }
 
+/// `{"decision": "deny", "reason"}`: the reply Antigravity and Vibe read too.
 pub(super) fn encode(reason: &str) -> Reply {
     Reply::json(json!({ "decision": "deny", "reason": reason }))
 }
@@ -49,7 +50,8 @@ pub(super) fn probe(command: &str, cwd: &Path) -> Value {
     })
 }
 
-/// Only `decision: deny` on exit 0 stops the call.
+/// Only `decision: deny` on exit 0 stops the call; anything else, a non-zero exit included,
+/// lets the tool run (on Antigravity and Vibe too).
 pub(super) fn is_stop(reply: Option<&Value>, exit_code: i32) -> bool {
     exit_code == 0 && text_at(reply, "/decision") == Some("deny")
 }

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, ToolCall, claude, text, text_at, working_dir};
+use super::{Host, Reply, Rewrite, ToolCall, claude, text, working_dir};
 
 /// The event after a tool ran: the `pre_tool` payload with the tool's status and output
 /// added. Vibe applies a reply only when stdout holds one, so the guard's silence changes
@@ -38,9 +38,8 @@ pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     })
 }
 
-pub(super) fn encode(reason: &str) -> Reply {
-    Reply::json(json!({ "decision": "deny", "reason": reason }))
-}
+/// Vibe reads the same deny reply as Grok, and stops on it alike.
+pub(super) use super::grok::{encode, is_stop};
 
 pub(super) fn rewrite(input: Value) -> Reply {
     Reply::json(json!({ "hook_specific_output": { "tool_input": input } }))
@@ -57,11 +56,6 @@ pub(super) fn probe(command: &str, cwd: &Path) -> Value {
         "tool_call_id": "agent-guard-doctor",
         "tool_input": { "command": command },
     })
-}
-
-/// Only a deny on exit 0 stops: anything else, a non-zero exit included, lets the tool run.
-pub(super) fn is_stop(reply: Option<&Value>, exit_code: i32) -> bool {
-    exit_code == 0 && text_at(reply, "/decision") == Some("deny")
 }
 
 #[cfg(test)]

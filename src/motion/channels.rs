@@ -357,6 +357,18 @@ fn text(args: &[Word], at: usize) -> Option<&str> {
     args.get(at).map(|w| w.text.as_str())
 }
 
+/// A cloud CLI's words read with its valued options, and the texts of its operands: the
+/// subcommand path (`ssm send-command`, `vm run-command invoke`) is matched on those.
+fn cloud_cli<'a>(args: &'a [Word], valued: &Valued) -> (argv::Argv<'a>, Vec<&'a str>) {
+    let opts = argv::read(args, Style::Pflag, valued);
+    let operands = opts
+        .operands
+        .iter()
+        .filter_map(|&i| text(args, i))
+        .collect();
+    (opts, operands)
+}
+
 /// Words joined with spaces, as ssh and heroku send them: literal when all were.
 fn script_of(words: &[Word]) -> Option<Word> {
     if words.is_empty() {
@@ -1104,12 +1116,7 @@ const FLY_VALUED: &[&str] = &[
 
 /// `fly ssh console -C TEXT`.
 fn fly(args: &[Word]) -> Option<Channel> {
-    let opts = argv::read(args, Style::Pflag, &Valued(FLY_VALUED));
-    let operands: Vec<&str> = opts
-        .operands
-        .iter()
-        .filter_map(|&i| text(args, i))
-        .collect();
+    let (opts, operands) = cloud_cli(args, &Valued(FLY_VALUED));
     if operands.get(..2) != Some(&["ssh", "console"]) {
         return None;
     }
@@ -1171,12 +1178,7 @@ fn ssm(args: &[Word]) -> Option<Channel> {
         "endpoint-url",
         "query",
     ]);
-    let opts = argv::read(args, Style::Pflag, &valued);
-    let operands: Vec<&str> = opts
-        .operands
-        .iter()
-        .filter_map(|&i| text(args, i))
-        .collect();
+    let (opts, operands) = cloud_cli(args, &valued);
     if operands.first() != Some(&"ssm") || operands.get(1) != Some(&"send-command") {
         return None;
     }
@@ -1242,12 +1244,7 @@ fn ecs(args: &[Word]) -> Option<Channel> {
         "cli-read-timeout",
         "cli-connect-timeout",
     ]);
-    let opts = argv::read(args, Style::Pflag, &valued);
-    let operands: Vec<&str> = opts
-        .operands
-        .iter()
-        .filter_map(|&i| text(args, i))
-        .collect();
+    let (opts, operands) = cloud_cli(args, &valued);
     if operands.get(..2) != Some(&["ecs", "execute-command"]) {
         return None;
     }
@@ -1310,12 +1307,7 @@ fn az(args: &[Word]) -> Option<Channel> {
         "o",
         "query",
     ]);
-    let opts = argv::read(args, Style::Pflag, &valued);
-    let operands: Vec<&str> = opts
-        .operands
-        .iter()
-        .filter_map(|&i| text(args, i))
-        .collect();
+    let (opts, operands) = cloud_cli(args, &valued);
     if operands.get(..3) != Some(&["vm", "run-command", "invoke"]) {
         return None;
     }
@@ -1364,6 +1356,22 @@ mod tests {
 
     fn sent(line: &str) -> Option<(String, Sent)> {
         channel(&words(line), &[]).map(|c| (c.place.describe(), c.sent))
+    }
+
+    /// Where the line's channel sends its command.
+    fn place(line: &str) -> Elsewhere {
+        channel(&words(line), &[]).unwrap().place
+    }
+
+    /// The line sends `script` as text to its shell at `place`.
+    fn assert_script(line: &str, place: &str, script: &str) {
+        match sent(line) {
+            Some((p, Sent::Script(w))) => {
+                assert_eq!(p, place, "{line}");
+                assert_eq!(w.text, script, "{line}");
+            }
+            other => panic!("{line}: {other:?}"),
+        }
     }
 
     fn argv_of(line: &str) -> Vec<String> {
@@ -1434,7 +1442,6 @@ mod tests {
 
     #[test]
     fn paths_land_in_mounts_own_files_or_kept() {
-        let place = |line: &str| channel(&words(line), &[]).unwrap().place;
         let run = place("docker run --rm -v $PWD:/src -v data:/var/lib/db -w /src img true");
         let lands = |path: &str| run.lands(&[], &Word::literal(path));
         assert_eq!(lands("build"), Landing::Here(vec![Word::literal("build")]));
@@ -1492,13 +1499,7 @@ mod tests {
                 "rm x",
             ),
         ] {
-            match sent(line) {
-                Some((p, Sent::Script(w))) => {
-                    assert_eq!(p, place, "{line}");
-                    assert_eq!(w.text, script, "{line}");
-                }
-                other => panic!("{line}: {other:?}"),
-            }
+            assert_script(line, place, script);
         }
         assert_eq!(argv_of("mosh -p 6000 web1 -- rm -rf x"), ["rm", "-rf", "x"]);
         assert_eq!(
@@ -1524,7 +1525,6 @@ mod tests {
 
     #[test]
     fn debug_containers_keep_what_they_reach() {
-        let place = |line: &str| channel(&words(line), &[]).unwrap().place;
         let pod = place("kubectl debug web-0 --image=busybox -- true");
         assert_eq!(pod.lands(&[], &Word::literal("/tmp/x")), Landing::Own);
         assert_eq!(
@@ -1563,13 +1563,7 @@ mod tests {
                 "ls\npwd",
             ),
         ] {
-            match sent(line) {
-                Some((p, Sent::Script(w))) => {
-                    assert_eq!(p, place, "{line}");
-                    assert_eq!(w.text, script, "{line}");
-                }
-                other => panic!("{line}: {other:?}"),
-            }
+            assert_script(line, place, script);
         }
         assert_eq!(
             ssm_commands(r#"{"commands":["rm -rf /x","ls"]}"#),

@@ -284,6 +284,72 @@ pub fn test_file(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// Where install writes, with a project folder and a home folder and none of the hosts' own
+/// home variables set.
+pub fn locations(project: PathBuf, home: PathBuf) -> agent_guard::install::Locations {
+    agent_guard::install::Locations {
+        project: Some(project),
+        home,
+        codex_home: None,
+        copilot_home: None,
+        qwen_home: None,
+        vibe_home: None,
+        kimi_home: None,
+        crush_home: None,
+        qoder_home: None,
+        grok_home: None,
+        hermes_home: None,
+    }
+}
+
+/// Runs `git ARGS` in `dir`, with no global or system configuration; panics unless it
+/// succeeds.
+pub fn git(dir: &Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run git");
+    assert!(status.status.success(), "git {args:?}: {status:?}");
+}
+
+/// Commits what is staged in `dir`, by a throw-away author.
+pub fn git_commit(dir: &Path, message: &str) {
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            message,
+        ],
+    );
+}
+
+/// Compares `actual` with tests/golden/<name>, or rewrites it when blessing.
+pub fn golden(name: &str, actual: &str) {
+    golden_in("golden", name, actual);
+}
+
+/// Compares `actual` with tests/<dir>/<name>, or rewrites it when `AGENT_GUARD_BLESS` is set.
+pub fn golden_in(dir: &str, name: &str, actual: &str) {
+    let path = test_file(&format!("{dir}/{name}"));
+    if std::env::var_os("AGENT_GUARD_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        actual, expected,
+        "{name} differs from the golden file; if the change is intended, rerun with AGENT_GUARD_BLESS=1"
+    );
+}
+
 /// The lines of a JSONL file, numbered from 1, each parsed (or the parse error).
 pub fn read_jsonl(path: &Path) -> Vec<(usize, Result<Value, String>)> {
     let text = std::fs::read_to_string(path)

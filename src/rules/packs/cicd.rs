@@ -109,18 +109,12 @@ pub static PACK: Pack = Pack {
     summary: "CI/CD: Jenkins jobs, nodes and credentials; GitLab runners and API deletes; \
               CircleCI contexts, secrets and orbs",
     default_on: true,
-    programs: &[
-        "curl",
-        "wget",
-        "http",
-        "https",
-        "xh",
-        "xhs",
+    programs: super::http::and_http_clients![
         "java",
         "jenkins-cli",
         "gitlab-runner",
         "glab",
-        "circleci",
+        "circleci"
     ],
     rules: &[&JENKINS_DELETE, &GITLAB_DELETE, &CIRCLECI_DELETE],
     check,

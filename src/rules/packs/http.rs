@@ -146,6 +146,15 @@ fn decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// A pack's `programs`: the ones given, then the HTTP clients [`request`] reads, for the packs
+/// that also judge a service by the API call made to it.
+macro_rules! and_http_clients {
+    ($($program:literal),* $(,)?) => {
+        &[$($program,)* "curl", "wget", "http", "https", "xh", "xhs"]
+    };
+}
+pub(super) use and_http_clients;
+
 /// The request `program` sends with `args`, as far as argv shows it; `None` unless `program`
 /// is one of the clients read here: curl, wget, HTTPie (`http`, `https`) and xh (`xh`, `xhs`).
 pub(super) fn request(program: &str, args: &[Word]) -> Option<Request> {

@@ -297,19 +297,30 @@ fn kind(resource: &str) -> Kind {
     }
 }
 
-fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
+/// `kubectl [globals] VERB [options]`: the global options, the verb, and the verb's line read
+/// with `valued` (the globals may come after the verb too). `None` without a verb, and for
+/// help or a dry run, which change nothing.
+pub(super) fn kubectl_verb<'a>(
+    args: &'a [Word],
+    valued: &[&str],
+) -> Option<(Line<'a>, &'a str, Line<'a>)> {
     let (globals, at) = Line::head(args, Style::Gnu, kubectl::GLOBAL_VALUED);
     let (verb, rest) = args.get(at?..)?.split_first()?;
-    if verb.text != "delete" {
-        return None;
-    }
     let valued: Vec<&str> = kubectl::GLOBAL_VALUED
         .iter()
-        .chain(KUBECTL_DELETE)
+        .chain(valued)
         .copied()
         .collect();
     let line = Line::parse(rest, Style::Gnu, &valued);
     if globals.help() || line.help() || line.dry_run(&["dry-run"]) {
+        return None;
+    }
+    Some((globals, verb.text.as_str(), line))
+}
+
+fn kubectl(tool: &str, args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
+    let (globals, verb, line) = kubectl_verb(args, KUBECTL_DELETE)?;
+    if verb != "delete" {
         return None;
     }
     let namespace = line

@@ -57,19 +57,13 @@ pub static PACK: Pack = Pack {
     summary: "configuration stores: Consul KV, etcd and ZooKeeper recursive deletes, through \
               their command lines or HTTP APIs",
     default_on: true,
-    programs: &[
+    programs: super::http::and_http_clients![
         "consul",
         "etcdctl",
         "zkCli.sh",
         "zkCli",
         "zookeeper-shell",
-        "zookeeper-shell.sh",
-        "curl",
-        "wget",
-        "http",
-        "https",
-        "xh",
-        "xhs",
+        "zookeeper-shell.sh"
     ],
     rules: &[&KV_DELETE],
     check,

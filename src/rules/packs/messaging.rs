@@ -120,7 +120,7 @@ pub static PACK: Pack = Pack {
     summary: "message brokers: Kafka topics, records, groups; RabbitMQ vhosts, queues, users; \
               NATS streams and buckets",
     default_on: true,
-    programs: &[
+    programs: super::http::and_http_clients![
         "kafka-topics",
         "kafka-topics.sh",
         "kafka-delete-records",
@@ -133,13 +133,7 @@ pub static PACK: Pack = Pack {
         "kafka-configs.sh",
         "rabbitmqctl",
         "rabbitmqadmin",
-        "nats",
-        "curl",
-        "wget",
-        "http",
-        "https",
-        "xh",
-        "xhs",
+        "nats"
     ],
     rules: &[&KAFKA_DELETE, &RABBITMQ_DELETE, &NATS_DELETE],
     check,

@@ -9,7 +9,6 @@ use super::Pack;
 use super::args::{Line, Style};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
-use crate::syntax::kubectl;
 
 pub static PRODUCTION_DOWN: Rule = Rule {
     id: "outage.production-down",
@@ -148,18 +147,8 @@ fn serving_kind(kind: &str) -> bool {
 }
 
 fn kubectl(args: &[Word]) -> Option<Down> {
-    let (globals, at) = Line::head(args, Style::Gnu, kubectl::GLOBAL_VALUED);
-    let (verb, rest) = args.get(at?..)?.split_first()?;
-    let valued: Vec<&str> = kubectl::GLOBAL_VALUED
-        .iter()
-        .chain(KUBECTL_VALUED)
-        .copied()
-        .collect();
-    let line = Line::parse(rest, Style::Gnu, &valued);
-    if globals.help() || line.help() || line.dry_run(&["dry-run"]) {
-        return None;
-    }
-    match verb.text.as_str() {
+    let (_, verb, line) = super::k8s::kubectl_verb(args, KUBECTL_VALUED)?;
+    match verb {
         // A file, a kustomization or every object at once is the kubernetes pack's.
         "delete" if !line.given(&["f", "filename", "k", "kustomize", "all"]) => {
             let first = line.operand(0)?;

@@ -169,7 +169,7 @@ pub static PACK: Pack = Pack {
     summary: "search engines: Elasticsearch/OpenSearch, Meilisearch, Algolia, Solr and \
               Typesense deletes through curl, wget, HTTPie, xh or requests in code",
     default_on: true,
-    programs: &["curl", "wget", "http", "https", "xh", "xhs", "curator_cli"],
+    programs: super::http::and_http_clients!["curator_cli"],
     rules: &[
         &ELASTICSEARCH_DELETE,
         &MEILISEARCH_DELETE,

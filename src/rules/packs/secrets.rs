@@ -112,9 +112,7 @@ pub static PACK: Pack = Pack {
     summary: "secrets managers: Vault (its CLI and HTTP API), 1Password (`op`) and Doppler \
               deletes",
     default_on: true,
-    programs: &[
-        "vault", "op", "doppler", "curl", "wget", "http", "https", "xh", "xhs",
-    ],
+    programs: super::http::and_http_clients!["vault", "op", "doppler"],
     rules: &[&VAULT_DELETE, &ONEPASSWORD_DELETE, &DOPPLER_DELETE],
     check,
 };

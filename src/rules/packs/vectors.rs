@@ -56,7 +56,7 @@ pub static PACK: Pack = Pack {
     summary: "vector databases: Qdrant, Weaviate, Milvus, Chroma, Pinecone and Vespa deletes \
               through curl, wget, HTTPie, xh or requests in code",
     default_on: true,
-    programs: &["curl", "wget", "http", "https", "xh", "xhs"],
+    programs: super::http::and_http_clients![],
     rules: &[&VECTOR_DELETE],
     check,
 };

@@ -3,7 +3,7 @@
 //! delete, a wildcard, a bucket removed with its objects or a sync that deletes what the
 //! source lacks is a finding.
 
-use super::storage::STORAGE_DELETE;
+use super::storage::{STORAGE_DELETE, mirror_deletes};
 use crate::rules::git::list;
 use crate::rules::packs::args::{Line, Style};
 use crate::rules::{Hit, Tier};
@@ -64,17 +64,9 @@ pub(super) fn s3cmd(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
             format!("deletes the bucket {shown} with every object in it"),
         )
         .safer(format!("`s3cmd du {shown}` and `s3cmd ls -r` first")),
-        "sync" if line.on(&["delete-removed", "delete-after"]) => Hit::new(
-            &STORAGE_DELETE,
-            Tier::Destructive,
-            format!(
-                "deletes every object under `{}` that the source does not have",
-                targets.last().copied().unwrap_or("the target")
-            ),
-        )
-        .safer(format!(
-            "{dry}; without `--delete-removed` sync only copies"
-        )),
+        "sync" if line.on(&["delete-removed", "delete-after"]) => mirror_deletes(targets).safer(
+            format!("{dry}; without `--delete-removed` sync only copies"),
+        ),
         _ => return None,
     };
     Some(hit.recovery(RECOVERY))
@@ -111,15 +103,9 @@ pub(super) fn s5cmd(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
             ),
         )
         .safer(format!("`s5cmd ls` on the same pattern first; {dry}")),
-        "sync" if line.on(&["delete"]) => Hit::new(
-            &STORAGE_DELETE,
-            Tier::Destructive,
-            format!(
-                "deletes every object under `{}` that the source does not have",
-                targets.last().copied().unwrap_or("the target")
-            ),
-        )
-        .safer(format!("{dry}; without `--delete` sync only copies")),
+        "sync" if line.on(&["delete"]) => {
+            mirror_deletes(targets).safer(format!("{dry}; without `--delete` sync only copies"))
+        }
         _ => return None,
     };
     Some(hit.recovery(RECOVERY))

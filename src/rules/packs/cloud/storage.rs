@@ -100,21 +100,25 @@ pub(super) fn mc(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
             ),
         )
         .safer("`mc du` and `mc ls -r` on the bucket first"),
-        "mirror" if line.on(&["remove"]) => Hit::new(
-            &STORAGE_DELETE,
-            Tier::Destructive,
-            format!(
-                "deletes every object under `{}` that the source does not have",
-                targets.last().copied().unwrap_or("the target")
-            ),
-        )
-        .safer(format!(
+        "mirror" if line.on(&["remove"]) => mirror_deletes(targets).safer(format!(
             "`{}` (copies without deleting); `--dry-run` to see what would go",
             without(cmd, &["remove"], &[])
         )),
         _ => return None,
     };
     Some(hit.recovery(VERSIONS))
+}
+
+/// A sync or mirror that deletes, at its last target, what its source does not have.
+pub(super) fn mirror_deletes(targets: &[&str]) -> Hit {
+    Hit::new(
+        &STORAGE_DELETE,
+        Tier::Destructive,
+        format!(
+            "deletes every object under `{}` that the source does not have",
+            targets.last().copied().unwrap_or("the target")
+        ),
+    )
 }
 
 /// rclone options that take a separate value (the common ones; most are written `--opt=v`

@@ -414,7 +414,7 @@ pub static PACK: Pack = Pack {
               deleted through their service's CLI or HTTP API, MongoDB drops, Redis flushes and \
               bulk deletes",
     default_on: true,
-    programs: &[
+    programs: super::http::and_http_clients![
         "psql",
         "mysql",
         "mariadb",
@@ -446,15 +446,9 @@ pub static PACK: Pack = Pack {
         "neonctl",
         "neon",
         "supabase",
-        "curl",
-        "wget",
-        "http",
-        "https",
-        "xh",
-        "xhs",
         "nc",
         "ncat",
-        "netcat",
+        "netcat"
     ],
     rules: &[
         &SQL_DROP,
