@@ -396,6 +396,22 @@ fn a_checkout_inside_a_temporary_folder_is_judged_by_git() {
     assert!(text.contains("the whole repository"), "{text}");
     let text = stopped_here(&format!("rm -rf {}/work.txt", clone.display()));
     assert!(text.contains("untracked file (work.txt)"), "{text}");
+    // Git that gives no answer (here: none to run) proves nothing about the checkout.
+    let command = format!("rm -rf {}/work.txt", clone.display());
+    let out = repo
+        .world
+        .guard_process()
+        .env("TMPDIR", &root)
+        .env("PATH", root.join("no-programs-here"))
+        .args(["check", &command])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{command} without git: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     std::fs::remove_dir_all(&clone).unwrap();
     std::fs::create_dir_all(root.join("scratch")).unwrap();
     for command in [

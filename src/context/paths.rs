@@ -128,6 +128,11 @@ fn target(ctx: &Context, journals: &mut Journals, path: &Path, text: &str) -> Op
     // A repository is judged by what git knows even when it lives in a temporary folder:
     // a checkout under /tmp holds real work too.
     let Some(top) = top else {
+        // No answer is not proof: git may have run out of time in a checkout. A `.git` above
+        // the path means a repository git could not be asked about, whose work is unknown.
+        if real.ancestors().any(|dir| dir.join(".git").exists()) {
+            return None;
+        }
         if temp_roots()
             .iter()
             .any(|root| real.starts_with(root) && real != *root)

@@ -289,6 +289,8 @@ fn holds_checkout(ctx: &Context, path: &str) -> bool {
     ) {
         Some(_) => return true,
         None if ctx.time_left().is_none() => return true,
+        // Git that could not run is no answer either: a `.git` above is a checkout.
+        None if folder.ancestors().any(|dir| dir.join(".git").exists()) => return true,
         None => {}
     }
     // A glob takes every entry of the folder it stands in.
