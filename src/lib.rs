@@ -29,8 +29,8 @@ pub mod shell;
 pub mod snapshot;
 pub mod syntax;
 pub mod team;
-pub mod ui;
 pub mod tools;
+pub mod ui;
 pub mod units;
 
 /// Claims and the trash belong to the guarded removal; these are their public paths.

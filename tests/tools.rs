@@ -159,12 +159,9 @@ fn host_file_tool(repo: &Path, row: &Value) -> Verdict {
     }
     let bytes = payload.to_string().into_bytes();
     match decode_file_edit(&bytes, Some(host)).and_then(|edit| edit.replacing()) {
-        Some(write) => agent_guard::evaluate_tool(
-            &write,
-            Some(repo),
-            &Settings::default(),
-            Channel::default(),
-        ),
+        Some(write) => {
+            agent_guard::evaluate_tool(&write, Some(repo), &Settings::default(), Channel::default())
+        }
         None => Verdict::allow(),
     }
 }
@@ -190,7 +187,9 @@ fn file_tools_table() {
                 "deny" => stops += 1,
                 _ => passes += 1,
             }
-            *by_host.entry((host.to_string(), expect == "deny")).or_insert(0) += 1;
+            *by_host
+                .entry((host.to_string(), expect == "deny"))
+                .or_insert(0) += 1;
             let verdict = host_file_tool(dir.path(), row);
             failures.extend(check(&at, row, &verdict));
             continue;
@@ -268,4 +267,50 @@ fn stopped_mcp_calls_are_audited_and_counted_by_tool() {
     let stats: Value = serde_json::from_slice(&out.stdout).expect("stats --json");
     assert_eq!(stats["by_tool"]["postgres/query"], 1, "{stats}");
     assert_eq!(stats["by_rule"]["db.sql-drop"], 1, "{stats}");
+}
+
+/// Through the hook, Gemini CLI's `write_file` (its checkpointing is off unless set) stops
+/// over the user's untracked file and passes over a file the agent itself made earlier in the
+/// session (reported after the call, as install wires it), which the journal holds as its own.
+#[test]
+fn a_whole_file_write_is_weighed_by_whose_file_it_is() {
+    let sandbox = common::Sandbox::new();
+    let repo = sandbox.cwd();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repo)
+        .status()
+        .expect("run git");
+    assert!(git.success());
+    std::fs::write(repo.join("notes.md"), "mine\n").expect("write the user's file");
+    let call = |event: &str, name: &str| {
+        let payload = serde_json::json!({
+            "session_id": "s",
+            "cwd": repo,
+            "hook_event_name": event,
+            "tool_name": "write_file",
+            "tool_input": {"file_path": repo.join(name), "content": "x\n"},
+        });
+        let out = sandbox
+            .command()
+            .env("AGENT_GUARD_CONTEXT", "on")
+            .args(["hook", "--host", "gemini"])
+            .write_stdin(payload.to_string())
+            .output()
+            .expect("run the hook");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stop = call("BeforeTool", "notes.md");
+    assert!(
+        stop.contains("deny") && stop.contains("fs.overwrite"),
+        "{stop}"
+    );
+    assert_eq!(call("BeforeTool", "draft.md"), "", "a new file passes");
+    std::fs::write(repo.join("draft.md"), "x\n").expect("the tool writes the file");
+    assert_eq!(call("AfterTool", "draft.md"), "", "the write is reported");
+    assert_eq!(
+        call("BeforeTool", "draft.md"),
+        "",
+        "the agent's own file passes"
+    );
 }

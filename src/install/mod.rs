@@ -440,6 +440,9 @@ impl Change {
         };
         // Hermes Agent's block always holds both events.
         let after_too = self.file_tools || self.host == Host::Hermes;
+        if let Some(mcp) = hosts::mcp_event(self.host) {
+            hook.push_str(&format!(", the {mcp} hook"));
+        }
         if let Some(after) = hosts::after_event(self.host).filter(|_| after_too) {
             hook.push_str(&format!(" and the {after} hook"));
         }
@@ -628,6 +631,15 @@ pub fn plan_install(
         }
         _ => (after, outcome),
     };
+    let mcp_layout = match &target.kind {
+        hosts::Kind::Json(before) => hosts::mcp_layout(host, before),
+        _ => None,
+    };
+    let (after, outcome) = match mcp_layout {
+        Some(layout) => after_entry(&after, outcome, &layout, true, &command, &ours)
+            .map_err(|e| Problem::at(&target.path, e))?,
+        None => (after, outcome),
+    };
     Ok(Change {
         host,
         scope,
@@ -676,23 +688,28 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
         let Some(text) = hosts::read(&target.path)? else {
             continue;
         };
-        // Our after-call entry goes first; the entry before the call then decides what is
-        // left, as it does on the hosts that have only that one.
-        let after_layout = match &target.kind {
-            hosts::Kind::Json(before) => hosts::after_layout(host, before),
-            _ => None,
+        // Our after-call and MCP entries go first; the shell entry then decides what is left,
+        // as it does on the hosts that have only that one.
+        let extra_layouts: Vec<json::Layout> = match &target.kind {
+            hosts::Kind::Json(before) => [
+                hosts::after_layout(host, before),
+                hosts::mcp_layout(host, before),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+            _ => Vec::new(),
         };
-        let rest = match (&target.kind, after_layout) {
-            (hosts::Kind::Json(_), Some(layout)) => {
-                match json::uninstall(&text, &layout, &ours)
-                    .map_err(|e| Problem::at(&target.path, e))?
-                {
-                    Removal::Text(rest) => Some(rest),
-                    Removal::NotThere | Removal::DeleteFile => None,
-                }
+        let mut rest: Option<String> = None;
+        for layout in &extra_layouts {
+            let current = rest.as_deref().unwrap_or(&text);
+            match json::uninstall(current, layout, &ours)
+                .map_err(|e| Problem::at(&target.path, e))?
+            {
+                Removal::Text(left) => rest = Some(left),
+                Removal::NotThere | Removal::DeleteFile => {}
             }
-            _ => None,
-        };
+        }
         let left = rest.as_deref().unwrap_or(&text);
         let removal = match &target.kind {
             hosts::Kind::Json(layout) => json::uninstall(left, layout, &ours),
