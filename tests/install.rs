@@ -941,7 +941,7 @@ fn file_tools_through_the_binary() {
     );
     assert!(
         row(&stdout, "windsurf").ends_with(
-            "created with the pre_run_command hook (--file-tools does not apply: its hook sees shell commands only)"
+            "created with the pre_run_command hook and the pre_mcp_tool_use hook (--file-tools does not apply: its hook sees shell commands only)"
         ),
         "{stdout}"
     );

@@ -440,11 +440,16 @@ impl Change {
         };
         // Hermes Agent's block always holds both events.
         let after_too = self.file_tools || self.host == Host::Hermes;
-        if let Some(mcp) = hosts::mcp_event(self.host) {
-            hook.push_str(&format!(", the {mcp} hook"));
-        }
-        if let Some(after) = hosts::after_event(self.host).filter(|_| after_too) {
-            hook.push_str(&format!(" and the {after} hook"));
+        let others: Vec<&str> = [
+            hosts::mcp_event(self.host),
+            hosts::after_event(self.host).filter(|_| after_too),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for (i, other) in others.iter().enumerate() {
+            let joint = if i + 1 == others.len() { " and" } else { "," };
+            hook.push_str(&format!("{joint} the {other} hook"));
         }
         let (done, would) = match self.outcome {
             Outcome::Created => (
@@ -620,6 +625,18 @@ pub fn plan_install(
         hosts::Kind::HermesYaml => yaml_hooks::install(before.as_deref(), &command, &ours),
     };
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
+    let mcp_layout = match &target.kind {
+        hosts::Kind::Json(before) => hosts::mcp_layout(host, before),
+        _ => None,
+    };
+    let (after, outcome) = match mcp_layout {
+        Some(layout) => {
+            let (text, mcp) = json::install(Some(&after), &layout, &command, &ours)
+                .map_err(|e| Problem::at(&target.path, e))?;
+            (text, with_mcp_entry(outcome, mcp))
+        }
+        None => (after, outcome),
+    };
     let after_layout = match &target.kind {
         hosts::Kind::Json(before) => hosts::after_layout(host, before),
         _ => None,
@@ -630,15 +647,6 @@ pub fn plan_install(
                 .map_err(|e| Problem::at(&target.path, e))?
         }
         _ => (after, outcome),
-    };
-    let mcp_layout = match &target.kind {
-        hosts::Kind::Json(before) => hosts::mcp_layout(host, before),
-        _ => None,
-    };
-    let (after, outcome) = match mcp_layout {
-        Some(layout) => after_entry(&after, outcome, &layout, true, &command, &ours)
-            .map_err(|e| Problem::at(&target.path, e))?,
-        None => (after, outcome),
     };
     Ok(Change {
         host,
@@ -651,6 +659,18 @@ pub fn plan_install(
         file_tools,
         file_tools_named: file_tools,
     })
+}
+
+/// What install did, the shell entry's `outcome` joined with the MCP entry's: a moved binary
+/// updated in both is still an update; an MCP entry added beside a shell entry that was there
+/// changes the hook.
+fn with_mcp_entry(outcome: Outcome, mcp: Outcome) -> Outcome {
+    match (outcome, mcp) {
+        (Outcome::AlreadyThere | Outcome::Updated, Outcome::AlreadyThere) => outcome,
+        (Outcome::AlreadyThere | Outcome::Updated, Outcome::Updated) => Outcome::Updated,
+        (Outcome::AlreadyThere | Outcome::Updated, _) => Outcome::Rematched,
+        (other, _) => other,
+    }
 }
 
 /// `text` (install's result so far, `outcome`) with our after-call entry added when
