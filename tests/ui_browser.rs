@@ -457,7 +457,7 @@ fn every_page_in_headless_chromium() {
     browser.type_into("#path", &sessions.display().to_string());
     browser.click("#run");
     browser.text_once("#summary", |t| {
-        t.contains("3 file(s), 8 command(s): 5 would have been stopped")
+        t.contains("3 file(s), 9 command(s): 5 would have been stopped")
     });
     assert_eq!(browser.count("#replay tbody tr"), 5);
     browser.screenshot("replay");
