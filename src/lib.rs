@@ -242,7 +242,7 @@ pub fn evaluate_tool(
         tools::Reading::Named => {
             let found: Vec<Finding> = match what {
                 tools::ToolUse::Mcp(call) => rules::mcp_tool(call, settings).into_iter().collect(),
-                tools::ToolUse::Patch(_) => Vec::new(),
+                tools::ToolUse::Patch(_) | tools::ToolUse::Write { .. } => Vec::new(),
             };
             // Most tool calls name nothing destructive: they cost no more than this.
             if found.is_empty() {

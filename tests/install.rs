@@ -1038,6 +1038,31 @@ fn doctor_reports_a_command_that_does_not_run() {
     assert!(stdout.contains("gone/agent-guard"), "{stdout}");
 }
 
+/// Cursor sends MCP calls under an event of their own: a hooks file wired for shell commands
+/// alone (as install wrote it before it wired that event) is reported, with what to run.
+#[test]
+fn doctor_reports_cursors_mcp_event_left_unwired() {
+    let sandbox = Sandbox::new();
+    let hooks = home_of(&sandbox).join(".cursor/hooks.json");
+    std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    let command = format!("{} hook --host cursor", env!("CARGO_BIN_EXE_agent-guard"));
+    let shell_only = serde_json::json!({"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": command}]}});
+    std::fs::write(&hooks, shell_only.to_string()).unwrap();
+    let (stdout, _, code) = run(&sandbox, &["doctor"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("no hook under the host's MCP event"),
+        "{stdout}"
+    );
+    let wired = serde_json::json!({"version": 1, "hooks": {
+        "beforeShellExecution": [{"command": command}],
+        "beforeMCPExecution": [{"command": command}]}});
+    std::fs::write(&hooks, wired.to_string()).unwrap();
+    let (stdout, _, _) = run(&sandbox, &["doctor"]);
+    assert!(!stdout.contains("MCP"), "{stdout}");
+}
+
 #[test]
 fn doctor_reports_a_host_in_use_but_not_wired() {
     let sandbox = Sandbox::new();

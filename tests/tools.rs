@@ -1,17 +1,20 @@
 //! Tools that are not the shell, judged through the library: the MCP table
 //! (tests/cases-tools/mcp.jsonl, one server tool call a line, context off) and the file tools
-//! table (tests/cases-tools/file-tools.jsonl: Codex's `apply_patch` and the MCP filesystem
-//! server's writes, each in a fresh git repository holding the files the line names).
+//! table (tests/cases-tools/file-tools.jsonl: Codex's `apply_patch`, the MCP filesystem
+//! server's writes and the hosts' own file tools, each in a fresh git repository holding the
+//! files the line names).
 //!
 //! MCP lines: `{"server", "tool", "input", "expect": "allow"|"deny", "rule": id|null, "note"}`.
 //! File lines: `{"tool": "apply_patch"|"<server>/<tool>", "patch" or "input", "committed",
-//! "modified", "untracked" (file name to text), "expect", "rule", "note"}`. A deny names a
+//! "modified", "untracked" (file name to text), "expect", "rule", "note"}`; a host's own tool
+//! has `"host"` and `"fixture"` (a payload under tests/fixtures) instead of `"tool"`. A deny names a
 //! rule that must be among the findings (or null for any); an allow passes with none.
 
 mod common;
 
 use std::path::Path;
 
+use agent_guard::host::{Host, decode_file_edit};
 use agent_guard::policy::{Channel, Decision, Verdict};
 use agent_guard::settings::Settings;
 use agent_guard::tools::{McpUse, ToolUse};
@@ -133,11 +136,43 @@ fn world(dir: &Path, row: &Value) {
     write(object(row, "untracked"));
 }
 
+/// A host's own file tool, as its payload (the row's fixture with the row's `input` as the
+/// tool's arguments, `$REPO` standing for the repository) is decoded and judged: a whole-file
+/// write on a host that cannot restore it is weighed by what it replaces; anything else passes.
+fn host_file_tool(repo: &Path, row: &Value) -> Verdict {
+    let host = Host::from_name(text(row, "host")).expect("a host name");
+    let fixture = test_file(&format!("fixtures/{}", text(row, "fixture")));
+    let mut payload: Value =
+        serde_json::from_slice(&std::fs::read(&fixture).expect("read the fixture"))
+            .expect("a JSON fixture");
+    let input = Value::Object(object(row, "input"))
+        .to_string()
+        .replace("$REPO", &repo.display().to_string());
+    let input: Value = serde_json::from_str(&input).expect("JSON input");
+    let fields = payload.as_object_mut().expect("a JSON object");
+    if fields.contains_key("tool_input") {
+        fields.insert("tool_input".into(), input);
+        fields.insert("cwd".into(), Value::from(repo.display().to_string()));
+    } else {
+        payload["preToolUse"]["parameters"] = input;
+        payload["workspaceRoots"] = serde_json::json!([repo.display().to_string()]);
+    }
+    let bytes = payload.to_string().into_bytes();
+    match decode_file_edit(&bytes, Some(host)).and_then(|edit| edit.replacing()) {
+        Some(write) => {
+            agent_guard::evaluate_tool(&write, Some(repo), &Settings::default(), Channel::default())
+        }
+        None => Verdict::allow(),
+    }
+}
+
 #[test]
 fn file_tools_table() {
     let rows = read_jsonl(&test_file("cases-tools/file-tools.jsonl"));
     let mut failures = Vec::new();
     let (mut stops, mut passes) = (0, 0);
+    // Rows of each host's own tools: (host, whether a stop) to count.
+    let mut by_host = std::collections::BTreeMap::new();
     for (line, row) in &rows {
         let at = format!("file-tools.jsonl:{line}");
         let Ok(row) = row else {
@@ -146,6 +181,19 @@ fn file_tools_table() {
         };
         let dir = tempfile::tempdir().expect("a temp dir");
         world(dir.path(), row);
+        if let Some(host) = row.get("host").and_then(Value::as_str) {
+            let expect = text(row, "expect");
+            match expect {
+                "deny" => stops += 1,
+                _ => passes += 1,
+            }
+            *by_host
+                .entry((host.to_string(), expect == "deny"))
+                .or_insert(0) += 1;
+            let verdict = host_file_tool(dir.path(), row);
+            failures.extend(check(&at, row, &verdict));
+            continue;
+        }
         let call = match text(row, "tool") {
             "apply_patch" => ToolUse::Patch(text(row, "patch").to_string()),
             named => {
@@ -166,9 +214,29 @@ fn file_tools_table() {
         failures.extend(check(&at, row, &verdict));
     }
     assert!(
-        stops >= 20 && passes >= 20,
+        stops >= 40 && passes >= 40,
         "{stops} stops, {passes} passes"
     );
+    let host_count = |stop: bool| -> usize {
+        by_host
+            .iter()
+            .filter(|((_, s), _)| *s == stop)
+            .map(|(_, n)| *n)
+            .sum()
+    };
+    assert!(
+        host_count(true) >= 20 && host_count(false) >= 20,
+        "host file tools: {by_host:?}"
+    );
+    // Every host whose file tools can stop has rows that pass as well.
+    for (host, stop) in by_host.keys() {
+        if *stop {
+            assert!(
+                by_host.contains_key(&(host.clone(), false)),
+                "{host} has stops and no passes"
+            );
+        }
+    }
     fail_if_any("file tools", &failures);
 }
 
@@ -199,4 +267,50 @@ fn stopped_mcp_calls_are_audited_and_counted_by_tool() {
     let stats: Value = serde_json::from_slice(&out.stdout).expect("stats --json");
     assert_eq!(stats["by_tool"]["postgres/query"], 1, "{stats}");
     assert_eq!(stats["by_rule"]["db.sql-drop"], 1, "{stats}");
+}
+
+/// Through the hook, Gemini CLI's `write_file` (its checkpointing is off unless set) stops
+/// over the user's untracked file and passes over a file the agent itself made earlier in the
+/// session (reported after the call, as install wires it), which the journal holds as its own.
+#[test]
+fn a_whole_file_write_is_weighed_by_whose_file_it_is() {
+    let sandbox = common::Sandbox::new();
+    let repo = sandbox.cwd();
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&repo)
+        .status()
+        .expect("run git");
+    assert!(git.success());
+    std::fs::write(repo.join("notes.md"), "mine\n").expect("write the user's file");
+    let call = |event: &str, name: &str| {
+        let payload = serde_json::json!({
+            "session_id": "s",
+            "cwd": repo,
+            "hook_event_name": event,
+            "tool_name": "write_file",
+            "tool_input": {"file_path": repo.join(name), "content": "x\n"},
+        });
+        let out = sandbox
+            .command()
+            .env("AGENT_GUARD_CONTEXT", "on")
+            .args(["hook", "--host", "gemini"])
+            .write_stdin(payload.to_string())
+            .output()
+            .expect("run the hook");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stop = call("BeforeTool", "notes.md");
+    assert!(
+        stop.contains("deny") && stop.contains("fs.overwrite"),
+        "{stop}"
+    );
+    assert_eq!(call("BeforeTool", "draft.md"), "", "a new file passes");
+    std::fs::write(repo.join("draft.md"), "x\n").expect("the tool writes the file");
+    assert_eq!(call("AfterTool", "draft.md"), "", "the write is reported");
+    assert_eq!(
+        call("BeforeTool", "draft.md"),
+        "",
+        "the agent's own file passes"
+    );
 }

@@ -74,7 +74,12 @@ pub fn run() -> ExitCode {
                         if !health.passes {
                             notes.push(format!("{who}: `{SAFE}` was stopped"));
                         }
-                        if health.stops_mcp == Some(false) {
+                        if entry.mcp_event == Some(false) {
+                            notes.push(format!(
+                                "{who}: no hook under the host's MCP event: run `agent-guard install --host {}` again",
+                                host.name()
+                            ));
+                        } else if health.stops_mcp == Some(false) {
                             notes.push(format!(
                                 "{who}: an MCP tool's `{DESTRUCTIVE_SQL}` was not stopped"
                             ));

@@ -278,8 +278,18 @@ fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
     let loaded = load_settings(edit.cwd.as_deref());
     let settings = &loaded.settings;
     let call = edit.as_call();
-    let verdict = crate::evaluate_file_edit(&edit.tool, &edit.paths, settings, call.channel());
-    if verdict.decision == Decision::Allow {
+    let mut verdict = crate::evaluate_file_edit(&edit.tool, &edit.paths, settings, call.channel());
+    let mut error = None;
+    // A whole-file write the host cannot undo is weighed like `: > file`: by what it replaces.
+    if verdict.decision == Decision::Allow
+        && let Some(write) = edit.replacing()
+    {
+        let cwd = edit.cwd.as_deref();
+        (verdict, error) = crate::judge_safely(&call.command, settings, call.channel(), || {
+            crate::evaluate_tool(&write, cwd, settings, call.channel())
+        });
+    }
+    if verdict.decision == Decision::Allow && error.is_none() {
         if !settings.off {
             claim(edit);
             let session = session_of(edit.session.as_deref());
@@ -291,7 +301,7 @@ fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
     }
     let outcome = Outcome {
         verdict: &verdict,
-        error: None,
+        error: error.as_ref(),
         taken: &[],
         missed: &[],
     };
@@ -325,6 +335,7 @@ fn other_tool(tool: &OtherTool, started: Instant) -> Reply {
                 paths: written,
                 cwd: tool.cwd.clone(),
                 session: tool.session.clone(),
+                replaces: false,
             };
             let session = session_of(edit.session.as_deref());
             if let Err(e) = journal::before_edit(&edit_paths(&edit), &session) {

@@ -386,7 +386,7 @@ mod tests {
     fn mcp(call: &OtherTool) -> (&str, &str) {
         match &call.what {
             ToolUse::Mcp(m) => (m.server.as_str(), m.tool.as_str()),
-            ToolUse::Patch(_) => ("", ""),
+            ToolUse::Patch(_) | ToolUse::Write { .. } => ("", ""),
         }
     }
 

@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::policy::{Channel, Decision, Verdict};
+use crate::tools::ToolUse;
 
 pub use mcp::OtherTool;
 
@@ -290,7 +291,8 @@ pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
 /// The host whose dialect a payload is in, from the keys and names only that host uses.
 /// Claude Code's dialect, which several hosts copy, when nothing sets it apart.
 /// A host's file-writing tool about to run (Claude Code's `Write`/`Edit`/`MultiEdit`/
-/// `NotebookEdit`, Gemini CLI's `write_file`/`replace`), for hosts that send those to the
+/// `NotebookEdit`, Gemini CLI's `write_file`/`replace`, Factory Droid's `Create`/`Edit`, Kiro
+/// CLI's `fs_write`, Hermes Agent's `write_file`/`patch`), for hosts that send those to the
 /// hook too: the guard's own files are protected, and the agent claims what it writes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileEdit {
@@ -300,6 +302,9 @@ pub struct FileEdit {
     pub paths: Vec<PathBuf>,
     pub cwd: Option<PathBuf>,
     pub session: Option<String>,
+    /// Whether the tool writes each file whole on a host that keeps no copy of what was
+    /// there (no checkpoint to restore), so the content it replaces is judged.
+    pub replaces: bool,
 }
 
 impl FileEdit {
@@ -316,6 +321,16 @@ impl FileEdit {
             rewrite: None,
         }
     }
+
+    /// The write as a tool call the judge weighs like a truncating redirect, when it replaces
+    /// whole files the host cannot restore; `None` when the host restores them or the tool
+    /// edits in place.
+    pub fn replacing(&self) -> Option<ToolUse> {
+        self.replaces.then(|| ToolUse::Write {
+            tool: self.tool.clone(),
+            paths: self.paths.clone(),
+        })
+    }
 }
 
 /// Reads a file-writing tool call; `None` for anything else.
@@ -323,15 +338,25 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
     let payload: Value = serde_json::from_slice(input).ok()?;
     let host = host.unwrap_or_else(|| detect(&payload));
     let tool = text(&payload, "tool_name")?;
-    let keys: &[&str] = match (host, tool) {
-        (Host::ClaudeCode | Host::Droid, "Write" | "Edit" | "MultiEdit" | "Create") => {
-            &["file_path"]
-        }
-        (Host::ClaudeCode, "NotebookEdit") => &["notebook_path"],
-        (Host::Gemini, "write_file" | "replace") => &["file_path"],
+    let input = payload.get("tool_input")?;
+    // Which field names the file, and whether the tool replaces it whole on a host with no
+    // checkpoint of its own. Claude Code restores its file tools' writes (checkpoints); Gemini
+    // CLI's checkpointing is off unless set; Droid, Kiro CLI and Hermes Agent keep no copy.
+    let (keys, replaces): (&[&str], bool) = match (host, tool) {
+        (Host::ClaudeCode, "Write" | "Edit" | "MultiEdit") => (&["file_path"], false),
+        (Host::ClaudeCode, "NotebookEdit") => (&["notebook_path"], false),
+        (Host::Droid, "Create") => (&["file_path"], true),
+        (Host::Droid, "Write" | "Edit" | "MultiEdit") => (&["file_path"], false),
+        (Host::Gemini, "write_file") => (&["file_path"], true),
+        (Host::Gemini, "replace") => (&["file_path"], false),
+        // `create` writes `file_text` over the file; `str_replace`, `insert` and `append`
+        // change it in place.
+        (Host::Kiro, "fs_write") => (&["path"], text(input, "command") == Some("create")),
+        // `patch` replaces strings in place (or applies a patch that names its files).
+        (Host::Hermes, "write_file") => (&["path"], true),
+        (Host::Hermes, "patch") => (&["path"], false),
         _ => return None,
     };
-    let input = payload.get("tool_input")?;
     let paths: Vec<PathBuf> = keys
         .iter()
         .filter_map(|k| input.get(*k).and_then(Value::as_str))
@@ -347,6 +372,7 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
         paths,
         cwd: text(&payload, "cwd").map(PathBuf::from),
         session: text(&payload, "session_id").map(str::to_string),
+        replaces,
     })
 }
 

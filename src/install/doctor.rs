@@ -29,6 +29,9 @@ pub struct Wired {
     /// The command line as written in the file (for Cline, the command its script runs).
     pub command: String,
     run: Run,
+    /// On the hosts that send MCP calls under an event of their own (Cursor, Windsurf): whether
+    /// the same command is wired there too.
+    pub mcp_event: Option<bool>,
 }
 
 /// How the host starts the command.
@@ -48,7 +51,18 @@ pub fn wired(host: Host, loc: &Locations) -> Result<Vec<Wired>, Problem> {
             let Some(text) = hosts::read(&target.path)? else {
                 continue;
             };
+            let mcp_commands = match &target.kind {
+                Kind::Json(before) => match hosts::mcp_layout(host, before) {
+                    Some(layout) => Some(
+                        super::json::commands(&text, &layout, &|c| super::is_ours(c, host))
+                            .map_err(|e| Problem::at(&target.path, e))?,
+                    ),
+                    None => None,
+                },
+                _ => None,
+            };
             for command in super::commands_in(&target, &text, host)? {
+                let mcp_event = mcp_commands.as_ref().map(|found| found.contains(&command));
                 let run = match target.kind {
                     Kind::ClineScript => Run::File(target.path.clone()),
                     // Copilot's field for the command is `bash`, and bash runs it.
@@ -60,6 +74,7 @@ pub fn wired(host: Host, loc: &Locations) -> Result<Vec<Wired>, Problem> {
                     path: target.path.clone(),
                     command,
                     run,
+                    mcp_event,
                 });
             }
         }
@@ -94,8 +109,10 @@ pub fn examine(host: Host, wired: &Wired, cwd: &Path) -> Health {
     let safe = run(wired, &host::probe(host, SAFE, cwd), cwd);
     let stops = matches!(&destructive, Ok((out, code)) if host::is_stop(host, out, *code));
     let passes = matches!(&safe, Ok((out, code)) if !host::is_stop(host, out, *code));
+    // An MCP call on a host whose MCP event lacks our entry never reaches the hook.
     let stops_mcp = host::probe_mcp(host, DESTRUCTIVE_SQL, cwd).map(|payload| {
-        matches!(run(wired, &payload, cwd), Ok((out, code)) if host::is_stop(host, &out, code))
+        wired.mcp_event != Some(false)
+            && matches!(run(wired, &payload, cwd), Ok((out, code)) if host::is_stop(host, &out, code))
     });
     let destructive_output = match &destructive {
         Ok((out, code)) => format!("exit {code}, stdout {:?}", String::from_utf8_lossy(out)),

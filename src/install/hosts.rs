@@ -162,6 +162,27 @@ pub fn after_kind(host: Host, before: &Kind) -> Option<Kind> {
     }
 }
 
+/// The event that sends MCP tool calls to the hook on the hosts whose shell event does not:
+/// Cursor's `beforeMCPExecution` and Windsurf's `pre_mcp_tool_use` (their hooks docs). Install
+/// writes the same command there, whatever `--file-tools` says.
+pub fn mcp_event(host: Host) -> Option<&'static str> {
+    match host {
+        Host::Cursor => Some("beforeMCPExecution"),
+        Host::Windsurf => Some("pre_mcp_tool_use"),
+        _ => None,
+    }
+}
+
+/// Our MCP entry in a JSON settings file whose shell entry is `before`: the same handler
+/// under [`mcp_event`], beside it.
+pub fn mcp_layout(host: Host, before: &Layout) -> Option<Layout> {
+    let event = mcp_event(host)?;
+    let mut layout = before.clone();
+    layout.path.pop();
+    layout.path.push(event);
+    Some(layout)
+}
+
 /// Whether `--file-tools` changes what `host` sends to the hook; the other hosts' hooks are
 /// shell-only events.
 pub fn takes_file_tools(host: Host) -> bool {

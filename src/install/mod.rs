@@ -440,8 +440,16 @@ impl Change {
         };
         // Hermes Agent's block always holds both events.
         let after_too = self.file_tools || self.host == Host::Hermes;
-        if let Some(after) = hosts::after_event(self.host).filter(|_| after_too) {
-            hook.push_str(&format!(" and the {after} hook"));
+        let others: Vec<&str> = [
+            hosts::mcp_event(self.host),
+            hosts::after_event(self.host).filter(|_| after_too),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        for (i, other) in others.iter().enumerate() {
+            let joint = if i + 1 == others.len() { " and" } else { "," };
+            hook.push_str(&format!("{joint} the {other} hook"));
         }
         let (done, would) = match self.outcome {
             Outcome::Created => (
@@ -608,6 +616,17 @@ pub fn plan_install(
     };
     let planned = install_into(&target.kind, before.as_deref(), &command, &ours);
     let (after, outcome) = planned.map_err(|e| Problem::at(&target.path, e))?;
+    let (after, outcome) = match &target.kind {
+        hosts::Kind::Json(before) => match hosts::mcp_layout(host, before) {
+            Some(layout) => {
+                let (text, mcp) = json::install(Some(&after), &layout, &command, &ours)
+                    .map_err(|e| Problem::at(&target.path, e))?;
+                (text, with_mcp_entry(outcome, mcp))
+            }
+            None => (after, outcome),
+        },
+        _ => (after, outcome),
+    };
     let (after, outcome) = match hosts::after_kind(host, &target.kind) {
         Some(kind) => {
             let command = hosts::after_command(host, &command);
@@ -627,6 +646,18 @@ pub fn plan_install(
         file_tools,
         file_tools_named: file_tools,
     })
+}
+
+/// What install did, the shell entry's `outcome` joined with the MCP entry's: a moved binary
+/// updated in both is still an update; an MCP entry added beside a shell entry that was there
+/// changes the hook.
+fn with_mcp_entry(outcome: Outcome, mcp: Outcome) -> Outcome {
+    match (outcome, mcp) {
+        (Outcome::AlreadyThere | Outcome::Updated, Outcome::AlreadyThere) => outcome,
+        (Outcome::AlreadyThere | Outcome::Updated, Outcome::Updated) => Outcome::Updated,
+        (Outcome::AlreadyThere | Outcome::Updated, _) => Outcome::Rematched,
+        (other, _) => other,
+    }
 }
 
 /// The file (or no file) with our entry of `kind` added, or its command updated in place.
@@ -695,17 +726,23 @@ pub fn plan_uninstall(host: Host, scope: Scope, loc: &Locations) -> Result<Vec<C
         let Some(text) = hosts::read(&target.path)? else {
             continue;
         };
-        // Our after-call entry goes first; the entry before the call then decides what is
-        // left, as it does on the hosts that have only that one.
-        let rest = match hosts::after_kind(host, &target.kind) {
-            Some(kind) => {
-                match remove_from(&kind, &text, &ours).map_err(|e| Problem::at(&target.path, e))? {
-                    Removal::Text(rest) => Some(rest),
-                    Removal::NotThere | Removal::DeleteFile => None,
-                }
-            }
-            None => None,
+        // Our after-call and MCP entries go first; the entry before the call then decides
+        // what is left, as it does on the hosts that have only that one.
+        let mcp_kind = match &target.kind {
+            hosts::Kind::Json(before) => hosts::mcp_layout(host, before).map(hosts::Kind::Json),
+            _ => None,
         };
+        let mut rest: Option<String> = None;
+        for kind in [hosts::after_kind(host, &target.kind), mcp_kind]
+            .into_iter()
+            .flatten()
+        {
+            let current = rest.as_deref().unwrap_or(&text);
+            match remove_from(&kind, current, &ours).map_err(|e| Problem::at(&target.path, e))? {
+                Removal::Text(left) => rest = Some(left),
+                Removal::NotThere | Removal::DeleteFile => {}
+            }
+        }
         let left = rest.as_deref().unwrap_or(&text);
         let removal =
             remove_from(&target.kind, left, &ours).map_err(|e| Problem::at(&target.path, e))?;

@@ -1,5 +1,6 @@
 //! Agent tools that are not a shell: an MCP server's tool, and the file tools of hosts that
-//! cannot undo them (Codex's `apply_patch`). Host-free: `host/` decodes a payload into a
+//! cannot undo them (Codex's `apply_patch`, the whole-file writes of Gemini CLI, Factory Droid,
+//! Kiro CLI and Hermes Agent). Host-free: `host/` decodes a payload into a
 //! [`ToolUse`]; this module says what the call comes to in terms the shell judge reads — the
 //! SQL a database tool runs, the line a terminal tool runs, the files a patch deletes or
 //! replaces — and the rules judge the rest by server and tool name.
@@ -17,6 +18,12 @@ pub enum ToolUse {
     Mcp(McpUse),
     /// Codex's `apply_patch`: the patch text.
     Patch(String),
+    /// A host's file tool that writes each file whole, on a host that keeps no copy of what
+    /// was there: the tool's name and the files, as the payload names them.
+    Write {
+        tool: String,
+        paths: Vec<std::path::PathBuf>,
+    },
 }
 
 /// One MCP tool call: the server's name as the user configured it, the tool's own name and
@@ -74,6 +81,10 @@ impl ToolUse {
                     .collect();
                 clip(&format!("apply_patch {}", files.join("; ")), SHOWN_INPUT)
             }
+            ToolUse::Write { tool, paths } => {
+                let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                clip(&format!("{tool} {}", shown.join(" ")), SHOWN_INPUT)
+            }
         }
     }
 
@@ -82,6 +93,7 @@ impl ToolUse {
         match self {
             ToolUse::Mcp(call) => format!("MCP tool {}/{}", call.server, call.tool),
             ToolUse::Patch(_) => "apply_patch".to_string(),
+            ToolUse::Write { tool, .. } => tool.clone(),
         }
     }
 
@@ -91,6 +103,7 @@ impl ToolUse {
         match self {
             ToolUse::Mcp(_) => Vec::new(),
             ToolUse::Patch(text) => patch::written(text),
+            ToolUse::Write { paths, .. } => paths.clone(),
         }
     }
 
@@ -102,6 +115,19 @@ impl ToolUse {
                 Some(line) => Reading::Standin(line),
                 None => Reading::Named,
             },
+            // What was there is gone once the file is written: a truncating redirect says so,
+            // and the context weighs the content and whose work it is.
+            ToolUse::Write { paths, .. } => {
+                let lines: Vec<String> = paths
+                    .iter()
+                    .map(|p| format!(": > {}", quote(&p.to_string_lossy())))
+                    .collect();
+                if lines.is_empty() {
+                    Reading::Named
+                } else {
+                    Reading::Standin(lines.join("; "))
+                }
+            }
         }
     }
 }
