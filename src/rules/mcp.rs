@@ -28,7 +28,7 @@
 
 use super::{Finding, Hit, Rule, Tier};
 use crate::settings::Settings;
-use crate::shell::{SimpleCommand, Via, Word};
+use crate::shell::{SimpleCommand, Word};
 use crate::tools::McpUse;
 
 pub static DESTRUCTIVE_TOOL: Rule = Rule {
@@ -285,20 +285,7 @@ pub fn finding(call: &McpUse, settings: &Settings) -> Option<Finding> {
     ));
     let mut argv = vec![Word::literal(&named)];
     argv.extend(target.map(Word::literal));
-    let stand_in = SimpleCommand {
-        argv,
-        assigns: Vec::new(),
-        via: Via::Direct,
-        span: 0..0,
-        uncertain: false,
-        dirs: Vec::new(),
-        redirects: Vec::new(),
-        input: None,
-        fed_by: Vec::new(),
-        call: None,
-        elsewhere: None,
-        recipe: None,
-    };
+    let stand_in = SimpleCommand::of_words(argv);
     Some(super::finding(hit, &stand_in, settings))
 }
 

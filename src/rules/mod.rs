@@ -399,20 +399,7 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
 /// write `path`: only the guard's own files are off limits there.
 pub fn file_edit(tool: &str, path: &str, settings: &Settings) -> Option<Finding> {
     let hit = guard::file_edit(path)?;
-    let edit = SimpleCommand {
-        argv: vec![Word::literal(tool), Word::literal(path)],
-        assigns: Vec::new(),
-        via: Via::Direct,
-        span: 0..0,
-        uncertain: false,
-        dirs: Vec::new(),
-        redirects: Vec::new(),
-        input: None,
-        fed_by: Vec::new(),
-        call: None,
-        elsewhere: None,
-        recipe: None,
-    };
+    let edit = SimpleCommand::of_words(vec![Word::literal(tool), Word::literal(path)]);
     Some(finding(hit, &edit, settings))
 }
 

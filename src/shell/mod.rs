@@ -131,6 +131,25 @@ pub struct FromRecipe {
 }
 
 impl SimpleCommand {
+    /// A command of just these words, run directly where the line starts: what a tool call or
+    /// a word list stands for when no shell line wrote it.
+    pub fn of_words(argv: Vec<Word>) -> SimpleCommand {
+        SimpleCommand {
+            argv,
+            assigns: Vec::new(),
+            via: Via::Direct,
+            span: 0..0,
+            uncertain: false,
+            dirs: Vec::new(),
+            redirects: Vec::new(),
+            input: None,
+            fed_by: Vec::new(),
+            call: None,
+            elsewhere: None,
+            recipe: None,
+        }
+    }
+
     /// The program's name when it is literal: `/usr/bin/rm`, `\rm` and `"rm"` all give `rm`.
     pub fn program(&self) -> Option<&str> {
         self.argv.first().and_then(program_name)

@@ -1819,20 +1819,7 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
         if parts.argv.is_empty() {
             return Vec::new();
         }
-        let cmd = SimpleCommand {
-            argv: parts.argv,
-            assigns: Vec::new(),
-            via: Via::Direct,
-            span: 0..0,
-            uncertain: false,
-            dirs: Vec::new(),
-            redirects: Vec::new(),
-            input: None,
-            fed_by: Vec::new(),
-            call: None,
-            elsewhere: None,
-            recipe: None,
-        };
+        let cmd = SimpleCommand::of_words(parts.argv);
         out.push(match unwrap::resolve(cmd) {
             Run::Command(cmd) => cmd.argv,
             Run::Find { find, .. } => find.argv,
