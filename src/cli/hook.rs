@@ -292,10 +292,7 @@ fn file_edit(edit: &FileEdit, started: Instant) -> Reply {
     if verdict.decision == Decision::Allow && error.is_none() {
         if !settings.off {
             claim(edit);
-            let session = session_of(edit.session.as_deref());
-            if let Err(e) = journal::before_edit(&edit_paths(edit), &session) {
-                eprintln!("agent-guard: could not write the journal: {e}");
-            }
+            journal_edit(edit);
         }
         return Reply::silent();
     }
@@ -337,13 +334,18 @@ fn other_tool(tool: &OtherTool, started: Instant) -> Reply {
                 session: tool.session.clone(),
                 replaces: false,
             };
-            let session = session_of(edit.session.as_deref());
-            if let Err(e) = journal::before_edit(&edit_paths(&edit), &session) {
-                eprintln!("agent-guard: could not write the journal: {e}");
-            }
+            journal_edit(&edit);
         }
     }
     host::encode(&call, &verdict)
+}
+
+/// Writes down in the journal what a file tool about to run will write, as its session's.
+fn journal_edit(edit: &FileEdit) {
+    let session = session_of(edit.session.as_deref());
+    if let Err(e) = journal::before_edit(&edit_paths(edit), &session) {
+        eprintln!("agent-guard: could not write the journal: {e}");
+    }
 }
 
 /// Claims what the agent is about to write. Outside a repository there are no claims, and a
