@@ -61,17 +61,26 @@ fn find(text: &str, ours: &dyn Fn(&str) -> bool) -> Option<(usize, String, Strin
             return None;
         }
         let here = lines.get(at..at + 1 + 4 * EVENTS.len())?;
-        let command = here[3].trim().strip_prefix("command: ").and_then(unquote)?;
+        let [_, _, _, command_line, ..] = here else {
+            return None;
+        };
+        let command = command_line
+            .trim()
+            .strip_prefix("command: ")
+            .and_then(unquote)?;
         let matcher = |line: &str| {
             let value = line.strip_prefix("    - matcher: ")?;
             unquote(value).or_else(|| (!value.contains([' ', '"'])).then(|| value.to_string()))
         };
-        let shaped = EVENTS.iter().enumerate().all(|(i, event)| {
-            let entry = &here[1 + 4 * i..5 + 4 * i];
-            entry[0] == format!("  {event}:")
-                && matcher(entry[1]).is_some_and(|m| !m.is_empty())
-                && entry[2] == format!("      command: {}", quote(&command))
-                && entry[3] == "      timeout: 30"
+        let entries = here.get(1..).unwrap_or_default().chunks_exact(4);
+        let shaped = entries.zip(EVENTS).all(|(entry, event)| {
+            let [name, matched, command_at, timeout] = entry else {
+                return false;
+            };
+            *name == format!("  {event}:")
+                && matcher(matched).is_some_and(|m| !m.is_empty())
+                && *command_at == format!("      command: {}", quote(&command))
+                && *timeout == "      timeout: 30"
         });
         (ours(&command) && shaped).then(|| {
             let mut block = here.join("\n");
