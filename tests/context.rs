@@ -173,6 +173,39 @@ fn clean_with_and_without_untracked_and_ignored_files() {
 }
 
 #[test]
+fn clean_of_ignored_build_output_alone_passes_and_of_anything_more_stops() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "/target/\n.env\n");
+    repo.commit("ignore");
+    repo.write("target/debug/app", "binary\n");
+    // A fresh clone after a build: all `-x` would take is the ignored build output.
+    for command in [
+        "git clean -fdx",
+        "git clean -fdX",
+        "git clean -xdf -- target",
+    ] {
+        cleared(&repo.check(command), "git.clean-force");
+    }
+    repo.write(".env", "SECRET=1\n");
+    let verdict = repo.check("git clean -fdx");
+    stopped(&verdict, "git.clean-force", ".env");
+    assert_eq!(
+        verdict.findings[0].tier,
+        agent_guard::rules::Tier::Protected
+    );
+    std::fs::remove_file(repo.dir.join(".env")).unwrap();
+    // Build output by name but not ignored is someone's untracked folder as far as git knows.
+    repo.write("dist/app.js", "bundle\n");
+    stopped(&repo.check("git clean -fdx"), "git.clean-force", "dist");
+    // What the line makes before the clean is not known to be output.
+    std::fs::remove_dir_all(repo.dir.join("dist")).unwrap();
+    assert_eq!(
+        repo.check("echo x > .env && git clean -fdx").decision,
+        Decision::Deny
+    );
+}
+
+#[test]
 fn branch_force_delete_merged_and_unmerged() {
     let repo = Repo::new();
     repo.git(&["checkout", "-q", "-b", "feature"]);

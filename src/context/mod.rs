@@ -110,9 +110,10 @@ impl Context {
         }
     }
 
-    /// Looks at what `finding` would destroy. Protected findings are never cleared, and
-    /// neither is one whose clearing rests on state that a command in `before` (those that
-    /// may run before it, see [`crate::shell::Analysis::before`]) could change.
+    /// Looks at what `finding` would destroy. Protected findings are never cleared (but for a
+    /// `git clean` that git says removes only build output), and neither is one whose clearing
+    /// rests on state that a command in `before` (those that may run before it, see
+    /// [`crate::shell::Analysis::before`]) could change.
     pub fn assess(&self, finding: &Finding, before: &[&SimpleCommand]) -> Assessment {
         // What lies elsewhere is not known here: no "missing", no "clean tree" there. Only
         // the folders a new container mounts from this machine are looked at, here.
@@ -185,7 +186,11 @@ impl Context {
             }
         };
         match assessment {
-            Assessment::Clear(_) | Assessment::Owned(_) if finding.tier == Tier::Protected => {
+            // What made `git clean -x` protected is the ignored files it takes with it; git's
+            // own dry run listing nothing but build output is proof that none are there.
+            Assessment::Clear(_) | Assessment::Owned(_)
+                if finding.tier == Tier::Protected && !clean_of_output(finding) =>
+            {
                 Assessment::Unknown
             }
             Assessment::Clear(_) | Assessment::Owned(_)
@@ -317,6 +322,18 @@ impl GitAliases for Context {
         let top = top.trim_end_matches('\n');
         (!top.is_empty()).then(|| PathBuf::from(top))
     }
+}
+
+/// A `git clean` finding: the one protected finding the repository's own answer can clear,
+/// when every path git would remove is ignored build output.
+fn clean_of_output(finding: &Finding) -> bool {
+    matches!(
+        &finding.subject,
+        Subject::Git {
+            what: GitSubject::Clean { .. },
+            ..
+        }
+    )
 }
 
 /// The prefixes of a git command that change which repository and configuration it
