@@ -17,6 +17,7 @@ mod just;
 mod make;
 mod npm;
 mod task;
+mod workspaces;
 
 use std::path::{Path, PathBuf};
 
@@ -87,6 +88,7 @@ pub fn runs_recipe(name: &str, argv: &[Word]) -> bool {
         "task" | "go-task" => task::runs_recipe(argv),
         "deno" => deno::runs_recipe(argv),
         "composer" => composer::runs_recipe(argv),
+        "turbo" | "lerna" => true,
         _ => false,
     }
 }
@@ -102,6 +104,7 @@ pub fn read(name: &str, argv: &[Word], dir: Option<&Path>) -> Outcome {
         "task" | "go-task" => task::read(args, dir),
         "deno" => deno::read(args, dir),
         "composer" => composer::read(args, dir),
+        "turbo" | "lerna" => workspaces::read_tool(name, args, dir),
         _ => Outcome::Nothing,
     }
 }
