@@ -1,5 +1,6 @@
-//! The recipes a task runner runs: package.json scripts (npm, pnpm, yarn, bun), make
-//! targets, just recipes, Taskfile tasks, deno tasks and composer scripts.
+//! The recipes a task runner runs: package.json scripts (npm, pnpm, yarn, bun; across
+//! workspace packages too, and through turbo, lerna and nx), make targets, just recipes,
+//! Taskfile tasks, deno tasks and composer scripts.
 //!
 //! [`runs_recipe`] tells from the words alone whether a command asks a runner for a recipe
 //! (no file is touched: a line with no runner pays nothing). [`read`] then finds the
@@ -88,7 +89,7 @@ pub fn runs_recipe(name: &str, argv: &[Word]) -> bool {
         "task" | "go-task" => task::runs_recipe(argv),
         "deno" => deno::runs_recipe(argv),
         "composer" => composer::runs_recipe(argv),
-        "turbo" | "lerna" => true,
+        "turbo" | "lerna" | "nx" => true,
         _ => false,
     }
 }
@@ -105,6 +106,7 @@ pub fn read(name: &str, argv: &[Word], dir: Option<&Path>) -> Outcome {
         "deno" => deno::read(args, dir),
         "composer" => composer::read(args, dir),
         "turbo" | "lerna" => workspaces::read_tool(name, args, dir),
+        "nx" => workspaces::read_nx(args, dir),
         _ => Outcome::Nothing,
     }
 }

@@ -476,3 +476,308 @@ const TURBO: &[&str] = &[
     "telemetry",
     "unlink",
 ];
+
+/// nx's own commands, which run no target.
+const NX: &[&str] = &[
+    "add",
+    "connect",
+    "daemon",
+    "exec",
+    "format",
+    "format:check",
+    "format:write",
+    "g",
+    "generate",
+    "graph",
+    "import",
+    "init",
+    "list",
+    "login",
+    "logout",
+    "migrate",
+    "release",
+    "repair",
+    "report",
+    "reset",
+    "show",
+    "sync",
+    "sync:check",
+    "watch",
+];
+
+/// One nx project: its name, its folder, its project.json, its package.json.
+struct Project {
+    name: String,
+    dir: String,
+    config: Value,
+    package: Option<Value>,
+}
+
+/// The nx projects under the root: every folder with a project.json, and the workspace
+/// packages.
+fn projects(root: &Root) -> Result<Vec<Project>, String> {
+    let mut out: Vec<Project> = Vec::new();
+    for path in glob(root.dir, "**/project.json")? {
+        let Some(text) = read_file(&root.dir.join(&path))? else {
+            continue;
+        };
+        let config: Value =
+            serde_json::from_str(&text).map_err(|_| format!("{path} could not be parsed"))?;
+        let dir = path
+            .strip_suffix("project.json")
+            .unwrap_or("")
+            .trim_end_matches('/')
+            .to_string();
+        let package = read_file(&root.dir.join(&dir).join("package.json"))?
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        let name = config
+            .get("name")
+            .or_else(|| package.as_ref().and_then(|p| p.get("name")))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| dir.rsplit('/').next().unwrap_or("").to_string());
+        out.push(Project {
+            name,
+            dir,
+            config,
+            package,
+        });
+    }
+    for package in packages(root)? {
+        if out.iter().any(|p| p.dir == package.dir) {
+            continue;
+        }
+        out.push(Project {
+            name: package.name().unwrap_or_default().to_string(),
+            dir: package.dir,
+            config: Value::Null,
+            package: Some(package.json),
+        });
+    }
+    Ok(out)
+}
+
+/// What running `target` of `project` runs: a `nx:run-commands` target's commands (in the
+/// root's folder, or its `cwd`), a `nx:run-script` target's script, or the package.json
+/// script of that name. A target of another executor runs no shell the guard reads.
+fn target(root: &Root, project: &Project, target: &str, extra: &[Word]) -> Vec<Recipe> {
+    let source = |what: &str| match project.dir.as_str() {
+        "" => format!("project.json targets.{target}{what}"),
+        dir => format!("{dir}/project.json targets.{target}{what}"),
+    };
+    let script = |name: &str| -> Vec<Recipe> {
+        let Some(json) = &project.package else {
+            return Vec::new();
+        };
+        let package = Package {
+            dir: project.dir.clone(),
+            json: json.clone(),
+        };
+        scripts(root, &package, name, extra)
+    };
+    let Some(config) = project.config.get("targets").and_then(|t| t.get(target)) else {
+        return script(target);
+    };
+    let options = config.get("options");
+    let executor = config.get("executor").and_then(Value::as_str);
+    if executor == Some("nx:run-script") {
+        let name = options
+            .and_then(|o| o.get("script"))
+            .and_then(Value::as_str)
+            .unwrap_or(target);
+        return script(name);
+    }
+    let shorthand = config.get("command").and_then(Value::as_str);
+    if shorthand.is_none() && executor != Some("nx:run-commands") {
+        return Vec::new();
+    }
+    let mut lines: Vec<String> = shorthand.map(str::to_string).into_iter().collect();
+    if let Some(options) = options {
+        lines.extend(
+            options
+                .get("command")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        );
+        for command in options
+            .get("commands")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let text = command
+                .as_str()
+                .or_else(|| command.get("command").and_then(Value::as_str));
+            lines.extend(text.map(str::to_string));
+        }
+    }
+    // Commands run in the root's folder unless `cwd` (from the root) says otherwise.
+    let cwd = options
+        .and_then(|o| o.get("cwd"))
+        .and_then(Value::as_str)
+        .map(|c| c.trim_start_matches("./").trim_end_matches('/').to_string())
+        .unwrap_or_default();
+    lines
+        .into_iter()
+        .map(|line| Recipe {
+            source: source(""),
+            lines: vec![appended(&line, extra)],
+            dir: root.dir_of(&cwd),
+        })
+        .collect()
+}
+
+/// `nx run proj:target`, `nx run-many -t target [-p proj]`, `nx target proj`.
+pub(super) fn read_nx(args: &[Word], dir: Option<&Path>) -> Outcome {
+    let read = argv::read(
+        args,
+        Style::Getopt,
+        &Written {
+            names: &["--all"],
+            valued: &[
+                "--target",
+                "--targets",
+                "-t",
+                "--projects",
+                "-p",
+                "--project",
+                "--configuration",
+                "-c",
+                "--exclude",
+                "--nxBail",
+                "--output-style",
+            ],
+        },
+    );
+    let mut words = Vec::new();
+    for &i in read
+        .operands
+        .iter()
+        .take(read.after_dashdash.unwrap_or(usize::MAX))
+    {
+        match args.get(i).and_then(Word::value) {
+            Some(word) => words.push(word.to_string()),
+            None => return super::unknown_name("the target", String::new()),
+        }
+    }
+    let extra: Vec<Word> = read
+        .after_dashdash
+        .and_then(|from| read.operands.get(from..))
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|&i| args.get(i).cloned())
+        .collect();
+    let listed = |names: &[&str]| -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        for opt in read.opts.iter().filter(|o| names.iter().any(|n| o.is(n))) {
+            let word = opt.value_in(args)?;
+            out.extend(word.value()?.split(',').map(str::to_string));
+        }
+        Some(out)
+    };
+    let Some(sub) = words.first().cloned() else {
+        return Outcome::Nothing;
+    };
+    // Each goal: a project (or every project) and a target.
+    let mut goals: Vec<(Option<String>, String)> = Vec::new();
+    match sub.as_str() {
+        "run" => {
+            let Some(spec) = words.get(1) else {
+                return Outcome::Nothing;
+            };
+            let mut parts = spec.split(':');
+            let (project, target) = (parts.next().unwrap_or(""), parts.next());
+            match target {
+                Some(target) => goals.push((Some(project.to_string()), target.to_string())),
+                None => {
+                    return Outcome::Unknown {
+                        why: "the target of the default project is not read".into(),
+                        seen: String::new(),
+                    };
+                }
+            }
+        }
+        "run-many" => {
+            let (Some(mut targets), Some(projects)) = (
+                listed(&["target", "targets", "t"]),
+                listed(&["projects", "p"]),
+            ) else {
+                return super::unknown_name("the target", String::new());
+            };
+            // `-t build test`: the words after the option are more targets.
+            targets.extend(words.iter().skip(1).cloned());
+            if read.last(&["exclude"]).is_some() {
+                return Outcome::Unknown {
+                    why: "which projects it leaves out is not read".into(),
+                    seen: String::new(),
+                };
+            }
+            for target in targets {
+                if projects.is_empty() {
+                    goals.push((None, target.clone()));
+                }
+                for project in &projects {
+                    goals.push((Some(project.clone()), target.clone()));
+                }
+            }
+        }
+        "affected" => {
+            return Outcome::Unknown {
+                why: "the projects a change affects are not read".into(),
+                seen: String::new(),
+            };
+        }
+        s if NX.contains(&s) || s.starts_with('-') => return Outcome::Nothing,
+        _ => match words.get(1) {
+            Some(project) => goals.push((Some(project.clone()), sub.clone())),
+            None => {
+                return Outcome::Unknown {
+                    why: "the target of the default project is not read".into(),
+                    seen: String::new(),
+                };
+            }
+        },
+    }
+    if read.on(&["help", "version", "graph"]) {
+        return Outcome::Nothing;
+    }
+    let Some(dir) = dir else {
+        return Outcome::Nothing;
+    };
+    let (root_dir, json) = match find_root(dir) {
+        Ok(Some(found)) => found,
+        Ok(None) => return Outcome::Nothing,
+        Err(why) => {
+            return Outcome::Unknown {
+                why,
+                seen: String::new(),
+            };
+        }
+    };
+    let root = Root {
+        dir: &root_dir,
+        shown: (root_dir != dir).then(|| shown_dir(&root_dir)),
+        json: &json,
+    };
+    let all = match projects(&root) {
+        Ok(all) => all,
+        Err(why) => {
+            return Outcome::Unknown {
+                why,
+                seen: String::new(),
+            };
+        }
+    };
+    let mut out = Vec::new();
+    for (project, name) in &goals {
+        for found in &all {
+            let named = project
+                .as_deref()
+                .is_none_or(|p| matches_name(p.as_bytes(), found.name.as_bytes()));
+            if named {
+                out.extend(target(&root, found, name, &extra));
+            }
+        }
+    }
+    super::walked(out, None, "the projects run more targets", String::new())
+}
