@@ -207,7 +207,10 @@ impl Taskfiles {
             let (file, shown) = if full.is_dir() {
                 match first_file(&full, FILES) {
                     Ok(Some((file, _))) => (full.join(&file), format!("{}/{file}", include.path)),
-                    Ok(None) => (full.join(FILES[0]), include.path.clone()),
+                    Ok(None) => {
+                        self.fails |= !include.optional;
+                        continue;
+                    }
                     Err(_) => {
                         self.open = true;
                         continue;
