@@ -396,9 +396,17 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
         };
         let extra = passed_on(tool, args.get(name_at + 1..).unwrap_or_default());
         let base = above.clone().unwrap_or_else(|| root.clone());
+        // Started in a workspace package, the tool runs from the workspace root above it.
+        let (base, json, shown) = match workspaces::find_root(&base) {
+            Ok(Some((found, json))) if found != base => {
+                let shown = Some(shown_dir(&found));
+                (found, json, shown)
+            }
+            _ => (base, json, dir_shown),
+        };
         let root = Root {
             dir: &base,
-            shown: dir_shown,
+            shown,
             json: &json,
         };
         return workspaces::run(&root, &pick, &[name.to_string()], &extra);

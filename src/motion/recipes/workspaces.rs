@@ -285,7 +285,7 @@ fn scripts(root: &Root, package: &Package, name: &str, extra: &[Word]) -> Vec<Re
 
 /// The root package.json for a monorepo tool started in `dir`: the nearest one that names
 /// workspaces (or has a lerna.json or pnpm-workspace.yaml beside it).
-fn find_root(dir: &Path) -> Result<Option<(std::path::PathBuf, Value)>, String> {
+pub(super) fn find_root(dir: &Path) -> Result<Option<(std::path::PathBuf, Value)>, String> {
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     for (at, folder) in real.ancestors().enumerate() {
         let folder = if at == 0 { dir } else { folder };
