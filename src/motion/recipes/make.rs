@@ -301,6 +301,8 @@ impl Makefile {
         let file = self;
         let lines: Vec<&str> = text.lines().collect();
         let mut current: Vec<String> = Vec::new();
+        // How deep in conditionals the line is: which branch make takes is not read.
+        let mut nested = 0u32;
         let mut in_define = false;
         let mut i = 0;
         while let Some(&line) = lines.get(i) {
@@ -352,10 +354,20 @@ impl Makefile {
                     current.clear();
                     continue;
                 }
-                "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif" => continue,
+                "ifeq" | "ifneq" | "ifdef" | "ifndef" => {
+                    nested += 1;
+                    continue;
+                }
+                "endif" => {
+                    nested = nested.saturating_sub(1);
+                    continue;
+                }
+                "else" => continue,
                 "include" | "-include" | "sinclude" => {
                     let rest = trimmed.get(first.len()..).unwrap_or("").trim();
-                    let required = first == "include";
+                    // Under a condition (`ifneq ($(wildcard local.mk),)`) a missing file
+                    // may be one make never asks for.
+                    let required = first == "include" && nested == 0;
                     file.include(rest, required, root, depth, missing);
                     current.clear();
                     continue;
