@@ -232,7 +232,8 @@ fn quoted_path(text: &str) -> Option<&str> {
     text.strip_prefix('\'')
         .and_then(|t| t.strip_suffix('\''))
         .or_else(|| text.strip_prefix('"').and_then(|t| t.strip_suffix('"')))
-        .filter(|t| !t.contains(['\\', '{']))
+        // `~/x.just` is in a home folder the guard does not look into.
+        .filter(|t| !t.contains(['\\', '{']) && !t.starts_with('~'))
 }
 
 /// `prefix/path` as reasons show a file.

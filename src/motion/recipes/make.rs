@@ -413,6 +413,11 @@ impl Makefile {
             return;
         }
         for pattern in expanded.split_whitespace() {
+            // `~/x.mk` is in a home folder the guard does not look into.
+            if pattern.starts_with('~') {
+                self.open.push(format!("include {pattern}"));
+                continue;
+            }
             let paths = if pattern.contains(['*', '?', '[']) {
                 // A pattern names the files that exist: none is no error.
                 match super::glob(root, pattern) {

@@ -199,7 +199,11 @@ impl Taskfiles {
             .map(|p| p.to_string_lossy().into_owned())
             .unwrap_or_default();
         for include in includes {
-            if depth >= MAX_INCLUDE_DEPTH || include.path.contains("{{") {
+            // A templated path, or one in a home folder, is not looked into.
+            if depth >= MAX_INCLUDE_DEPTH
+                || include.path.contains("{{")
+                || include.path.starts_with('~')
+            {
                 self.open = true;
                 continue;
             }
