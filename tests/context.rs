@@ -206,6 +206,37 @@ fn clean_of_ignored_build_output_alone_passes_and_of_anything_more_stops() {
 }
 
 #[test]
+fn a_package_managers_install_folder_beside_its_manifest_is_output_ignored_or_not() {
+    let repo = Repo::new();
+    repo.write("web/package.json", "{}\n");
+    repo.write("api/requirements-dev.txt", "pytest\n");
+    repo.commit("manifests");
+    // Neither folder is ignored: git lists them as untracked.
+    repo.write(
+        "web/node_modules/left-pad/index.js",
+        "module.exports = 1;\n",
+    );
+    repo.write("api/.venv/bin/python", "#!/bin/sh\n");
+    for (command, rule) in [
+        ("rm -rf web/node_modules", "fs.rm-recursive"),
+        ("rm -rf api/.venv", "fs.rm-recursive"),
+        ("cd web && rm -rf node_modules", "fs.rm-recursive"),
+        ("git clean -fd", "git.clean-force"),
+        ("git clean -fdx -- web", "git.clean-force"),
+    ] {
+        cleared(&repo.check(command), rule);
+    }
+    // A folder of that name with no manifest beside it is someone's.
+    repo.write("notes/node_modules/todo.txt", "mine\n");
+    stopped(
+        &repo.check("rm -rf notes/node_modules"),
+        "fs.rm-recursive",
+        "todo.txt",
+    );
+    stopped(&repo.check("git clean -fd"), "git.clean-force", "notes");
+}
+
+#[test]
 fn branch_force_delete_merged_and_unmerged() {
     let repo = Repo::new();
     repo.git(&["checkout", "-q", "-b", "feature"]);

@@ -232,8 +232,9 @@ fn clean(
             recovery: Some("untracked files were never in git: they cannot be recovered".into()),
         });
     }
-    // Ignored build output (`target/`, `node_modules/`) is rebuilt, not lost; an ignored `.env`
-    // is. Git says which of the paths it would remove are ignored.
+    // Ignored build output (`target/`, `node_modules/`) is rebuilt, not lost, and so is a
+    // package manager's install folder beside its manifest; an ignored `.env` is. Git says
+    // which of the paths it would remove are ignored.
     let mut status = vec![
         "status",
         "--porcelain=v1",
@@ -248,7 +249,10 @@ fn clean(
         .filter(|(code, _)| code == "!!")
         .map(|(_, p)| p)
         .collect();
-    let output = |p: &String| ignored.contains(p) && super::paths::regenerable(ctx, p);
+    let output = |p: &String| {
+        (ignored.contains(p) && super::paths::regenerable(ctx, p))
+            || super::paths::installed(dir, p)
+    };
     let lost: Vec<&String> = doomed.iter().filter(|p| !output(p)).collect();
     if lost.is_empty() {
         return Some(Assessment::Clear(format!(
