@@ -526,6 +526,30 @@ fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
     }
 }
 
+/// `-type d` before `-delete`, in an expression of tests joined by "and" alone: find removes a
+/// folder as `rmdir` does, so only empty folders go and no file's content with them. An "or",
+/// a negation, a group or another action could reach files, so any of them keeps the finding.
+fn only_empty_folders(expression: &[Word]) -> bool {
+    let mut folders = false;
+    let mut words = expression.iter();
+    while let Some(word) = words.next() {
+        let w = word.text.as_str();
+        match w {
+            "-type" => folders |= words.next().is_some_and(|t| t.value() == Some("d")),
+            "-delete" if folders => {}
+            "-delete" | "-o" | "-or" | "-not" => return false,
+            _ if PATTERN_TESTS.contains(&w) || TESTS_WITH_VALUE.contains(&w) => {
+                words.next();
+            }
+            _ if ACTIONS.contains(&w) || !w.starts_with('-') || word.value().is_none() => {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    folders
+}
+
 /// Whether an `-exec`/`-ok` of the expression deletes recursively (`-exec rm -rf {} +`).
 fn deletes_folders(expression: &[Word]) -> bool {
     expression.iter().enumerate().any(|(at, action)| {
@@ -565,6 +589,9 @@ fn starts_or_here(starts: Vec<&Word>) -> Vec<Word> {
 
 pub(in crate::rules) fn check(args: &[Word]) -> Option<Hit> {
     let Split { starts, expression } = split(args);
+    if only_empty_folders(expression) {
+        return None;
+    }
     let outcome = read(expression, Mode::Delete);
     let acts = outcome.acts?;
     let in_output = !starts.is_empty() && starts.iter().all(|w| sets::start_in_output(w));
@@ -648,6 +675,29 @@ mod tests {
     fn deletes(line: &str) -> bool {
         let args: Vec<Word> = line.split_whitespace().map(Word::literal).collect();
         check(&args).is_some()
+    }
+
+    #[test]
+    fn a_delete_of_folders_alone_takes_only_empty_ones() {
+        for line in [
+            ". -type d -delete",
+            "build -mindepth 1 -type d -delete",
+            ". -type d -name cache -delete",
+        ] {
+            assert!(!deletes(line), "{line}");
+        }
+        for line in [
+            ". -delete -type d",
+            ". -type d -o -delete",
+            ". -not -type d -delete",
+            ". ! -type d -delete",
+            ". ( -type d ) -o -delete",
+            ". -type f -delete",
+            ". -type d,f -delete",
+            ". -type d -exec rm -rf {} +",
+        ] {
+            assert!(deletes(line), "{line}");
+        }
     }
 
     #[test]

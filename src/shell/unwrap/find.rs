@@ -3,8 +3,11 @@
 use super::{SimpleCommand, Via, Word};
 
 /// The commands `find`'s `-exec`, `-execdir`, `-ok` and `-okdir` actions run, each carrying
-/// the whole `find` as what feeds it.
-pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
+/// the whole `find` as what feeds it. `None` when an action is never terminated by `;` or
+/// `{} +`: find refuses the whole expression and runs nothing at all (not even a `-delete`
+/// elsewhere in it). A word known only at run time could be the terminator, so it counts as
+/// one could be there.
+pub(super) fn find_execs(find: &SimpleCommand) -> Option<Vec<SimpleCommand>> {
     let mut execs = Vec::new();
     let mut words = find.args().iter();
     while let Some(word) = words.next() {
@@ -12,12 +15,16 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
             continue;
         }
         let mut argv: Vec<Word> = Vec::new();
+        let mut terminated = false;
+        let mut unknown = false;
         for w in words.by_ref() {
             let ends =
                 w.text == ";" || (w.text == "+" && argv.last().is_some_and(|l| l.text == "{}"));
             if ends {
+                terminated = true;
                 break;
             }
+            unknown |= w.value().is_none();
             // `{}` stands for each file found: known only when find runs.
             let literal = w.literal && !w.text.contains("{}");
             argv.push(Word {
@@ -25,6 +32,9 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
                 literal,
                 temp: None,
             });
+        }
+        if !terminated && !unknown {
+            return None;
         }
         if !argv.is_empty() {
             execs.push(SimpleCommand {
@@ -44,7 +54,7 @@ pub(super) fn find_execs(find: &SimpleCommand) -> Vec<SimpleCommand> {
             });
         }
     }
-    execs
+    Some(execs)
 }
 
 /// The commands `fd`'s `-x`/`--exec` and `-X`/`--exec-batch` run: each one's words up to a

@@ -137,8 +137,10 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 };
             }
             "find" => {
-                let execs = find_execs(&cmd);
-                return Run::Find { find: cmd, execs };
+                return match find_execs(&cmd) {
+                    Some(execs) => Run::Find { find: cmd, execs },
+                    None => Run::Nothing,
+                };
             }
             "fd" | "fdfind" => {
                 let execs = fd_execs(&cmd);
