@@ -15,7 +15,10 @@ pub static FIND_DELETE: Rule = Rule {
           file's identity (`-inum`, `-samefile`) says which files go. Without one, and behind a negation (`-not -name '*.md'`) or an `-o` branch \
           that skips it, find matches nearly everything under its starting points: tests on \
           age, size, owner, permissions or type alone still take whole folders of work, so \
-          `find . -mmin -30 -delete` deletes everything written in the last half hour.",
+          `find . -mmin -30 -delete` deletes everything written in the last half hour. \
+          Folders alone (`-type d` before `-delete`, nothing else) go as `rmdir` takes them: \
+          only the empty ones; and an `-exec` with no `;` or `{} +` makes find refuse the \
+          whole line, so nothing runs.",
     instead: "Narrow it by name and look first: `find . -name '*.pyc' -print`, then the same \
               with `-delete`.",
     protected_when: None,
@@ -42,6 +45,8 @@ pub static FIND_DELETE: Rule = Rule {
         "find . -type f -mtime +7 -name '*.log' -delete",
         "find . \\( -name '*.o' -o -name '*.a' \\) -delete",
         "find . -type f | xargs wc -l",
+        "find build -type d -delete",
+        "find . -name '*.log' -exec rm -rf {}",
     ],
 };
 
