@@ -55,7 +55,7 @@ pub static RM_ANY: Rule = Rule {
         "rm notes.txt",
         "rm -f /tmp/x",
         "ls *.log | xargs rm",
-        "find . -name '*.tmp' -exec rm {} ;",
+        "find . -name '*.tmp' -exec rm {} \\;",
     ],
     passes: &[
         "git rm docs/old.md",
