@@ -106,13 +106,24 @@ fn seed_runs() -> &'static [Run] {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
                 .collect();
+            let command = row["input"]["tool_input"]["command"].as_str();
             for profile in ["standard", "strict"] {
                 let expect = row["expect"][profile]
                     .as_str()
                     .unwrap_or_else(|| panic!("seed-suites.jsonl:{line}: no expect.{profile}"));
+                let differs = SEED_DIFFERENCES
+                    .iter()
+                    .find(|(c, p, _)| Some(*c) == command && *p == profile);
+                let (expect, label) = match differs {
+                    Some((_, _, why)) => (
+                        opposite(expect),
+                        format!("{} (differs from the corpus: {why})", label(&row["input"])),
+                    ),
+                    None => (expect, label(&row["input"])),
+                };
                 jobs.push(SeedJob {
                     line,
-                    label: label(&row["input"]),
+                    label,
                     profile,
                     expect: expect.to_owned(),
                     stdin: stdin.clone(),
@@ -123,6 +134,28 @@ fn seed_runs() -> &'static [Run] {
         par_map(&jobs, SeedJob::run)
     })
 }
+
+/// The verdict a listed row is run with instead of the corpus's.
+fn opposite(expect: &str) -> &str {
+    match expect {
+        "stop" => "allow",
+        "allow" => "stop",
+        other => other,
+    }
+}
+
+/// An unquoted `;` ends the shell's command, so `find` never gets the terminator of its
+/// `-exec`: it refuses the whole expression and runs nothing.
+const UNTERMINATED_EXEC: &str = "the shell takes the unquoted `;` as the end of the command, \
+     so find gets an -exec with no terminator, refuses the whole expression and runs nothing";
+
+/// Seed rows (command, profile) where this product's verdict differs from the corpus on
+/// purpose, with why; run with the opposite expectation, so a row that comes to agree fails.
+const SEED_DIFFERENCES: &[(&str, &str, &str)] = &[(
+    "find . -name '*.tmp' -exec rm {} ;",
+    "strict",
+    UNTERMINATED_EXEC,
+)];
 
 /// Peer rows where this product's verdict differs from the corpus on purpose, with why. Each is
 /// run with the opposite expectation, so a listed row that comes to agree with the corpus
@@ -137,6 +170,17 @@ const PEER_DIFFERENCES: &[(&str, &str)] = &[
         "find . -name '*.tmp' -exec rm -r --force {} \\;",
         "what `-name` picks is temporary files known by name, so a recursive rm of each loses \
          nothing anyone keeps: judged as that set, not as `rm -r` of whatever find hands over",
+    ),
+    ("find . -exec env rm -rf {} ;", UNTERMINATED_EXEC),
+    ("find . -exec sudo rm -rf {} ;", UNTERMINATED_EXEC),
+    ("find . -exec command rm -rf {} ;", UNTERMINATED_EXEC),
+    ("find . -exec busybox rm -rf {} ;", UNTERMINATED_EXEC),
+    ("find . -exec git reset --hard ;", UNTERMINATED_EXEC),
+    ("find . -exec sh -c 'git reset --hard' ;", UNTERMINATED_EXEC),
+    (
+        "find . -execdir rm -rf build +",
+        "`+` ends an -execdir only right after `{}`: here it is one more argument, the action \
+         has no terminator, and find refuses the whole expression and runs nothing",
     ),
     (
         "rsync -a --remove-source-files /src/ /dest/",
@@ -158,8 +202,7 @@ fn peer_runs() -> &'static [Run] {
                 let command = row["command"].as_str()?;
                 let differs = PEER_DIFFERENCES.iter().any(|(c, _)| *c == command);
                 let expect = match (row["expect"].as_str()?, differs) {
-                    ("stop", true) => "allow",
-                    ("allow", true) => "stop",
+                    (expect @ ("stop" | "allow"), true) => opposite(expect),
                     (expect @ ("stop" | "allow"), false) => expect,
                     _ => return None,
                 };
