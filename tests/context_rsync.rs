@@ -7,10 +7,17 @@ use std::path::Path;
 use agent_guard::policy::{Decision, Verdict};
 use agent_guard::settings::Settings;
 
-/// A scratch folder with files written from `(path, contents)` pairs; a path ending in `/`
-/// is an empty folder.
+/// A scratch repository with untracked files written from `(path, contents)` pairs; a path
+/// ending in `/` is an empty folder. A repository, so that its files are someone's work: a
+/// temporary folder outside any checkout is scratch space, where nothing is lost.
 fn tree(files: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
+    let init = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(init.success());
     for path in files {
         let full = dir.path().join(path);
         if path.ends_with('/') {
@@ -153,4 +160,24 @@ fn a_destination_an_earlier_command_fills_is_not_missing() {
         "ls staging && rsync -a --delete staging/ fresh/",
     );
     assert_eq!(verdict.decision, Decision::Allow, "{verdict:?}");
+}
+
+#[test]
+fn a_destination_that_is_ignored_build_output_or_scratch_space_loses_nothing() {
+    let dir = tree(&["staging/a.txt", "build/old.js", ".gitignore"]);
+    fs::write(dir.path().join(".gitignore"), "build/\n").unwrap();
+    let verdict = check(dir.path(), "rsync -a --delete staging/ build/");
+    assert_eq!(verdict.decision, Decision::Allow, "{verdict:?}");
+    // The same files, not ignored: someone's.
+    fs::write(dir.path().join(".gitignore"), "").unwrap();
+    let verdict = check(dir.path(), "rsync -a --delete staging/ build/");
+    assert!(
+        rsync_finding(&verdict).contains("build/old.js"),
+        "{verdict:?}"
+    );
+    // A temporary folder outside any checkout.
+    let scratch = tempfile::tempdir().unwrap();
+    fs::write(scratch.path().join("x"), "x").unwrap();
+    let command = format!("rsync -a --delete staging/ {}/", scratch.path().display());
+    assert_eq!(check(dir.path(), &command).decision, Decision::Allow);
 }

@@ -41,16 +41,25 @@ pub(super) fn could_change(
         ),
         _ => (false, false),
     };
-    // The interpreter that runs the code: what that code does is judged call by call,
-    // and code that could move files gets no temporary folder proven.
+    // The interpreter that runs the code does nothing but run it: what the code does is
+    // judged call by call (each call an earlier command of its own), so code that moves or
+    // writes files before its delete is seen as such, and the interpreter adds nothing.
     let runs_the_code = |cmd: &SimpleCommand| {
         matches!(finding.via, Via::Embedded(_))
             && !matches!(cmd.via, Via::Embedded(_))
             && cmd.span == finding.span
     };
+    // A delete `find -exec` runs on what the search finds is the finding's own delete.
+    let deletes_what_find_finds = |cmd: &SimpleCommand| {
+        cmd.via == Via::FindExec
+            && cmd.span == finding.span
+            && cmd.redirects.iter().all(|r| !r.writes())
+            && matches!(cmd.program(), Some("rm" | "rmdir" | "unlink" | "shred"))
+    };
     before.iter().any(|cmd| match effect(cmd) {
         _ if leaves_alone(finding, cmd) => false,
-        _ if all_temp && runs_the_code(cmd) => false,
+        _ if deletes_what_find_finds(cmd) => false,
+        _ if runs_the_code(cmd) => false,
         _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
         Effect::Anything => !(all_temp && only_creates(cmd)),

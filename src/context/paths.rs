@@ -31,8 +31,9 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
             safe.push(format!("`{}` {}", word.text, temp_reason(temp)));
             continue;
         }
-        // A glob or variable could match anything: only the rules' verdict can stand.
-        let Some(text) = word.value() else {
+        // A variable could be anything: only the rules' verdict can stand. A glob's matches
+        // all lie in the folder before its first pattern, so that folder is judged whole.
+        let Some(text) = word.value().or_else(|| glob_folder(&word.text)) else {
             return Assessment::Unknown;
         };
         let path = match resolve(ctx, dir, text) {
@@ -65,6 +66,30 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
             "untracked and ignored files were never in git: they cannot be recovered".into(),
         ),
     }
+}
+
+/// The folder every match of the glob `text` lies in (`build` for `build/*.o` or
+/// `build/**/x`), when the glob holds nothing but literal text and patterns and that folder
+/// is named without one. `None` for a pattern in the first component (`*`, `./*`, `src*`):
+/// the folder would be the one the command runs in, which only its own look can judge.
+fn glob_folder(text: &str) -> Option<&str> {
+    if text.contains(['$', '`', '"', '\'', '\\', '{', '~']) {
+        return None;
+    }
+    let pattern = |part: &str| part.contains(pattern_start);
+    let first = text.find(pattern_start)?;
+    let folder = text.get(..first)?.rsplit_once('/')?.0;
+    let inner = folder.strip_prefix('/').unwrap_or(folder);
+    let named = !inner.is_empty()
+        && inner
+            .split('/')
+            .all(|part| !matches!(part, "" | "." | ".."))
+        && !pattern(folder);
+    named.then_some(folder)
+}
+
+fn pattern_start(c: char) -> bool {
+    matches!(c, '*' | '?' | '[')
 }
 
 /// Why a word the shell proved inside a temporary folder loses nothing. Its name is not
@@ -293,4 +318,30 @@ pub(super) fn temp_roots() -> Vec<PathBuf> {
         .into_iter()
         .filter_map(|r| r.canonicalize().ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_folder;
+
+    #[test]
+    fn a_glob_is_judged_by_the_folder_before_its_first_pattern() {
+        for (glob, folder) in [
+            ("build/*", Some("build")),
+            ("build/*.o", Some("build")),
+            ("out/web/**/x", Some("out/web")),
+            ("/tmp/cache/*", Some("/tmp/cache")),
+            ("*", None),
+            ("./*", None),
+            ("src*/x", None),
+            ("../*", None),
+            ("a/../*", None),
+            ("/*", None),
+            ("$D/*", None),
+            ("~/x/*", None),
+            ("build/{a,b}*", None),
+        ] {
+            assert_eq!(glob_folder(glob), folder, "{glob}");
+        }
+    }
 }

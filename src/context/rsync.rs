@@ -26,13 +26,18 @@ pub(super) fn assess(ctx: &Context, dir: &Path, mirror: &Mirror) -> Assessment {
             "`{}` holds nothing the source lacks",
             mirror.dest.text
         )),
-        Some(lost) => Assessment::Loss {
-            loses: format!(
-                "deletes from `{}` what the source lacks: {}",
-                mirror.dest.text,
-                sample(&lost, "path")
-            ),
-            recovery: Some("none for files git does not track".into()),
+        // What it deletes lies in the destination: a destination whose whole removal would
+        // lose nothing (ignored build output, a temporary folder) loses nothing this way.
+        Some(lost) => match super::paths::assess(ctx, dir, std::slice::from_ref(&mirror.dest)) {
+            whole @ (Assessment::Clear(_) | Assessment::Owned(_)) => whole,
+            _ => Assessment::Loss {
+                loses: format!(
+                    "deletes from `{}` what the source lacks: {}",
+                    mirror.dest.text,
+                    sample(&lost, "path")
+                ),
+                recovery: Some("none for files git does not track".into()),
+            },
         },
         None => Assessment::Unknown,
     }

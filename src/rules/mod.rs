@@ -355,7 +355,7 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
                 if cmd
                     .fed_by
                     .first()
-                    .is_some_and(|find| fs::find::narrows(find))
+                    .is_some_and(|find| fs::find::narrows(find) || fs::find::covers_exec(find))
                 {
                     hits.retain(|hit| hit.rule.id != fs::RM_RECURSIVE.id);
                 }

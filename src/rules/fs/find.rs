@@ -583,6 +583,14 @@ pub(in crate::rules) fn narrows(find: &[Word]) -> bool {
     )
 }
 
+/// Whether `find` (its whole argv) is itself found deleting what its `-exec` deletes: its
+/// finding names the starting points, which the context can look at, where the `{}` of the
+/// command it runs is known only when find runs.
+pub(in crate::rules) fn covers_exec(find: &[Word]) -> bool {
+    find.first().and_then(Word::value) == Some("find")
+        && check(find.get(1..).unwrap_or_default()).is_some()
+}
+
 /// The starting points as words, `.` when none is given.
 fn starts_or_here(starts: Vec<&Word>) -> Vec<Word> {
     if starts.is_empty() {
