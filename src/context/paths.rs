@@ -68,7 +68,7 @@ pub(super) fn assess(ctx: &Context, dir: &Path, targets: &[Word]) -> Assessment 
     }
 }
 
-/// The folder every match of the glob `text` lies in (`build` for `build/*.o` or
+/// The folder every match of the glob `text` lies in (`build/` for `build/*.o` or
 /// `build/**/x`), when the glob holds nothing but literal text and patterns and that folder
 /// is named without one. `None` for a pattern in the first component (`*`, `./*`, `src*`):
 /// the folder would be the one the command runs in, which only its own look can judge.
@@ -85,7 +85,8 @@ fn glob_folder(text: &str) -> Option<&str> {
             .split('/')
             .all(|part| !matches!(part, "" | "." | ".."))
         && !pattern(folder);
-    named.then_some(folder)
+    // With its slash: the matches lie where a link of that name leads, not in the link.
+    named.then(|| text.get(..folder.len() + 1)).flatten()
 }
 
 fn pattern_start(c: char) -> bool {
@@ -327,10 +328,10 @@ mod tests {
     #[test]
     fn a_glob_is_judged_by_the_folder_before_its_first_pattern() {
         for (glob, folder) in [
-            ("build/*", Some("build")),
-            ("build/*.o", Some("build")),
-            ("out/web/**/x", Some("out/web")),
-            ("/tmp/cache/*", Some("/tmp/cache")),
+            ("build/*", Some("build/")),
+            ("build/*.o", Some("build/")),
+            ("out/web/**/x", Some("out/web/")),
+            ("/tmp/cache/*", Some("/tmp/cache/")),
             ("*", None),
             ("./*", None),
             ("src*/x", None),
