@@ -976,7 +976,7 @@ fn file_tools_through_the_binary() {
     );
     assert!(
         row(&stdout, "crush").ends_with(
-            "created with the PreToolUse hook (matcher ^bash$) (--file-tools does not apply: its hook sees shell commands only)"
+            "created with the PreToolUse hook (matcher ^bash$|^mcp_) (--file-tools does not apply: its hook sees no file tool)"
         ),
         "{stdout}"
     );
