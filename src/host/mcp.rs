@@ -32,10 +32,10 @@
 //!   and served, the arguments as `tool_input`. A server named with `_` is read short: the
 //!   first `_` after the prefix ends it.
 //!
-//! Copilot CLI names an MCP tool `<server>-<tool>` and Auggie `<tool>_<server>`, each name
-//! allowed to hold the separator itself, so the two cannot be told apart from the one name the
-//! hook gets; Kiro CLI, Grok Build and Antigravity CLI publish no source that shows their MCP
-//! calls' payload. Those hosts have no shape.
+//! Copilot CLI (1.0.47) names an MCP tool `<server>-<tool>` and Auggie (0.36.0)
+//! `<tool>_<server>`, each name allowed to hold the separator itself, so the two cannot be told
+//! apart from the one name the hook gets; Kiro CLI, Grok Build and Antigravity CLI publish no
+//! source that shows their MCP calls' payload. Those hosts have no shape.
 
 use std::path::PathBuf;
 
@@ -472,6 +472,24 @@ mod tests {
             assert!(call.what.display().contains("DROP TABLE t"), "{host:?}");
             assert!(call.what.name().contains("query"), "{host:?}");
         }
+    }
+
+    #[test]
+    fn vibe_and_crush_read_only_their_mcp_names() {
+        let vibe = |tool: &str| json!({"hook_event_name": "pre_tool", "tool_name": tool});
+        let call = decode(&vibe("mcp_my_db.run_sql"), Host::Vibe).unwrap();
+        assert_eq!(mcp(&call), ("my_db", "run_sql"));
+        for other in [
+            "file_system.bash",
+            "connector_github_app.pull_request_read",
+            "mcp_x",
+        ] {
+            assert!(decode(&vibe(other), Host::Vibe).is_none(), "{other}");
+        }
+        let crush = |tool: &str| json!({"event": "PreToolUse", "tool_name": tool});
+        let call = decode(&crush("mcp_neon_delete_project"), Host::Crush).unwrap();
+        assert_eq!(mcp(&call), ("neon", "delete_project"));
+        assert!(decode(&crush("bash"), Host::Crush).is_none());
     }
 
     #[test]
