@@ -411,12 +411,16 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             },
         },
         // Crush's entries are flat: `name` is what its TUI shows, the timeout is in seconds.
+        // The matcher is the handler's own, kept at ours as the command is.
         Host::Crush => Layout {
             preamble: Vec::new(),
             path: vec!["hooks", "PreToolUse"],
             group: None,
             command_key: &["command"],
-            twin: None,
+            twin: Some(Twin {
+                key: "matcher",
+                value: |_| CRUSH_MATCH.to_string(),
+            }),
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
