@@ -277,6 +277,13 @@ fn cases() -> Vec<Case> {
         case(Qwen, "shell-status.json", DENY, Silent),
         case(Qwen, "write-file.json", DENY, Silent),
         case(Qwen, "malformed.json", DENY, Silent),
+        case(
+            Qwen,
+            "mcp-postgres-drop.json",
+            DENY,
+            Stdout("qwen-mcp-postgres-drop-deny.json"),
+        ),
+        case(Qwen, "mcp-postgres-select.json", DENY, Silent),
         // Auggie: Claude Code's deny; it runs the tool on an ask, so an ask is a deny.
         case(
             Auggie,
@@ -315,6 +322,13 @@ fn cases() -> Vec<Case> {
         case(Vibe, "bash-status.json", DENY, Silent),
         case(Vibe, "write-file.json", DENY, Silent),
         case(Vibe, "malformed.json", DENY, Silent),
+        case(
+            Vibe,
+            "mcp-postgres-drop.json",
+            DENY,
+            Stdout("vibe-mcp-postgres-drop-deny.json"),
+        ),
+        case(Vibe, "mcp-postgres-select.json", DENY, Silent),
         // Kimi Code: Claude Code's deny on exit 0; no ask. The legacy engine's payload has no
         // `client_type` and is read as Claude Code's, whose deny is the same.
         case(
@@ -338,6 +352,13 @@ fn cases() -> Vec<Case> {
         case(Kimi, "bash-status.json", DENY, Silent),
         case(Kimi, "write-file.json", DENY, Silent),
         case(Kimi, "malformed.json", DENY, Silent),
+        case(
+            Kimi,
+            "mcp-postgres-drop.json",
+            DENY,
+            Stdout("kimi-mcp-postgres-drop-deny.json"),
+        ),
+        case(Kimi, "mcp-postgres-select.json", DENY, Silent),
         // Crush: `decision: deny` on exit 0; no ask.
         case(
             Crush,
@@ -354,6 +375,13 @@ fn cases() -> Vec<Case> {
         case(Crush, "bash-status.json", DENY, Silent),
         case(Crush, "edit-file.json", DENY, Silent),
         case(Crush, "malformed.json", DENY, Silent),
+        case(
+            Crush,
+            "mcp-postgres-drop.json",
+            DENY,
+            Stdout("crush-mcp-postgres-drop-deny.json"),
+        ),
+        case(Crush, "mcp-postgres-select.json", DENY, Silent),
         // Qoder CLI: Claude Code's protocol, ask included; detected as Claude Code, whose answer
         // is the same.
         case(

@@ -626,6 +626,52 @@ fn kimi_takes_an_after_call_table_too() {
     assert_eq!(read(&path), original);
 }
 
+/// An entry the previous release wrote, whose matcher named the shell tool alone, takes the MCP
+/// tools on the next install, in place: a table's `matcher`, Crush's handler's own.
+#[test]
+fn an_earlier_shell_only_matcher_is_widened_to_the_mcp_tools() {
+    for (host, scope, relative, golden_file, was, now) in [
+        (
+            Host::Kimi,
+            Scope::User,
+            "home/.kimi-code/config.toml",
+            "kimi-config.toml",
+            "\"^Bash$\"",
+            "\"^Bash$|^mcp__\"",
+        ),
+        (
+            Host::Vibe,
+            Scope::Project,
+            "project/.vibe/hooks.toml",
+            "vibe-hooks.toml",
+            "process_start\"",
+            "process_start|mcp_.*\"",
+        ),
+        (
+            Host::Crush,
+            Scope::Project,
+            "project/crush.json",
+            "crush-crush.json",
+            "\"^bash$\"",
+            "\"^bash$|^mcp_\"",
+        ),
+    ] {
+        let folders = Folders::new();
+        let loc = folders.locations();
+        let path = folders.root.path().join(relative);
+        let wired = read(&test_file(&format!(
+            "fixtures/install/golden/{golden_file}"
+        )));
+        assert!(wired.contains(now), "{host:?}: {wired}");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, wired.replace(now, was)).unwrap();
+        let change = install(host, scope, &loc, BIN);
+        assert_eq!(change.outcome, Outcome::Rematched, "{host:?}");
+        change.apply().unwrap();
+        assert_eq!(read(&path), wired, "{host:?}");
+    }
+}
+
 #[test]
 fn kimi_keeps_its_hooks_in_the_users_config() {
     let folders = Folders::new();
@@ -976,7 +1022,7 @@ fn file_tools_through_the_binary() {
     );
     assert!(
         row(&stdout, "crush").ends_with(
-            "created with the PreToolUse hook (matcher ^bash$) (--file-tools does not apply: its hook sees shell commands only)"
+            "created with the PreToolUse hook (matcher ^bash$|^mcp_) (--file-tools does not apply: its hook sees no file tool)"
         ),
         "{stdout}"
     );

@@ -4,7 +4,10 @@
 //! server's writes and the hosts' own file tools, each in a fresh git repository holding the
 //! files the line names).
 //!
-//! MCP lines: `{"server", "tool", "input", "expect": "allow"|"deny", "rule": id|null, "note"}`.
+//! MCP lines: `{"server", "tool", "input", "expect": "allow"|"deny", "rule": id|null, "note"}`;
+//! a host's MCP call has `"host"` and `"fixture"` (its payload under tests/fixtures, which holds
+//! the input) instead of `"input"`, and must read as that server's tool with `--host` and
+//! without it.
 //! File lines: `{"tool": "apply_patch"|"<server>/<tool>", "patch" or "input", "committed",
 //! "modified", "untracked" (file name to text), "expect", "rule", "note"}`; a host's own tool
 //! has `"host"` and `"fixture"` (a payload under tests/fixtures) instead of `"tool"`. A deny names a
@@ -14,7 +17,7 @@ mod common;
 
 use std::path::Path;
 
-use agent_guard::host::{Host, decode_file_edit};
+use agent_guard::host::{Host, decode_file_edit, decode_tool};
 use agent_guard::policy::{Channel, Decision, Verdict};
 use agent_guard::settings::Settings;
 use agent_guard::tools::{McpUse, ToolUse};
@@ -79,7 +82,16 @@ fn mcp_calls_table() {
         };
         servers.insert(text(row, "server").to_string());
         passes += usize::from(text(row, "expect") == "allow");
-        let call = mcp(text(row, "server"), text(row, "tool"), object(row, "input"));
+        let call = match row.get("host") {
+            Some(_) => match host_mcp_call(row) {
+                Ok(call) => call,
+                Err(why) => {
+                    failures.push(format!("{at}: {why}"));
+                    continue;
+                }
+            },
+            None => mcp(text(row, "server"), text(row, "tool"), object(row, "input")),
+        };
         let verdict = agent_guard::evaluate_tool(&call, None, &settings, Channel::default());
         failures.extend(check(&at, row, &verdict));
         if verdict.decision != Decision::Allow && !verdict.reason.starts_with("MCP tool ") {
@@ -101,6 +113,25 @@ fn mcp_calls_table() {
         rows.len()
     );
     fail_if_any("MCP calls", &failures);
+}
+
+/// The MCP call in the row's fixture, as the row's host sends it: read with the host named
+/// and without, both must give the row's server and tool.
+fn host_mcp_call(row: &Value) -> Result<ToolUse, String> {
+    let host = Host::from_name(text(row, "host")).ok_or("not a host")?;
+    let fixture = test_file(&format!("fixtures/{}", text(row, "fixture")));
+    let bytes = std::fs::read(&fixture).map_err(|e| format!("{}: {e}", fixture.display()))?;
+    let read = |named: Option<Host>| {
+        let call = decode_tool(&bytes, named).ok_or(format!("no MCP call read ({named:?})"))?;
+        match call.what {
+            ToolUse::Mcp(m) if m.server == text(row, "server") && m.tool == text(row, "tool") => {
+                Ok(ToolUse::Mcp(m))
+            }
+            other => Err(format!("read as {} ({named:?})", other.name())),
+        }
+    };
+    read(None)?;
+    read(Some(host))
 }
 
 /// A fresh repository with `committed` files in a commit, then `modified` written over

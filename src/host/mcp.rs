@@ -19,6 +19,23 @@
 //! - Hermes Agent (0.19.0, `tools/mcp_tool.py` and `agent/shell_hooks.py`): `pre_tool_call`
 //!   with `tool_name` `mcp__<server>__<tool>` (both names with every character outside
 //!   `[A-Za-z0-9_]` turned to `_`) and the arguments as `tool_input`.
+//! - Qwen Code (0.24.4, `DiscoveredMCPTool` and `firePreToolUseEvent`) and Kimi Code (0.38.0,
+//!   `qualifyMcpToolName` and `runPreToolUse`): Claude Code's payload, `tool_name`
+//!   `mcp__<server>__<tool>` (both names with every character outside `[A-Za-z0-9_-]` turned to
+//!   `_`, a name over 64 characters cut and ended with a hash), the arguments as `tool_input`.
+//! - Mistral Vibe (3.0.3, the local harness's `_mcp_naming.py` and `_foreign_hooks.py`):
+//!   `pre_tool` with `tool_name` `mcp_<server>.<tool>`, the server's tool group and the tool,
+//!   both with every character outside `[A-Za-z0-9_$]` turned to `_`; the arguments as
+//!   `tool_input`.
+//! - Crush (v0.90.0, `internal/agent/tools/mcp-tools.go` and `internal/hooks/input.go`):
+//!   `PreToolUse` under `event`, `tool_name` `mcp_<server>_<tool>` with the names as configured
+//!   and served, the arguments as `tool_input`. A server named with `_` is read short: the
+//!   first `_` after the prefix ends it.
+//!
+//! Copilot CLI (1.0.47) names an MCP tool `<server>-<tool>` and Auggie (0.36.0)
+//! `<tool>_<server>`, each name allowed to hold the separator itself, so the two cannot be told
+//! apart from the one name the hook gets; Kiro CLI, Grok Build and Antigravity CLI publish no
+//! source that shows their MCP calls' payload. Those hosts have no shape.
 
 use std::path::PathBuf;
 
@@ -90,7 +107,7 @@ pub(super) struct McpShape {
     can_ask: bool,
 }
 
-/// Claude Code's shape, which Codex, Droid and Qoder send as it is.
+/// Claude Code's shape, which Codex, Droid, Qoder, Qwen and Kimi send as it is.
 const CLAUDE: McpShape = McpShape {
     when: None,
     names: &[Naming::Joined {
@@ -160,6 +177,32 @@ const CLINE: McpShape = McpShape {
     can_ask: false,
 };
 
+const VIBE: McpShape = McpShape {
+    when: Some(("/hook_event_name", "pre_tool")),
+    names: &[Naming::Joined {
+        at: "/tool_name",
+        prefix: "mcp_",
+        separator: ".",
+    }],
+    arguments: "/tool_input",
+    cwd: "/cwd",
+    session: "/session_id",
+    can_ask: false,
+};
+
+const CRUSH: McpShape = McpShape {
+    when: Some(("/event", "PreToolUse")),
+    names: &[Naming::Joined {
+        at: "/tool_name",
+        prefix: "mcp_",
+        separator: "_",
+    }],
+    arguments: "/tool_input",
+    cwd: "/cwd",
+    session: "/session_id",
+    can_ask: false,
+};
+
 const HERMES: McpShape = McpShape {
     when: Some(("/hook_event_name", "pre_tool_call")),
     names: &[Naming::Joined {
@@ -177,20 +220,15 @@ const HERMES: McpShape = McpShape {
 pub(super) fn shape(host: Host) -> Option<&'static McpShape> {
     match host {
         Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some(&CLAUDE),
+        Host::Qwen | Host::Kimi => Some(&CLAUDE),
         Host::Gemini => Some(&GEMINI),
         Host::Cursor => Some(&CURSOR),
         Host::Windsurf => Some(&WINDSURF),
         Host::Cline => Some(&CLINE),
+        Host::Vibe => Some(&VIBE),
+        Host::Crush => Some(&CRUSH),
         Host::Hermes => Some(&HERMES),
-        Host::Copilot
-        | Host::Kiro
-        | Host::Qwen
-        | Host::Auggie
-        | Host::Vibe
-        | Host::Kimi
-        | Host::Crush
-        | Host::Grok
-        | Host::Antigravity => None,
+        Host::Copilot | Host::Kiro | Host::Auggie | Host::Grok | Host::Antigravity => None,
     }
 }
 
@@ -434,6 +472,24 @@ mod tests {
             assert!(call.what.display().contains("DROP TABLE t"), "{host:?}");
             assert!(call.what.name().contains("query"), "{host:?}");
         }
+    }
+
+    #[test]
+    fn vibe_and_crush_read_only_their_mcp_names() {
+        let vibe = |tool: &str| json!({"hook_event_name": "pre_tool", "tool_name": tool});
+        let call = decode(&vibe("mcp_my_db.run_sql"), Host::Vibe).unwrap();
+        assert_eq!(mcp(&call), ("my_db", "run_sql"));
+        for other in [
+            "file_system.bash",
+            "connector_github_app.pull_request_read",
+            "mcp_x",
+        ] {
+            assert!(decode(&vibe(other), Host::Vibe).is_none(), "{other}");
+        }
+        let crush = |tool: &str| json!({"event": "PreToolUse", "tool_name": tool});
+        let call = decode(&crush("mcp_neon_delete_project"), Host::Crush).unwrap();
+        assert_eq!(mcp(&call), ("neon", "delete_project"));
+        assert!(decode(&crush("bash"), Host::Crush).is_none());
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub fn commands(
         .collect())
 }
 
-/// The file (or no file) with our table appended, or our command updated in place.
+/// The file (or no file) with our table appended, or our command and strings updated in place.
 pub fn install(
     text: Option<&str>,
     tables: &Tables,
@@ -96,26 +96,39 @@ pub fn install(
     };
     let mut doc = parse(text)?;
     let found = ours_in(&doc, text, tables, ours)?;
-    let key = tables.command_key();
     if !found.is_empty() {
         let list = hooks_mut(&mut doc)?;
-        let mut changed = false;
-        for (index, command) in found {
-            if command != command_line {
-                let Some(table) = list.get_mut(index) else {
+        let (mut moved, mut changed) = (false, false);
+        for (index, _) in found {
+            let Some(table) = list.get_mut(index) else {
+                continue;
+            };
+            // The command and the strings we write (the matcher a newer release widened)
+            // follow this install; numbers the user tuned stay.
+            let wanted = tables.fields.iter().filter_map(|(k, field)| match field {
+                Field::Str(s) => Some((*k, *s, false)),
+                Field::Command => Some((*k, command_line, true)),
+                Field::Int(_) | Field::Float(_) => None,
+            });
+            for (k, want, is_command) in wanted {
+                if table.get(k).and_then(Item::as_str) == Some(want) {
                     continue;
-                };
-                let mut value = toml_edit::Value::from(command_line);
-                if let Some(Item::Value(old)) = table.get(key) {
+                }
+                let mut value = toml_edit::Value::from(want);
+                if let Some(Item::Value(old)) = table.get(k) {
                     *value.decor_mut() = old.decor().clone();
                 }
-                table.insert(key, Item::Value(value));
-                changed = true;
+                table.insert(k, Item::Value(value));
+                match is_command {
+                    true => moved = true,
+                    false => changed = true,
+                }
             }
         }
-        return Ok(match changed {
-            true => (doc.to_string(), Outcome::Updated),
-            false => (text.to_string(), Outcome::AlreadyThere),
+        return Ok(match (moved, changed) {
+            (false, false) => (text.to_string(), Outcome::AlreadyThere),
+            (true, false) => (doc.to_string(), Outcome::Updated),
+            (_, true) => (doc.to_string(), Outcome::Rematched),
         });
     }
     let mut table = tables.table(command_line);
@@ -216,6 +229,25 @@ mod tests {
 
     fn ours(c: &str) -> bool {
         c.contains("agent-guard")
+    }
+
+    #[test]
+    fn an_older_matcher_of_ours_is_rewritten_and_a_tuned_timeout_stays() {
+        const WIDER: Tables = Tables {
+            fields: &[
+                ("event", Field::Str("PreToolUse")),
+                ("matcher", Field::Str("^Bash$|^mcp__")),
+                ("command", Field::Command),
+                ("timeout", Field::Int(30)),
+            ],
+            event_key: "event",
+        };
+        let old = "[[hooks]]\nevent = \"PreToolUse\"\nmatcher = \"^Bash$\" # shell\ncommand = \"/bin/agent-guard hook\"\ntimeout = 9\n";
+        let (out, outcome) = install(Some(old), &WIDER, "/bin/agent-guard hook", &ours).unwrap();
+        assert_eq!(outcome, Outcome::Rematched);
+        assert_eq!(out, old.replace("\"^Bash$\"", "\"^Bash$|^mcp__\""));
+        let again = install(Some(&out), &WIDER, "/bin/agent-guard hook", &ours).unwrap();
+        assert_eq!(again, (out, Outcome::AlreadyThere));
     }
 
     #[test]

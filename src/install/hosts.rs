@@ -82,13 +82,14 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         (Host::Droid, true) => "Execute|Create|Edit|mcp__.*",
         (Host::Droid, false) => "Execute|mcp__.*",
         (Host::Kiro, _) => "execute_bash|shell",
-        (Host::Qwen, _) => "run_shell_command",
+        (Host::Qwen, _) => "run_shell_command|mcp__.*",
         // A regular expression that Auggie tests against the tool name unanchored.
         (Host::Auggie, _) => "^(launch-process|bash)$",
-        (Host::Vibe, _) => VIBE_MATCH,
-        // Kimi Code and Crush test the matcher as a regular expression, unanchored.
-        (Host::Kimi, _) => "^Bash$",
-        (Host::Crush, _) => "^bash$",
+        (Host::Vibe, _) => VIBE_MCP_MATCH,
+        // Kimi Code and Crush test the matcher as a regular expression, unanchored; their MCP
+        // tools are `mcp__<server>__<tool>` and `mcp_<server>_<tool>`.
+        (Host::Kimi, _) => KIMI_MATCH,
+        (Host::Crush, _) => CRUSH_MATCH,
         (Host::Qoder, _) => "Bash|mcp__.*",
         (Host::Grok, _) => "run_terminal_command",
         // Hermes tests the matcher as a regular expression against the whole tool name.
@@ -192,8 +193,13 @@ pub fn takes_file_tools(host: Host) -> bool {
 }
 
 /// Vibe matches a tool by its qualified name and its short ones (`file_system.bash` is also
-/// `bash`, `process.start` also `process_start`); `re:` makes this a regular expression.
+/// `bash`, `process.start` also `process_start`); `re:` makes this a regular expression that
+/// must match the whole name.
 const VIBE_MATCH: &str = "re:bash|git_bash|powershell|process_start";
+
+/// The shell tools and the MCP tools, whose qualified names are `mcp_<server>.<tool>`: what
+/// goes to the hook before the call. After it, an MCP call leaves nothing for the journal.
+const VIBE_MCP_MATCH: &str = "re:bash|git_bash|powershell|process_start|mcp_.*";
 
 /// Our hook in Vibe's `hooks.toml`; `name` is how Vibe tells hooks apart (a project's wins over
 /// the user's of the same name). The timeout is in seconds; a failing hook lets the tool run
@@ -202,7 +208,7 @@ const VIBE: Tables = Tables {
     fields: &[
         ("name", Field::Str("agent-guard")),
         ("type", Field::Str("pre_tool")),
-        ("match", Field::Str(VIBE_MATCH)),
+        ("match", Field::Str(VIBE_MCP_MATCH)),
         ("command", Field::Command),
         ("timeout", Field::Float(30.0)),
     ],
@@ -222,13 +228,19 @@ const VIBE_AFTER: Tables = Tables {
     event_key: "type",
 };
 
+/// Crush's shell tool and its MCP tools; Crush has no event after the call.
+const CRUSH_MATCH: &str = "^bash$|^mcp_";
+
+/// Kimi Code's shell tool and its MCP tools, before the call.
+const KIMI_MATCH: &str = "^Bash$|^mcp__";
+
 /// Our hook in Kimi Code's `config.toml`. A `[[hooks]]` table with any key besides these four
 /// makes Kimi drop its whole `hooks` section, every hook in it, so there is no name; the timeout
 /// is whole seconds.
 const KIMI: Tables = Tables {
     fields: &[
         ("event", Field::Str("PreToolUse")),
-        ("matcher", Field::Str("^Bash$")),
+        ("matcher", Field::Str(KIMI_MATCH)),
         ("command", Field::Command),
         ("timeout", Field::Int(30)),
     ],
@@ -399,16 +411,20 @@ fn layout(host: Host, file_tools: bool) -> Layout {
             },
         },
         // Crush's entries are flat: `name` is what its TUI shows, the timeout is in seconds.
+        // The matcher is the handler's own, kept at ours as the command is.
         Host::Crush => Layout {
             preamble: Vec::new(),
             path: vec!["hooks", "PreToolUse"],
             group: None,
             command_key: &["command"],
-            twin: None,
+            twin: Some(Twin {
+                key: "matcher",
+                value: |_| CRUSH_MATCH.to_string(),
+            }),
             handler: |c| {
                 J::Obj(vec![
                     ("name", J::str("agent-guard")),
-                    ("matcher", J::str("^bash$")),
+                    ("matcher", J::str(CRUSH_MATCH)),
                     ("command", J::str(c)),
                     ("timeout", J::Int(30)),
                 ])

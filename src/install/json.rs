@@ -49,12 +49,12 @@ pub struct Layout {
     pub command_key: &'static [&'static str],
     /// The handler we add, for a command line.
     pub handler: fn(&str) -> J,
-    /// A second key of the handler that holds the command as another shell reads it, kept in
-    /// step with it (Copilot CLI's `powershell` next to `bash`).
+    /// A second key of the handler kept in step with the command: Copilot CLI's `powershell`
+    /// next to `bash`, the command as another shell reads it; Crush's own `matcher`.
     pub twin: Option<Twin>,
 }
 
-/// A key of our handler whose string follows the command line.
+/// A key of our handler whose string install writes for a command line.
 #[derive(Debug, Clone, Copy)]
 pub struct Twin {
     pub key: &'static str,
@@ -160,19 +160,21 @@ pub fn install(
             let found = find(array, layout, ours);
             if !found.is_empty() {
                 let quoted = quote(command);
-                let mut moved: Vec<(Range, String)> = found
+                let moved: Vec<(Range, String)> = found
                     .iter()
                     .filter(|f| f.value != command)
                     .map(|f| (f.literal, quoted.clone()))
                     .collect();
-                moved.extend(doc.twins(&found, layout, command, &style));
+                let twins = doc.twins(&found, layout, command, &style);
                 let rematched = doc.rematch(&found, layout, &style);
-                let outcome = match (moved.is_empty(), rematched.is_empty()) {
-                    (true, true) => return Ok((text.to_string(), Outcome::AlreadyThere)),
-                    (false, true) => Outcome::Updated,
-                    (_, false) => Outcome::Rematched,
+                // A twin that changes while the command stays changes what the hook is, not
+                // where it points.
+                let outcome = match (moved.is_empty(), twins.is_empty(), rematched.is_empty()) {
+                    (true, true, true) => return Ok((text.to_string(), Outcome::AlreadyThere)),
+                    (false, _, true) => Outcome::Updated,
+                    _ => Outcome::Rematched,
                 };
-                return Ok((doc.apply([moved, rematched].concat()), outcome));
+                return Ok((doc.apply([moved, twins, rematched].concat()), outcome));
             }
             let items: Vec<Range> = array.elements.iter().map(|e| e.range()).collect();
             doc.append(array.range, &items, &style, |base| {
@@ -884,7 +886,7 @@ mod tests {
         let old = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"preToolUse\": [\n      { \"bash\": \"/bin/agent-guard hook\" }\n    ]\n  }\n}\n";
         let (added, outcome) =
             install(Some(old), &with_twin(), "/bin/agent-guard hook", &ours).unwrap();
-        assert_eq!(outcome, Outcome::Updated);
+        assert_eq!(outcome, Outcome::Rematched);
         assert!(
             added.contains(
                 r#"{ "bash": "/bin/agent-guard hook", "powershell": "& /bin/agent-guard hook" }"#

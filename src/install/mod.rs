@@ -482,7 +482,7 @@ impl Change {
         let applies = hosts::takes_file_tools(self.host) || hosts::after_event(self.host).is_some();
         match self.file_tools_named && !applies {
             true => {
-                format!("{what} (--file-tools does not apply: its hook sees shell commands only)")
+                format!("{what} (--file-tools does not apply: its hook sees no file tool)")
             }
             false => what,
         }
