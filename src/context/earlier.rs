@@ -509,13 +509,15 @@ fn makes_without_moving(cmd: &SimpleCommand) -> bool {
 }
 
 /// Why the bytes `finding` destroys survive: for every path it names, an earlier command of
-/// the line copied it to a fresh name (`cp notes.md notes.md.bak && rm notes.md`), and
-/// nothing else in the line writes to the file or to its copy. `None` when that is not shown.
+/// the line copied it to a fresh name (`cp notes.md notes.md.bak && rm notes.md`), nothing
+/// else before it writes to the file or to its copy, and no command `after` it deletes,
+/// moves or writes over the copy (`... && rm notes.md.bak`). `None` when that is not shown.
 pub(super) fn backed_up(
     ctx: &Context,
     finding: &Finding,
     dir: &Path,
     before: &[&SimpleCommand],
+    after: &[&SimpleCommand],
 ) -> Option<String> {
     let words: Vec<Word>;
     let targets: Vec<&Word> = match &finding.subject {
@@ -541,6 +543,10 @@ pub(super) fn backed_up(
         copies.push((at, target));
         copies.push((at, copy));
     }
+    let fresh: Vec<&PathBuf> = copies.iter().skip(1).step_by(2).map(|(_, p)| p).collect();
+    if after.iter().any(|cmd| touches(ctx, cmd, &fresh)) {
+        return None;
+    }
     let guarded: Vec<&PathBuf> = copies.iter().map(|(_, p)| p).collect();
     let untouched = before.iter().enumerate().all(|(at, cmd)| {
         if copies.iter().any(|(copy, _)| *copy == at) || holds_finding(finding, cmd) {
@@ -564,6 +570,33 @@ pub(super) fn backed_up(
         }
     });
     untouched.then(|| format!("the line first copies {}", shown.join(", ")))
+}
+
+/// Whether `cmd` names a path written, moved or deleted that is one of `paths`, lies inside
+/// one, or holds one. A program that is not known is not counted: only a command shown to
+/// reach a copy voids it.
+fn touches(ctx: &Context, cmd: &SimpleCommand, paths: &[&PathBuf]) -> bool {
+    let Effect::Paths(mut written) = effect(cmd) else {
+        return false;
+    };
+    // A plain `cp` only reads its sources (`cp notes.bak notes2.txt` leaves the copy).
+    let into_folder = cmd
+        .args()
+        .iter()
+        .any(|w| w.text.starts_with("-t") || w.text.starts_with("--target-directory"));
+    if cmd.program() == Some("cp") && !into_folder && cmd.redirects.is_empty() {
+        written = written.split_off(written.len().saturating_sub(1));
+    }
+    let Some(written_dir) = ctx.directory(&cmd.dirs) else {
+        return true;
+    };
+    written.iter().any(|w| {
+        resolve(ctx, &written_dir, w).is_none_or(|w| {
+            paths
+                .iter()
+                .any(|p| w.starts_with(p.as_path()) || p.starts_with(&w))
+        })
+    })
 }
 
 /// Where `cmd` copies `target` to, when it is a plain `cp` of it to a literal name that

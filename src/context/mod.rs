@@ -112,8 +112,14 @@ impl Context {
 
     /// Looks at what `finding` would destroy. Protected findings are never cleared, and
     /// neither is one whose clearing rests on state that a command in `before` (those that
-    /// may run before it, see [`crate::shell::Analysis::before`]) could change.
-    pub fn assess(&self, finding: &Finding, before: &[&SimpleCommand]) -> Assessment {
+    /// may run before it, see [`crate::shell::Analysis::before`]) could change. `after` are
+    /// the commands that run once it is done: they can undo a copy it leans on.
+    pub fn assess(
+        &self,
+        finding: &Finding,
+        before: &[&SimpleCommand],
+        after: &[&SimpleCommand],
+    ) -> Assessment {
         // What lies elsewhere is not known here: no "missing", no "clean tree" there. Only
         // the folders a new container mounts from this machine are looked at, here.
         if let Some(place) = &finding.elsewhere {
@@ -127,7 +133,7 @@ impl Context {
                 .copied()
                 .filter(|cmd| cmd.elsewhere.is_some() || cmd.span != finding.span)
                 .collect();
-            return self.assess(&mapped, &before);
+            return self.assess(&mapped, &before, after);
         }
         // Inside a temporary folder a delete is judged by where it lies, which neither the
         // folder the command runs in nor what earlier commands left there changes.
@@ -193,9 +199,10 @@ impl Context {
             {
                 match earlier::made_by_line(self, finding, &dir, before) {
                     Some(why) => Assessment::Clear(why),
-                    // A file moved there first goes with it (`mv notes.md x && rm x`).
+                    // A file moved there first goes with it (`mv notes.md x && rm x`,
+                    // `mkdir t && mv notes.md t/ && rm -rf t`).
                     None => match &finding.subject {
-                        Subject::Files(_) => {
+                        Subject::Files(_) | Subject::Paths(_) => {
                             let moved = earlier::moved_into(self, finding, &dir, before);
                             files::assess_moved(self, &moved)
                         }
@@ -203,9 +210,10 @@ impl Context {
                     },
                 }
             }
-            // What the line copied aside first is not lost (`cp f f.bak && rm f`).
+            // What the line copied aside first is not lost (`cp f f.bak && rm f`), unless it
+            // deletes or writes over the copy later (`... && rm f.bak`).
             loss @ Assessment::Loss { .. } if finding.tier != Tier::Protected => {
-                match earlier::backed_up(self, finding, &dir, before) {
+                match earlier::backed_up(self, finding, &dir, before, after) {
                     Some(why) => Assessment::Clear(why),
                     None => loss,
                 }
