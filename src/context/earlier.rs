@@ -308,7 +308,30 @@ pub(super) fn may_write(ctx: &Context, dir: &Path, file: &Word, before: &[&Simpl
     let Some(target) = resolve(ctx, dir, file) else {
         return true;
     };
-    before.iter().any(|cmd| match effect(cmd) {
+    before.iter().any(|cmd| writes(ctx, cmd, &target))
+}
+
+/// What `file` holds once the commands in `before` ran, when exactly one of them may write
+/// it and the line shows all it writes there (`cat > reset.sql <<'EOF'` … `EOF`).
+pub(super) fn written_text(
+    ctx: &Context,
+    dir: &Path,
+    file: &Word,
+    before: &[&SimpleCommand],
+) -> Option<String> {
+    let target = resolve(ctx, dir, file)?;
+    let mut writers = before.iter().filter(|cmd| writes(ctx, cmd, &target));
+    let (Some(writer), None) = (writers.next(), writers.next()) else {
+        return None;
+    };
+    // Named the same way from the same folder: the word names the same file.
+    let here = ctx.directory(&writer.dirs)?;
+    (here == dir).then(|| crate::shell::written_by(writer, file))?
+}
+
+/// Whether `cmd` may write `target` (see [`may_write`]).
+fn writes(ctx: &Context, cmd: &SimpleCommand, target: &Path) -> bool {
+    match effect(cmd) {
         Effect::Paths(written) => {
             let Some(written_dir) = ctx.directory(&cmd.dirs) else {
                 return true;
@@ -318,7 +341,7 @@ pub(super) fn may_write(ctx: &Context, dir: &Path, file: &Word, before: &[&Simpl
                 .any(|w| resolve(ctx, &written_dir, w).is_none_or(|w| target.starts_with(&w)))
         }
         Effect::Nothing | Effect::Anything => false,
-    })
+    }
 }
 
 /// Programs that change no file and no repository (their output redirects and the output

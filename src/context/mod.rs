@@ -182,12 +182,27 @@ impl Context {
                 files::assess(self, &dir, files, deletes, finding.repeats)
             }
             // What the file holds now says nothing of what runs once an earlier command
-            // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`).
-            Subject::SqlFile { path, .. } if earlier::may_write(self, &dir, path, before) => {
-                sqlfile::written_before(path)
-            }
-            Subject::SqlFile { path, dialect } => {
-                sqlfile::assess(&dir, path, *dialect, self.home.as_deref())
+            // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`): only
+            // the text that command shows it writes, if it shows it all.
+            Subject::SqlFile {
+                path,
+                dialect,
+                memory,
+            } => {
+                let client = sqlfile::Client {
+                    dir: &dir,
+                    home: self.home.as_deref(),
+                    dialect: *dialect,
+                    memory: *memory,
+                };
+                if earlier::may_write(self, &dir, path, before) {
+                    match earlier::written_text(self, &dir, path, before) {
+                        Some(text) => sqlfile::assess_written(&client, path, &text),
+                        None => sqlfile::written_before(path),
+                    }
+                } else {
+                    sqlfile::assess(&client, path)
+                }
             }
         };
         match assessment {

@@ -142,6 +142,9 @@ pub enum Subject {
     SqlFile {
         path: Word,
         dialect: packs::db::sql::Dialect,
+        /// Run against a database in memory that the command makes: lost only if the file
+        /// opens a database file.
+        memory: bool,
     },
 }
 
