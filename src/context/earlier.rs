@@ -443,6 +443,10 @@ fn targets(finding: &Finding) -> Option<Vec<&Word>> {
     let words: Vec<&Word> = match &finding.subject {
         Subject::Paths(words) => words.iter().collect(),
         Subject::Files(files) => files.iter().map(|f| &f.path).collect(),
+        Subject::Database(db)
+        | Subject::SqlFile {
+            database: Some(db), ..
+        } => vec![db],
         _ => return None,
     };
     (!words.is_empty() && words.iter().all(|w| w.value().is_some())).then_some(words)
@@ -504,6 +508,8 @@ fn makes_without_moving(cmd: &SimpleCommand) -> bool {
         // Not `ln -s`: a link made to a folder elsewhere, removed as `rm -rf link/`, takes
         // that folder's files.
         Some("mkdir" | "touch" | "cp" | "tee" | "chmod" | "curl" | "wget" | "unzip") => true,
+        // A database client writes its own database; a delete brings nothing in.
+        Some("sqlite3" | "duckdb" | "rm" | "rmdir" | "unlink") => true,
         Some("tar") => !says("--remove-files"),
         // A file write read from interpreter code (`open('d/x', 'w')`): the code's bytes.
         Some(call)

@@ -184,10 +184,16 @@ impl Context {
             // What the file holds now says nothing of what runs once an earlier command
             // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`): only
             // the text that command shows it writes, if it shows it all.
+            Subject::Database(db)
+            | Subject::SqlFile {
+                database: Some(db), ..
+            } if let Some(why) = sqlfile::made_by_command(&dir, db) => Assessment::Clear(why),
+            Subject::Database(_) => Assessment::Unknown,
             Subject::SqlFile {
                 path,
                 dialect,
                 memory,
+                ..
             } => {
                 let client = sqlfile::Client {
                     dir: &dir,

@@ -42,6 +42,17 @@ pub(super) fn assess_written(client: &Client, file: &Word, text: &str) -> Assess
     judge(client, name, &locate(client.dir, name, client.home), text)
 }
 
+/// Why nothing is lost in the database file `db`, when it does not exist yet: the client
+/// makes it, so every table in it is one the line made.
+pub(super) fn made_by_command(dir: &Path, db: &Word) -> Option<String> {
+    let name = db.value()?;
+    let missing = matches!(
+        std::fs::symlink_metadata(dir.join(name)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound
+    );
+    missing.then(|| format!("`{name}` does not exist before this line: the client makes it"))
+}
+
 fn locate(dir: &Path, name: &str, home: Option<&Path>) -> PathBuf {
     match (name.strip_prefix("~/"), home) {
         (Some(rest), Some(home)) => home.join(rest),

@@ -46,6 +46,8 @@ pub(super) struct Script<'a> {
     /// Whether the database is one in memory that the command makes and drops when it
     /// ends (`sqlite3 :memory:`, `duckdb` with no file), unless its SQL opens a file.
     pub memory: bool,
+    /// The database file it opens, for the clients that take one (`sqlite3 app.db`).
+    pub database: Option<&'a Word>,
 }
 
 impl<'a> Script<'a> {
@@ -56,6 +58,7 @@ impl<'a> Script<'a> {
             files,
             stdin,
             memory: false,
+            database: None,
         }
     }
 }
@@ -102,8 +105,10 @@ pub(super) fn script<'a>(program: &str, args: &'a [Word]) -> Option<Script<'a>> 
         ),
         _ => {
             let (texts, files, database) = sqlite_shell(args);
+            let memory = database.is_none_or(|db| db.text == ":memory:");
             Script {
-                memory: database.is_none_or(|db| db == ":memory:"),
+                memory,
+                database: database.filter(|_| !memory),
                 ..Script::new(client, texts, files, true)
             }
         }
@@ -113,7 +118,7 @@ pub(super) fn script<'a>(program: &str, args: &'a [Word]) -> Option<Script<'a>> 
 /// `sqlite3 [options] FILE [SQL]...` and duckdb's shell, which follows it: options take one
 /// dash or two; every operand after the database file is a statement. The database file is
 /// given too, if one is named.
-fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>, Option<&str>) {
+fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>, Option<&Word>) {
     let sql_options = ["cmd", "c", "s"];
     let file_options = ["init", "f"];
     let valued = [
@@ -138,7 +143,7 @@ fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>, Option<&str>) {
     while let Some(word) = words.next() {
         let name = word.text.trim_start_matches('-');
         if !word.text.starts_with('-') || word.text == "-" {
-            operands.push(word.text.as_str());
+            operands.push(word);
             continue;
         }
         if valued.contains(&name) {
@@ -155,7 +160,7 @@ fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>, Option<&str>) {
         }
     }
     let database = operands.first().copied();
-    texts.extend(operands.into_iter().skip(1));
+    texts.extend(operands.into_iter().skip(1).map(|w| w.text.as_str()));
     (texts, files, database)
 }
 

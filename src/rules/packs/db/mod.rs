@@ -530,6 +530,14 @@ fn judge(cmd: &SimpleCommand, script: Script) -> Vec<Hit> {
     } else {
         by_kind(client, &read.found)
     };
+    // A database file that is not there yet is one the command makes.
+    let database = script.database.cloned();
+    if let Some(db) = &database {
+        hits = hits
+            .into_iter()
+            .map(|hit| hit.about(Subject::Database(db.clone())))
+            .collect();
+    }
     if let Some(why) = read.unread.filter(|_| read.found.is_empty()) {
         hits.push(crate::rules::shell::unread(why));
     }
@@ -559,6 +567,7 @@ fn judge(cmd: &SimpleCommand, script: Script) -> Vec<Hit> {
             path: file,
             dialect: client.dialect(),
             memory,
+            database: database.clone(),
         });
         hit.needs_confirmation = true;
         hit

@@ -1073,6 +1073,52 @@ mod tests {
     }
 
     #[test]
+    fn each_destruction_keeps_the_line_its_statement_starts_on() {
+        let lines = |sql: &str, dialect| -> Vec<u64> {
+            destructions(sql, dialect).iter().map(|d| d.line).collect()
+        };
+        let sql = "SELECT 1;\n\nDROP TABLE a;\nDELETE\n  FROM b;\n";
+        assert_eq!(lines(sql, Dialect::Postgres), [3, 4]);
+        // Read by first words when the parser gives up (a meta-command): lines still hold.
+        let sql = "\\set x 1\nSELECT 1;\nTRUNCATE c;\n";
+        assert_eq!(lines(sql, Dialect::Postgres), [3]);
+        let sql = ".headers on\nDROP TABLE d;\n";
+        assert_eq!(lines(sql, Dialect::Sqlite), [2]);
+    }
+
+    #[test]
+    fn the_files_a_clients_own_commands_run_are_found() {
+        let files = |sql: &str, dialect| -> Vec<(String, bool, u64)> {
+            included(sql, dialect)
+                .into_iter()
+                .map(|i| (i.file.to_string(), i.relative, i.line))
+                .collect()
+        };
+        let psql = "\\i a.sql\n  \\ir 'b c.sql'\n\\include_relative d.sql\n\\x\n";
+        assert_eq!(
+            files(psql, Dialect::Postgres),
+            [
+                ("a.sql".into(), false, 1),
+                ("b c.sql".into(), true, 2),
+                ("d.sql".into(), true, 3)
+            ]
+        );
+        assert_eq!(
+            files("SOURCE e.sql;\n\\. f.sql\n", Dialect::MySql),
+            [("e.sql".into(), false, 1), ("f.sql".into(), false, 2)]
+        );
+        assert_eq!(
+            files(".read g.sql\n.read '|gen.sh'\n", Dialect::Sqlite),
+            [("g.sql".into(), false, 1)]
+        );
+        // Each client knows only its own.
+        assert!(files(".read g.sql\n", Dialect::Postgres).is_empty());
+        assert!(opens_database(".open app.db\nSELECT 1;"));
+        assert!(opens_database("attach 'x.db' as x;"));
+        assert!(!opens_database("SELECT 'attached';"));
+    }
+
+    #[test]
     fn tokenizer_locations_map_to_byte_offsets() {
         let at = |line, column| offset("ab\nçd\n", Location { line, column });
         assert_eq!(
