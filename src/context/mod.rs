@@ -127,12 +127,16 @@ impl Context {
                 return Assessment::Unknown;
             };
             // The command here that sends it (`docker run ...`, at the same place in the
-            // line) does nothing of its own before it.
-            let before: Vec<&SimpleCommand> = before
-                .iter()
-                .copied()
-                .filter(|cmd| cmd.elsewhere.is_some() || cmd.span != finding.span)
-                .collect();
+            // line) does nothing of its own before it. Others at that place are still
+            // before it: all of `sh -c 'mv notes.txt build/ && docker run ... make clean'`
+            // lies at the place of the `sh`.
+            let sends = |cmd: &SimpleCommand| {
+                cmd.elsewhere.is_none()
+                    && cmd.span == finding.span
+                    && crate::motion::channels::channel(&cmd.argv, &cmd.assigns).is_some()
+            };
+            let before: Vec<&SimpleCommand> =
+                before.iter().copied().filter(|cmd| !sends(cmd)).collect();
             return self.assess(&mapped, &before, after);
         }
         // Inside a temporary folder a delete is judged by where it lies, which neither the
