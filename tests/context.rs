@@ -173,6 +173,70 @@ fn clean_with_and_without_untracked_and_ignored_files() {
 }
 
 #[test]
+fn clean_of_ignored_build_output_alone_passes_and_of_anything_more_stops() {
+    let repo = Repo::new();
+    repo.write(".gitignore", "/target/\n.env\n");
+    repo.commit("ignore");
+    repo.write("target/debug/app", "binary\n");
+    // A fresh clone after a build: all `-x` would take is the ignored build output.
+    for command in [
+        "git clean -fdx",
+        "git clean -fdX",
+        "git clean -xdf -- target",
+    ] {
+        cleared(&repo.check(command), "git.clean-force");
+    }
+    repo.write(".env", "SECRET=1\n");
+    let verdict = repo.check("git clean -fdx");
+    stopped(&verdict, "git.clean-force", ".env");
+    assert_eq!(
+        verdict.findings[0].tier,
+        agent_guard::rules::Tier::Protected
+    );
+    std::fs::remove_file(repo.dir.join(".env")).unwrap();
+    // Build output by name but not ignored is someone's untracked folder as far as git knows.
+    repo.write("dist/app.js", "bundle\n");
+    stopped(&repo.check("git clean -fdx"), "git.clean-force", "dist");
+    // What the line makes before the clean is not known to be output.
+    std::fs::remove_dir_all(repo.dir.join("dist")).unwrap();
+    assert_eq!(
+        repo.check("echo x > .env && git clean -fdx").decision,
+        Decision::Deny
+    );
+}
+
+#[test]
+fn a_package_managers_install_folder_beside_its_manifest_is_output_ignored_or_not() {
+    let repo = Repo::new();
+    repo.write("web/package.json", "{}\n");
+    repo.write("api/requirements-dev.txt", "pytest\n");
+    repo.commit("manifests");
+    // Neither folder is ignored: git lists them as untracked.
+    repo.write(
+        "web/node_modules/left-pad/index.js",
+        "module.exports = 1;\n",
+    );
+    repo.write("api/.venv/bin/python", "#!/bin/sh\n");
+    for (command, rule) in [
+        ("rm -rf web/node_modules", "fs.rm-recursive"),
+        ("rm -rf api/.venv", "fs.rm-recursive"),
+        ("cd web && rm -rf node_modules", "fs.rm-recursive"),
+        ("git clean -fd", "git.clean-force"),
+        ("git clean -fdx -- web", "git.clean-force"),
+    ] {
+        cleared(&repo.check(command), rule);
+    }
+    // A folder of that name with no manifest beside it is someone's.
+    repo.write("notes/node_modules/todo.txt", "mine\n");
+    stopped(
+        &repo.check("rm -rf notes/node_modules"),
+        "fs.rm-recursive",
+        "todo.txt",
+    );
+    stopped(&repo.check("git clean -fd"), "git.clean-force", "notes");
+}
+
+#[test]
 fn branch_force_delete_merged_and_unmerged() {
     let repo = Repo::new();
     repo.git(&["checkout", "-q", "-b", "feature"]);

@@ -232,8 +232,37 @@ fn clean(
             recovery: Some("untracked files were never in git: they cannot be recovered".into()),
         });
     }
+    // Ignored build output (`target/`, `node_modules/`) is rebuilt, not lost, and so is a
+    // package manager's install folder beside its manifest; an ignored `.env` is. Git says
+    // which of the paths it would remove are ignored.
+    let mut status = vec![
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--ignored=matching",
+        "--untracked-files=normal",
+        "--",
+    ];
+    status.extend(doomed.iter().map(String::as_str));
+    let ignored: Vec<String> = porcelain(&ask(&status)?)
+        .into_iter()
+        .filter(|(code, _)| code == "!!")
+        .map(|(_, p)| p)
+        .collect();
+    let output = |p: &String| {
+        (ignored.contains(p) && super::paths::regenerable(ctx, p))
+            || super::paths::installed(dir, p)
+    };
+    let lost: Vec<&String> = doomed.iter().filter(|p| !output(p)).collect();
+    if lost.is_empty() {
+        return Some(Assessment::Clear(format!(
+            "`git clean` would delete only ignored build output here: {}",
+            sample(&doomed, "path")
+        )));
+    }
+    let lost: Vec<String> = lost.into_iter().cloned().collect();
     Some(Assessment::Loss {
-        loses: format!("would delete {}", sample(&doomed, "untracked path")),
+        loses: format!("would delete {}", sample(&lost, "untracked path")),
         recovery: Some("untracked files were never in git: they cannot be recovered".into()),
     })
 }

@@ -110,10 +110,11 @@ impl Context {
         }
     }
 
-    /// Looks at what `finding` would destroy. Protected findings are never cleared, and
-    /// neither is one whose clearing rests on state that a command in `before` (those that
-    /// may run before it, see [`crate::shell::Analysis::before`]) could change. `after` are
-    /// the commands that run once it is done: they can undo a copy it leans on.
+    /// Looks at what `finding` would destroy. Protected findings are never cleared (but for a
+    /// `git clean` that git says removes only build output), and neither is one whose clearing
+    /// rests on state that a command in `before` (those that may run before it, see
+    /// [`crate::shell::Analysis::before`]) could change. `after` are the commands that run
+    /// once it is done: they can undo a copy it leans on.
     pub fn assess(
         &self,
         finding: &Finding,
@@ -216,7 +217,11 @@ impl Context {
             }
         };
         match assessment {
-            Assessment::Clear(_) | Assessment::Owned(_) if finding.tier == Tier::Protected => {
+            // What made `git clean -x` protected is the ignored files it takes with it; git's
+            // own dry run listing nothing but build output is proof that none are there.
+            Assessment::Clear(_) | Assessment::Owned(_)
+                if finding.tier == Tier::Protected && !clean_of_output(finding) =>
+            {
                 Assessment::Unknown
             }
             Assessment::Clear(_) | Assessment::Owned(_)
@@ -350,6 +355,18 @@ impl GitAliases for Context {
         let top = top.trim_end_matches('\n');
         (!top.is_empty()).then(|| PathBuf::from(top))
     }
+}
+
+/// A `git clean` finding: the one protected finding the repository's own answer can clear,
+/// when every path git would remove is ignored build output.
+fn clean_of_output(finding: &Finding) -> bool {
+    matches!(
+        &finding.subject,
+        Subject::Git {
+            what: GitSubject::Clean { .. },
+            ..
+        }
+    )
 }
 
 /// The prefixes of a git command that change which repository and configuration it

@@ -168,6 +168,7 @@ fn target(ctx: &Context, journals: &mut Journals, path: &Path, text: &str) -> Op
     for (code, file) in porcelain(&status) {
         match code.as_str() {
             "!!" if regenerable(ctx, &file) => {}
+            "??" if installed(&top, &file) => {}
             "??" | "!!" if journals.owner_of_all(&top.join(&file)).is_agents() => agents.push(file),
             "??" => untracked.push(file),
             "!!" => ignored.push(file),
@@ -230,6 +231,50 @@ pub(super) fn regenerable(ctx: &Context, path: &str) -> bool {
     path.trim_end_matches('/')
         .split('/')
         .any(|part| ctx.is_regenerable(part))
+}
+
+/// The folders package managers install into, each with the manifests that name what goes
+/// there: beside one of them, the folder is output the manager makes again, whether or not
+/// the repository ignores it.
+const INSTALL_FOLDERS: &[(&str, &[&str])] = &[
+    ("node_modules", &["package.json"]),
+    ("vendor", &["composer.json"]),
+    (
+        ".venv",
+        &["pyproject.toml", "requirements.txt", "Pipfile", "setup.py"],
+    ),
+    (
+        "venv",
+        &["pyproject.toml", "requirements.txt", "Pipfile", "setup.py"],
+    ),
+    ("Pods", &["Podfile"]),
+    (".dart_tool", &["pubspec.yaml"]),
+];
+
+/// Whether `path` (relative to `top`) lies in a package manager's install folder that has
+/// its manifest beside it (`node_modules` next to `package.json`, `.venv` next to
+/// `pyproject.toml` or a `requirements*.txt`).
+pub(super) fn installed(top: &Path, path: &str) -> bool {
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    parts.iter().enumerate().any(|(at, part)| {
+        let Some((_, manifests)) = INSTALL_FOLDERS.iter().find(|(name, _)| name == part) else {
+            return false;
+        };
+        let beside = top.join(parts.get(..at).unwrap_or_default().join("/"));
+        manifests.iter().any(|m| beside.join(m).is_file())
+            || (manifests.contains(&"requirements.txt") && has_requirements(&beside))
+    })
+}
+
+/// `requirements-dev.txt` and the like.
+fn has_requirements(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("requirements") && name.ends_with(".txt")
+        })
+    })
 }
 
 /// The machine's temporary folders: the usual Unix ones, and whatever this platform and its

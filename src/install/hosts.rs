@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use super::hook_tables::{Field, Tables};
 use super::json::{J, Layout, Twin};
 use super::toml::Group;
+use super::yaml_hooks;
 use super::{Locations, Problem, Scope};
 use crate::host::Host;
 
@@ -38,8 +39,8 @@ pub enum Kind {
     ClineScript,
     /// A `[[hooks]]` table per hook: Mistral Vibe's `hooks.toml`, Kimi Code's `config.toml`.
     HookTables(Tables),
-    /// Hermes Agent's `config.yaml`, with our `hooks:` block.
-    HermesYaml,
+    /// Hermes Agent's `config.yaml`, with our `hooks:` block for these tools.
+    HermesYaml(yaml_hooks::Matchers),
 }
 
 /// One settings file a host reads hooks from.
@@ -91,7 +92,8 @@ fn matcher(host: Host, file_tools: bool) -> Option<&'static str> {
         (Host::Qoder, _) => "Bash|mcp__.*",
         (Host::Grok, _) => "run_terminal_command",
         // Hermes tests the matcher as a regular expression against the whole tool name.
-        (Host::Hermes, _) => "terminal|mcp__.*",
+        (Host::Hermes, true) => "terminal|write_file|patch|mcp__.*",
+        (Host::Hermes, false) => "terminal|mcp__.*",
         // Its hook sets take every tool: the hook lets the others pass.
         (Host::Cursor | Host::Copilot | Host::Windsurf | Host::Cline | Host::Antigravity, _) => {
             return None;
@@ -158,7 +160,7 @@ pub fn after_kind(host: Host, before: &Kind) -> Option<Kind> {
         })),
         Kind::HookTables(_) if host == Host::Kimi => Some(Kind::HookTables(KIMI_AFTER)),
         Kind::HookTables(_) if host == Host::Vibe => Some(Kind::HookTables(VIBE_AFTER)),
-        Kind::HookTables(_) | Kind::ClineScript | Kind::HermesYaml => None,
+        Kind::HookTables(_) | Kind::ClineScript | Kind::HermesYaml(_) => None,
     }
 }
 
@@ -609,7 +611,10 @@ pub fn targets(
         Host::Antigravity => vec![json("hooks.json", layout(host, file_tools))],
         Host::Hermes => vec![Target {
             path: dir.join("config.yaml"),
-            kind: Kind::HermesYaml,
+            kind: Kind::HermesYaml(yaml_hooks::Matchers {
+                before: matcher(host, file_tools).unwrap_or("terminal"),
+                after: matcher(host, file_tools).map_or("terminal", without_mcp),
+            }),
         }],
         Host::Cline => vec![Target {
             path: dir.join("PreToolUse"),

@@ -573,7 +573,7 @@ fn commands_in(target: &hosts::Target, text: &str, host: Host) -> Result<Vec<Str
         hosts::Kind::CodexToml(group) => toml::commands(text, group, &ours),
         hosts::Kind::ClineScript => Ok(script::command(text, &ours).into_iter().collect()),
         hosts::Kind::HookTables(tables) => hook_tables::commands(text, tables, &ours),
-        hosts::Kind::HermesYaml => Ok(yaml_hooks::commands(text, &ours)),
+        hosts::Kind::HermesYaml(_) => Ok(yaml_hooks::commands(text, &ours)),
     };
     found.map_err(|e| Problem::at(&target.path, e))
 }
@@ -672,7 +672,7 @@ fn install_into(
         hosts::Kind::CodexToml(group) => toml::install(before.unwrap_or(""), group, command, ours),
         hosts::Kind::ClineScript => script::install(before, command, ours),
         hosts::Kind::HookTables(tables) => hook_tables::install(before, tables, command, ours),
-        hosts::Kind::HermesYaml => yaml_hooks::install(before, command, ours),
+        hosts::Kind::HermesYaml(matchers) => yaml_hooks::install(before, command, *matchers, ours),
     }
 }
 
@@ -687,7 +687,7 @@ fn remove_from(
         hosts::Kind::CodexToml(group) => toml::uninstall(text, group, ours),
         hosts::Kind::ClineScript => Ok(script::uninstall(text, ours)),
         hosts::Kind::HookTables(tables) => hook_tables::uninstall(text, tables, ours),
-        hosts::Kind::HermesYaml => Ok(yaml_hooks::uninstall(text, ours)),
+        hosts::Kind::HermesYaml(_) => Ok(yaml_hooks::uninstall(text, ours)),
     }
 }
 

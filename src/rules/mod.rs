@@ -469,6 +469,12 @@ pub(crate) fn by_program(
             let as_rm = [&[Word::literal("-rf")][..], args].concat();
             fs::rm(&as_rm, profile, reading).into_iter().collect()
         }
+        // fs-extra's command line: `fse remove <path>` deletes it, folders and all.
+        "fse" if args.first().is_some_and(|w| w.text == "remove") => {
+            let rest = args.get(1..).unwrap_or_default();
+            let as_rm = [&[Word::literal("-rf")][..], rest].concat();
+            fs::rm(&as_rm, profile, reading).into_iter().collect()
+        }
         // Not `del`, which del-cli installs too: in an agent's shell that name is mostly
         // Windows' own one-file delete.
         "del-cli" => fs::del_cli(args, profile, reading).into_iter().collect(),

@@ -1,5 +1,6 @@
 //! justfiles, as just runs them: the recipes named (or the first), each one's dependencies
-//! before it, each body line a shell of its own (a shebang body one script).
+//! before it, each body line a shell of its own (a shebang body one script); `import`ed
+//! files joined in, `mod` modules called by their path (`just db::reset`, `just db reset`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -24,6 +25,8 @@ struct Def {
     before: Vec<String>,
     after: Vec<String>,
     body: Vec<String>,
+    /// The file it is defined in: the justfile, or a file it imports.
+    file: String,
 }
 
 #[derive(Default)]
@@ -32,9 +35,18 @@ struct Justfile {
     order: Vec<String>,
     vars: HashMap<String, String>,
     aliases: HashMap<String, String>,
-    /// `import` and `mod` lines: recipes may come from files not read.
+    /// `mod NAME` lines: each module's recipes, and the folder they run in (relative to the
+    /// justfile's).
+    modules: HashMap<String, (Justfile, Option<String>)>,
+    /// `import` and `mod` lines whose files cannot be read: recipes may come from them.
     open: Vec<String>,
+    /// A required import or module whose file does not exist: just stops before running
+    /// anything.
+    fails: bool,
 }
+
+/// Deepest imports and modules are followed through others.
+const MAX_IMPORT_DEPTH: u8 = 8;
 
 pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     let mut file_opt = None;
@@ -93,7 +105,16 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
             };
         }
     };
-    let file = parse(&text);
+    let base = above.clone().unwrap_or_else(|| match &file_opt {
+        Some(f) => moved(dir, f)
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| dir.to_path_buf()),
+        None => dir.to_path_buf(),
+    });
+    let file = parse(&text, &name, &base, "", 0);
+    if file.fails {
+        return Outcome::Nothing;
+    }
     // Recipes run in the justfile's folder, unless told otherwise.
     let dir_shown = match (workdir, above) {
         (Some(w), _) => Some(w.text),
@@ -101,9 +122,12 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     };
     // `NAME=value` words before the first recipe override variables; the rest are recipes
     // and their arguments.
-    let mut goals = Vec::new();
+    // Each goal: the module it is in (the justfile itself, or `mod`s), and the recipe.
+    let mut goals: Vec<(&Justfile, Option<String>, String)> = Vec::new();
     let mut pending = 0usize;
     let mut variadic = false;
+    // A module named on its own word: the next word names one of its recipes.
+    let mut within: Option<(&Justfile, Option<String>)> = None;
     for word in words {
         if pending > 0 || variadic {
             pending = pending.saturating_sub(1);
@@ -112,40 +136,75 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         let Some(given) = word.value() else {
             return super::unknown_name("the recipe", text.clone());
         };
-        if goals.is_empty() && given.contains('=') {
+        if goals.is_empty() && within.is_none() && given.contains('=') {
             continue;
         }
-        let given = file.aliases.get(given).map_or(given, String::as_str);
-        match file.recipes.get(given) {
-            Some(def) => {
-                pending = def.params.unwrap_or(0);
-                variadic = def.params.is_none();
-                goals.push(given.to_string());
+        let (mut module, mut at) = within.take().unwrap_or((&file, dir_shown.clone()));
+        // `just db::reset`: a recipe of a module by its path.
+        let mut path: Vec<&str> = given.split("::").collect();
+        let recipe = path.pop().unwrap_or(given);
+        for name in path {
+            match module.modules.get(name) {
+                Some((inner, dir)) => {
+                    at = joined(at, dir.as_deref());
+                    module = inner;
+                }
+                None if module.open.is_empty() => return Outcome::Nothing,
+                None => return unknown(module, &text, given),
             }
-            None if file.open.is_empty() => return Outcome::Nothing,
-            None => return unknown(&file, &text, given),
+        }
+        let recipe = module.aliases.get(recipe).map_or(recipe, String::as_str);
+        if let Some(def) = module.recipes.get(recipe) {
+            pending = def.params.unwrap_or(0);
+            variadic = def.params.is_none();
+            goals.push((module, at, recipe.to_string()));
+            continue;
+        }
+        match module.modules.get(recipe) {
+            Some((inner, dir)) => within = Some((inner, joined(at, dir.as_deref()))),
+            None if module.open.is_empty() => return Outcome::Nothing,
+            None => return unknown(module, &text, given),
         }
     }
-    if goals.is_empty() {
-        match file.order.first() {
-            Some(first) => goals.push(first.clone()),
-            None if file.open.is_empty() => return Outcome::Nothing,
-            None => return unknown(&file, &text, "the default recipe"),
-        }
-    }
-    let mut walk = Walk {
-        file: &file,
-        name: &name,
-        dir: dir_shown,
-        seen: HashSet::new(),
-        out: Vec::new(),
-        unknown: None,
+    // `just` alone, or `just db`: the first recipe of the justfile or the module.
+    let defaults = match within {
+        Some(module) => Some(module),
+        None if goals.is_empty() => Some((&file, dir_shown)),
+        None => None,
     };
-    for goal in &goals {
-        walk.recipe(goal);
+    if let Some((module, at)) = defaults {
+        match module.order.first() {
+            Some(first) => goals.push((module, at, first.clone())),
+            None if module.open.is_empty() => return Outcome::Nothing,
+            None => return unknown(module, &text, "the default recipe"),
+        }
+    }
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for (module, at, goal) in goals {
+        let mut walk = Walk {
+            file: module,
+            dir: at,
+            seen,
+            out,
+            unknown: None,
+        };
+        walk.recipe(&goal);
+        if let Some(why) = walk.unknown {
+            return Outcome::Unknown { why, seen: text };
+        }
+        (out, seen) = (walk.out, walk.seen);
     }
     let what = format!("{name} runs more recipes");
-    walked(walk.out, walk.unknown, &what, text)
+    walked(out, None, &what, text)
+}
+
+/// A module's folder below the one its parent runs in.
+fn joined(at: Option<String>, dir: Option<&str>) -> Option<String> {
+    match (at, dir) {
+        (Some(at), Some(dir)) => Some(format!("{at}/{dir}")),
+        (at, dir) => at.or(dir.map(str::to_string)),
+    }
 }
 
 fn unknown(file: &Justfile, text: &str, what: &str) -> Outcome {
@@ -158,75 +217,204 @@ fn unknown(file: &Justfile, text: &str, what: &str) -> Outcome {
     }
 }
 
-fn parse(text: &str) -> Justfile {
+/// The justfile `name` (as reasons show it) with text `text`, read from the folder `base`,
+/// its imports and modules followed; `prefix` is the folder of `name` as shown from the
+/// first justfile's.
+fn parse(text: &str, name: &str, base: &Path, prefix: &str, depth: u8) -> Justfile {
     let mut file = Justfile::default();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        if line.starts_with([' ', '\t']) {
-            if let Some(def) = current.as_ref().and_then(|c| file.recipes.get_mut(c))
-                && !line.trim().is_empty()
-            {
-                def.body.push(line.trim().to_string());
-            }
-            continue;
-        }
-        let line = line.trim_end();
-        current = None;
-        if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
-            continue;
-        }
-        let first = line.split_whitespace().next().unwrap_or("");
-        if matches!(first, "import" | "import?" | "mod" | "mod?") {
-            file.open.push(line.to_string());
-            continue;
-        }
-        if matches!(first, "set" | "alias") {
-            if let Some((alias, target)) = line
-                .strip_prefix("alias ")
-                .and_then(|rest| rest.split_once(":="))
-            {
-                file.aliases
-                    .insert(alias.trim().to_string(), target.trim().to_string());
-            }
-            continue;
-        }
-        let statement = line.strip_prefix("export ").unwrap_or(line);
-        if let Some((name, value)) = statement.split_once(":=")
-            && !name.contains(':')
-        {
-            let value = value.trim();
-            let quoted = value
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
-                .filter(|v| !v.contains(['"', '\'', '\\']));
-            if let Some(value) = quoted {
-                file.vars.insert(name.trim().to_string(), value.to_string());
-            }
-            continue;
-        }
-        let Some((head, deps)) = line.split_once(':') else {
-            continue;
-        };
-        let head = head.trim_start_matches('@');
-        let mut parts = head.split_whitespace();
-        let Some(name) = parts.next() else {
-            continue;
-        };
-        let params: Vec<&str> = parts.collect();
-        let variadic = params.iter().any(|p| p.starts_with(['+', '*']));
-        let (before, after) = deps.split_once("&&").unwrap_or((deps, ""));
-        let def = Def {
-            params: (!variadic).then_some(params.len()),
-            before: dependency_names(before),
-            after: dependency_names(after),
-            body: Vec::new(),
-        };
-        file.order.push(name.to_string());
-        file.recipes.insert(name.to_string(), def);
-        current = Some(name.to_string());
-    }
+    file.lines(text, name, base, prefix, depth);
     file
+}
+
+/// The path in an `import` or `mod` line: quoted, as just writes strings.
+fn quoted_path(text: &str) -> Option<&str> {
+    let text = text.trim();
+    text.strip_prefix('\'')
+        .and_then(|t| t.strip_suffix('\''))
+        .or_else(|| text.strip_prefix('"').and_then(|t| t.strip_suffix('"')))
+        // `~/x.just` is in a home folder the guard does not look into.
+        .filter(|t| !t.contains(['\\', '{']) && !t.starts_with('~'))
+}
+
+/// `prefix/path` as reasons show a file.
+fn shown_path(prefix: &str, path: &str) -> String {
+    if prefix.is_empty() {
+        path.to_string()
+    } else {
+        format!("{prefix}/{path}")
+    }
+}
+
+impl Justfile {
+    /// `import 'path'`, `import? 'path'`: its recipes and variables join this file's.
+    fn import(&mut self, line: &str, base: &Path, prefix: &str, depth: u8) {
+        let (optional, rest) = match line.strip_prefix("import?") {
+            Some(rest) => (true, rest),
+            None => (false, line.strip_prefix("import").unwrap_or("")),
+        };
+        let Some(path) = quoted_path(rest).filter(|_| depth < MAX_IMPORT_DEPTH) else {
+            self.open.push(line.to_string());
+            return;
+        };
+        let full = base.join(path);
+        match read_file(&full) {
+            Ok(Some(text)) => {
+                let inner_base = full.parent().unwrap_or(base).to_path_buf();
+                let inner_prefix = Path::new(&shown_path(prefix, path))
+                    .parent()
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let name = shown_path(prefix, path);
+                self.lines(&text, &name, &inner_base, &inner_prefix, depth + 1);
+            }
+            Ok(None) => self.fails |= !optional,
+            Err(_) => self.open.push(line.to_string()),
+        }
+    }
+
+    /// `mod NAME`, `mod? NAME`, `mod NAME 'path'`: a module, found as just finds it
+    /// (`NAME.just`, `NAME/mod.just`, `NAME/justfile`, ...), its recipes running in its
+    /// folder.
+    fn module(&mut self, line: &str, base: &Path, prefix: &str, depth: u8) {
+        let (optional, rest) = match line.strip_prefix("mod?") {
+            Some(rest) => (true, rest),
+            None => (false, line.strip_prefix("mod").unwrap_or("")),
+        };
+        let rest = rest.trim();
+        let (name, path) = match rest.split_once(char::is_whitespace) {
+            Some((name, path)) => (name, Some(path)),
+            None => (rest, None),
+        };
+        let candidates: Vec<String> = match path {
+            Some(path) => match quoted_path(path) {
+                // A folder given is searched for its justfile as a module's own folder is.
+                Some(path) if base.join(path).is_dir() => module_files(path),
+                Some(path) => vec![path.to_string()],
+                None => {
+                    self.open.push(line.to_string());
+                    return;
+                }
+            },
+            None => [format!("{name}.just")]
+                .into_iter()
+                .chain(module_files(name))
+                .collect(),
+        };
+        if depth >= MAX_IMPORT_DEPTH || name.is_empty() {
+            self.open.push(line.to_string());
+            return;
+        }
+        for candidate in candidates {
+            match read_file(&base.join(&candidate)) {
+                Ok(Some(text)) => {
+                    let shown = shown_path(prefix, &candidate);
+                    let folder = Path::new(&candidate)
+                        .parent()
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .filter(|p| !p.is_empty());
+                    let inner_base = folder.as_ref().map_or(base.to_path_buf(), |f| base.join(f));
+                    let inner_prefix = Path::new(&shown)
+                        .parent()
+                        .map(|p| p.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let module = parse(&text, &shown, &inner_base, &inner_prefix, depth + 1);
+                    self.fails |= module.fails;
+                    self.modules.insert(name.to_string(), (module, folder));
+                    return;
+                }
+                Ok(None) => {}
+                Err(_) => {
+                    self.open.push(line.to_string());
+                    return;
+                }
+            }
+        }
+        self.fails |= !optional;
+    }
+
+    fn lines(&mut self, text: &str, name: &str, base: &Path, prefix: &str, depth: u8) {
+        let file = self;
+        let source = name;
+        let mut current: Option<String> = None;
+        for line in text.lines() {
+            if line.starts_with([' ', '\t']) {
+                if let Some(def) = current.as_ref().and_then(|c| file.recipes.get_mut(c))
+                    && !line.trim().is_empty()
+                {
+                    def.body.push(line.trim().to_string());
+                }
+                continue;
+            }
+            let line = line.trim_end();
+            current = None;
+            if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
+                continue;
+            }
+            let first = line.split_whitespace().next().unwrap_or("");
+            if matches!(first, "import" | "import?") {
+                file.import(line, base, prefix, depth);
+                continue;
+            }
+            if matches!(first, "mod" | "mod?") {
+                file.module(line, base, prefix, depth);
+                continue;
+            }
+            if matches!(first, "set" | "alias") {
+                if let Some((alias, target)) = line
+                    .strip_prefix("alias ")
+                    .and_then(|rest| rest.split_once(":="))
+                {
+                    file.aliases
+                        .insert(alias.trim().to_string(), target.trim().to_string());
+                }
+                continue;
+            }
+            let statement = line.strip_prefix("export ").unwrap_or(line);
+            if let Some((name, value)) = statement.split_once(":=")
+                && !name.contains(':')
+            {
+                let value = value.trim();
+                let quoted = value
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+                    .filter(|v| !v.contains(['"', '\'', '\\']));
+                if let Some(value) = quoted {
+                    file.vars.insert(name.trim().to_string(), value.to_string());
+                }
+                continue;
+            }
+            let Some((head, deps)) = line.split_once(':') else {
+                continue;
+            };
+            let head = head.trim_start_matches('@');
+            let mut parts = head.split_whitespace();
+            let Some(name) = parts.next() else {
+                continue;
+            };
+            let params: Vec<&str> = parts.collect();
+            let variadic = params.iter().any(|p| p.starts_with(['+', '*']));
+            let (before, after) = deps.split_once("&&").unwrap_or((deps, ""));
+            let def = Def {
+                params: (!variadic).then_some(params.len()),
+                before: dependency_names(before),
+                after: dependency_names(after),
+                body: Vec::new(),
+                file: source.to_string(),
+            };
+            file.order.push(name.to_string());
+            file.recipes.insert(name.to_string(), def);
+            current = Some(name.to_string());
+        }
+    }
+}
+
+/// Where a module's justfile is looked for in its folder.
+fn module_files(folder: &str) -> Vec<String> {
+    ["mod.just", "justfile", "Justfile", ".justfile"]
+        .iter()
+        .map(|f| format!("{folder}/{f}"))
+        .collect()
 }
 
 /// `a b (c "x") && d`: the recipes named, without the arguments given to them.
@@ -249,7 +437,6 @@ fn dependency_names(deps: &str) -> Vec<String> {
 
 struct Walk<'a> {
     file: &'a Justfile,
-    name: &'a str,
     dir: Option<String>,
     seen: HashSet<String>,
     out: Vec<Recipe>,
@@ -313,7 +500,7 @@ impl Walk<'_> {
                     .collect(),
             };
             self.out.push(Recipe {
-                source: format!("{} recipe {name}", self.name),
+                source: format!("{} recipe {name}", def.file),
                 lines,
                 dir: self.dir.clone(),
             });

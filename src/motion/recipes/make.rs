@@ -1,6 +1,6 @@
 //! Makefiles, as make runs them: the goals named (or the default goal), each target's
 //! prerequisites before it, variables defined in the file or on the command line expanded,
-//! each recipe line a shell of its own.
+//! each recipe line a shell of its own; `include`d files read in their place.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -190,7 +190,10 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
             };
         }
     };
-    let mut file = Makefile::parse(&text, &call.vars);
+    let mut file = Makefile::parse(&text, &name, &call.vars, &root);
+    if file.fails.is_some() {
+        return Outcome::Nothing;
+    }
     if call.evaluates {
         file.open.push("`--eval` text".into());
     }
@@ -219,7 +222,6 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     };
     let mut walk = Walk {
         file: &file,
-        name: &name,
         dir: dir_shown,
         seen: HashSet::new(),
         out: Vec::new(),
@@ -253,23 +255,54 @@ struct Makefile {
     /// What the file leaves for make to find elsewhere: included files, computed lines.
     open: Vec<String>,
     one_shell: bool,
+    /// A required include that does not exist and no rule makes: make stops before any
+    /// recipe runs.
+    fails: Option<String>,
 }
 
 #[derive(Default)]
 struct Rule {
     prereqs: Vec<String>,
     recipe: Vec<String>,
+    /// The file whose lines gave the recipe: the makefile, or a file it includes.
+    file: String,
 }
 
+/// Deepest an include is followed through others.
+const MAX_INCLUDE_DEPTH: u8 = 8;
+
 impl Makefile {
-    fn parse(text: &str, given: &[(String, String)]) -> Makefile {
+    /// The makefile `name` with text `text`, the files it includes read from `root` (where
+    /// make runs, which is where make looks for them).
+    fn parse(text: &str, name: &str, given: &[(String, String)], root: &Path) -> Makefile {
         let mut file = Makefile::default();
         for (name, value) in given {
             file.vars.insert(name.clone(), Some(value.clone()));
             file.fixed.insert(name.clone());
         }
+        let mut missing = Vec::new();
+        file.lines(text, name, root, 0, &mut missing);
+        // A required include that is missing fails the run, unless a rule of the file
+        // makes it (then make makes it and starts over with what it holds).
+        for path in missing {
+            if file.rules.contains_key(&path) {
+                file.open.push(format!("include {path}"));
+            } else {
+                file.fails = Some(path);
+            }
+        }
+        file.one_shell = file.rules.contains_key(".ONESHELL");
+        file
+    }
+
+    /// Reads the lines of `text` (the file `name`) into the makefile, following its
+    /// includes; a required include that does not exist goes to `missing`.
+    fn lines(&mut self, text: &str, name: &str, root: &Path, depth: u8, missing: &mut Vec<String>) {
+        let file = self;
         let lines: Vec<&str> = text.lines().collect();
         let mut current: Vec<String> = Vec::new();
+        // How deep in conditionals the line is: which branch make takes is not read.
+        let mut nested = 0u32;
         let mut in_define = false;
         let mut i = 0;
         while let Some(&line) = lines.get(i) {
@@ -292,6 +325,7 @@ impl Makefile {
                 for target in &current {
                     if let Some(rule) = file.rules.get_mut(target) {
                         rule.recipe.push(recipe.clone());
+                        rule.file = name.to_string();
                     }
                 }
                 continue;
@@ -320,10 +354,21 @@ impl Makefile {
                     current.clear();
                     continue;
                 }
-                "ifeq" | "ifneq" | "ifdef" | "ifndef" | "else" | "endif" => continue,
+                "ifeq" | "ifneq" | "ifdef" | "ifndef" => {
+                    nested += 1;
+                    continue;
+                }
+                "endif" => {
+                    nested = nested.saturating_sub(1);
+                    continue;
+                }
+                "else" => continue,
                 "include" | "-include" | "sinclude" => {
-                    let rest = trimmed.get(first.len()..).unwrap_or("");
-                    file.open.push(format!("include {}", rest.trim()));
+                    let rest = trimmed.get(first.len()..).unwrap_or("").trim();
+                    // Under a condition (`ifneq ($(wildcard local.mk),)`) a missing file
+                    // may be one make never asks for.
+                    let required = first == "include" && nested == 0;
+                    file.include(rest, required, root, depth, missing);
                     current.clear();
                     continue;
                 }
@@ -338,7 +383,7 @@ impl Makefile {
             }
             match rule(statement) {
                 Some((targets, prereqs, inline)) => {
-                    current = file.add_rule(targets, prereqs, inline);
+                    current = file.add_rule(targets, prereqs, inline, name);
                 }
                 None => {
                     // `$(eval ...)`, a function call on its own: it may define anything.
@@ -349,8 +394,51 @@ impl Makefile {
                 }
             }
         }
-        file.one_shell = file.rules.contains_key(".ONESHELL");
-        file
+    }
+
+    /// An `include` line: each file it names is read in its place. A name only known at
+    /// run time, a file that cannot be read, or includes nested too deep are left open; an
+    /// optional include (`-include`, `sinclude`) that does not exist is skipped.
+    fn include(
+        &mut self,
+        names: &str,
+        required: bool,
+        root: &Path,
+        depth: u8,
+        missing: &mut Vec<String>,
+    ) {
+        let expanded = self.expand(names, 0, None);
+        if expanded.contains('$') || depth >= MAX_INCLUDE_DEPTH {
+            self.open.push(format!("include {names}"));
+            return;
+        }
+        for pattern in expanded.split_whitespace() {
+            // `~/x.mk` is in a home folder the guard does not look into.
+            if pattern.starts_with('~') {
+                self.open.push(format!("include {pattern}"));
+                continue;
+            }
+            let paths = if pattern.contains(['*', '?', '[']) {
+                // A pattern names the files that exist: none is no error.
+                match super::glob(root, pattern) {
+                    Ok(paths) => paths,
+                    Err(_) => {
+                        self.open.push(format!("include {pattern}"));
+                        continue;
+                    }
+                }
+            } else {
+                vec![pattern.to_string()]
+            };
+            for path in paths {
+                match read_file(&root.join(&path)) {
+                    Ok(Some(text)) => self.lines(&text, &path, root, depth + 1, missing),
+                    Ok(None) if required => missing.push(path),
+                    Ok(None) => {}
+                    Err(_) => self.open.push(format!("include {path}")),
+                }
+            }
+        }
     }
 
     fn assign(&mut self, name: &str, op: &str, value: &str) {
@@ -374,7 +462,13 @@ impl Makefile {
     }
 
     /// Records a rule line; gives the targets later recipe lines belong to.
-    fn add_rule(&mut self, targets: &str, prereqs: &str, inline: Option<&str>) -> Vec<String> {
+    fn add_rule(
+        &mut self,
+        targets: &str,
+        prereqs: &str,
+        inline: Option<&str>,
+        file: &str,
+    ) -> Vec<String> {
         let targets: Vec<String> = self
             .expand(targets, 0, None)
             .split_whitespace()
@@ -393,6 +487,9 @@ impl Makefile {
             }
             let rule = self.rules.entry(target.clone()).or_default();
             rule.prereqs.extend(prereqs.iter().cloned());
+            if inline.is_some() {
+                rule.file = file.to_string();
+            }
             if let Some(inline) = inline {
                 rule.recipe.push(inline.to_string());
             }
@@ -580,7 +677,6 @@ fn colon_outside_references(line: &str) -> Option<usize> {
 /// Following goals to the recipes they run, prerequisites first, each target once.
 struct Walk<'a> {
     file: &'a Makefile,
-    name: &'a str,
     dir: Option<String>,
     seen: HashSet<String>,
     out: Vec<Recipe>,
@@ -621,7 +717,7 @@ impl Walk<'_> {
             lines
         };
         self.out.push(Recipe {
-            source: format!("{} target {target}", self.name),
+            source: format!("{} target {target}", rule.file),
             lines,
             dir: self.dir.clone(),
         });

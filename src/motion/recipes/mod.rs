@@ -1,13 +1,16 @@
-//! The recipes a task runner runs: package.json scripts (npm, pnpm, yarn, bun), make
-//! targets, just recipes, Taskfile tasks, deno tasks and composer scripts.
+//! The recipes a task runner runs: package.json scripts (npm, pnpm, yarn, bun; across
+//! workspace packages too, and through turbo, lerna and nx), make targets, just recipes,
+//! Taskfile tasks, deno tasks and composer scripts.
 //!
 //! [`runs_recipe`] tells from the words alone whether a command asks a runner for a recipe
 //! (no file is touched: a line with no runner pays nothing). [`read`] then finds the
 //! recipe file where the runner would look, and gives the shell text each recipe runs, in
 //! the order the runner runs them (`preX`, `X`, `postX`; a target's prerequisites before
-//! the target). What cannot be resolved (an `include`, a name built at run time, a file
-//! that cannot be read) is [`Outcome::Unknown`]; a recipe the file does not define runs
-//! nothing, as the runner itself would refuse it.
+//! the target). Files a recipe file includes (make's `include`, just's `import` and `mod`,
+//! Taskfile `includes:`) are read where the runner reads them. What cannot be resolved (a
+//! name built at run time, a file that cannot be read) is [`Outcome::Unknown`]; a recipe the
+//! files do not define runs nothing, as the runner itself would refuse it, and so does a
+//! runner whose required include is missing.
 
 mod composer;
 mod deno;
@@ -15,6 +18,7 @@ mod just;
 mod make;
 mod npm;
 mod task;
+mod workspaces;
 
 use std::path::{Path, PathBuf};
 
@@ -85,6 +89,7 @@ pub fn runs_recipe(name: &str, argv: &[Word]) -> bool {
         "task" | "go-task" => task::runs_recipe(argv),
         "deno" => deno::runs_recipe(argv),
         "composer" => composer::runs_recipe(argv),
+        "turbo" | "lerna" | "nx" => true,
         _ => false,
     }
 }
@@ -100,6 +105,8 @@ pub fn read(name: &str, argv: &[Word], dir: Option<&Path>) -> Outcome {
         "task" | "go-task" => task::read(args, dir),
         "deno" => deno::read(args, dir),
         "composer" => composer::read(args, dir),
+        "turbo" | "lerna" => workspaces::read_tool(name, args, dir),
+        "nx" => workspaces::read_nx(args, dir),
         _ => Outcome::Nothing,
     }
 }
@@ -219,5 +226,172 @@ fn unknown_name(what: &str, seen: String) -> Outcome {
     Outcome::Unknown {
         why: format!("{what} is only known at run time"),
         seen,
+    }
+}
+
+/// Most folder entries one pattern is matched against: a pattern that reaches further is
+/// one the guard does not follow.
+const MAX_GLOB_ENTRIES: usize = 10_000;
+
+/// The paths under `root` that `pattern` names (`mk/*.mk`, `packages/*`, `apps/**`), as
+/// `pattern` spells them, sorted: `*`, `?` and `[...]` within a name, `**` any folders
+/// below (not `node_modules`, not hidden ones). `Err` when a folder cannot be read or the
+/// pattern reaches too far.
+fn glob(root: &Path, pattern: &str) -> Result<Vec<String>, String> {
+    let base = if pattern.starts_with('/') { "/" } else { "" };
+    let parts: Vec<&str> = pattern
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let mut out = Vec::new();
+    let mut budget = MAX_GLOB_ENTRIES;
+    glob_walk(root, base.to_string(), &parts, &mut out, &mut budget)?;
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn glob_walk(
+    root: &Path,
+    at: String,
+    parts: &[&str],
+    out: &mut Vec<String>,
+    budget: &mut usize,
+) -> Result<(), String> {
+    let Some((part, rest)) = parts.split_first() else {
+        if root.join(&at).exists() {
+            out.push(at);
+        }
+        return Ok(());
+    };
+    let join = |name: &str| match at.as_str() {
+        "" => name.to_string(),
+        a if a.ends_with('/') => format!("{a}{name}"),
+        a => format!("{a}/{name}"),
+    };
+    if !part.contains(['*', '?', '[']) {
+        return glob_walk(root, join(part), rest, out, budget);
+    }
+    let folder = root.join(&at);
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => return Ok(()),
+        Err(e) => return Err(format!("{} could not be read: {e}", shown(&folder))),
+    };
+    let mut names = Vec::new();
+    for entry in entries {
+        *budget = budget
+            .checked_sub(1)
+            .ok_or_else(|| format!("`{part}` names more files than the guard reads"))?;
+        let entry = entry.map_err(|e| format!("{} could not be read: {e}", shown(&folder)))?;
+        names.push((
+            entry.file_name().to_string_lossy().into_owned(),
+            entry.file_type().is_ok_and(|t| t.is_dir()),
+        ));
+    }
+    for (name, is_dir) in names {
+        if *part == "**" {
+            if is_dir && !name.starts_with('.') && name != "node_modules" {
+                glob_walk(root, join(&name), parts, out, budget)?;
+            }
+            continue;
+        }
+        // A pattern names hidden files only when it says so.
+        if name.starts_with('.') && !part.starts_with('.') {
+            continue;
+        }
+        if matches_name(part.as_bytes(), name.as_bytes()) {
+            glob_walk(root, join(&name), rest, out, budget)?;
+        }
+    }
+    if *part == "**" {
+        glob_walk(root, at, rest, out, budget)?;
+    }
+    Ok(())
+}
+
+/// Whether a file's `name` matches one part of a pattern: `*`, `?`, `[abc]`, `[a-z]`,
+/// `[!a]`.
+fn matches_name(pattern: &[u8], name: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|skip| {
+            name.get(skip..)
+                .is_some_and(|tail| matches_name(rest, tail))
+        }),
+        Some((b'?', rest)) => name
+            .split_first()
+            .is_some_and(|(_, tail)| matches_name(rest, tail)),
+        Some((b'[', rest)) => {
+            let Some(close) = rest.iter().skip(1).position(|&b| b == b']').map(|p| p + 1) else {
+                return name
+                    .split_first()
+                    .is_some_and(|(&c, tail)| c == b'[' && matches_name(rest, tail));
+            };
+            let (set, after) = rest.split_at(close);
+            let after = after.get(1..).unwrap_or_default();
+            let (negated, set) = match set.split_first() {
+                Some((b'!' | b'^', set)) => (true, set),
+                _ => (false, set),
+            };
+            let Some((&c, tail)) = name.split_first() else {
+                return false;
+            };
+            let mut hit = false;
+            let mut i = 0;
+            while let Some(&first) = set.get(i) {
+                if set.get(i + 1) == Some(&b'-')
+                    && let Some(&last) = set.get(i + 2)
+                {
+                    hit |= (first..=last).contains(&c);
+                    i += 3;
+                } else {
+                    hit |= first == c;
+                    i += 1;
+                }
+            }
+            hit != negated && matches_name(after, tail)
+        }
+        Some((&b, rest)) => name
+            .split_first()
+            .is_some_and(|(&c, tail)| c == b && matches_name(rest, tail)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_as_a_shell_pattern_does() {
+        let yes = |p: &str, n: &str| matches_name(p.as_bytes(), n.as_bytes());
+        assert!(yes("*.mk", "clean.mk") && !yes("*.mk", "clean.mkx"));
+        assert!(yes("a?c", "abc") && !yes("a?c", "ac"));
+        assert!(yes("[a-c]x", "bx") && !yes("[!a-c]x", "bx") && yes("[xy]", "y"));
+        assert!(yes("[", "[") && !yes("[a", "b"));
+    }
+
+    #[test]
+    fn globs_find_files_and_folders_below() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in [
+            "mk/a.mk",
+            "mk/b.txt",
+            "packages/x/p.json",
+            "apps/web/y/p.json",
+        ] {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, "").unwrap();
+        }
+        std::fs::create_dir_all(dir.path().join("apps/node_modules/z")).unwrap();
+        assert_eq!(glob(dir.path(), "./mk/*.mk").unwrap(), ["mk/a.mk"]);
+        assert_eq!(glob(dir.path(), "packages/*").unwrap(), ["packages/x"]);
+        assert_eq!(
+            glob(dir.path(), "apps/**").unwrap(),
+            ["apps", "apps/web", "apps/web/y"]
+        );
+        assert!(glob(dir.path(), "none/*").unwrap().is_empty());
     }
 }

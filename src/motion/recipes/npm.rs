@@ -6,11 +6,13 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::workspaces::{self, Pick, Root};
 use super::{
     Outcome, Recipe, appended, moved, nearest_file, option_value, read_file, shown_dir,
     unknown_name,
 };
 use crate::syntax::Word;
+use crate::syntax::argv::{self, Style, Written};
 
 /// yarn's own commands, which are not a script to run (`yarn add rimraf`).
 const YARN: &[&str] = &[
@@ -274,6 +276,9 @@ pub(super) fn runs_recipe(tool: &str, argv: &[Word]) -> bool {
     if !sub.literal {
         return true;
     }
+    if tool == "yarn" && matches!(sub.text.as_str(), "workspace" | "workspaces") {
+        return yarn_run(args, at).is_some();
+    }
     let asked = ask(tool, &sub.text);
     // `bun fix.ts`, `bun run ./x.js`: a file bun runs as the interpreter it also is.
     if tool == "bun" {
@@ -296,6 +301,12 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
     let Some(sub) = args.get(at) else {
         return Outcome::Nothing;
     };
+    if tool == "yarn" && sub.literal && matches!(sub.text.as_str(), "workspace" | "workspaces") {
+        return match yarn_run(args, at) {
+            Some(run) => yarn_workspaces(args, &run, dir),
+            None => Outcome::Nothing,
+        };
+    }
     let asked = if sub.literal {
         ask(tool, &sub.text)
     } else {
@@ -367,20 +378,43 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    if call.workspaces {
-        return Outcome::Unknown {
-            why: "it runs scripts of workspace packages, which are not read".into(),
-            seen: all(),
+    let dir_shown = match &above {
+        Some(above) => Some(shown_dir(above)),
+        None => call.dir.as_ref().map(|w| w.text.clone()),
+    };
+    let picked = if call.workspaces {
+        pick(tool, args, name_at)
+    } else {
+        None
+    };
+    if let Some(picked) = picked {
+        let (Some(pick), Some(name)) = (picked, name.value()) else {
+            return Outcome::Unknown {
+                why: "the workspace packages it runs in are only known at run time".into(),
+                seen: all(),
+            };
         };
+        let extra = passed_on(tool, args.get(name_at + 1..).unwrap_or_default());
+        let base = above.clone().unwrap_or_else(|| root.clone());
+        // Started in a workspace package, the tool runs from the workspace root above it.
+        let (base, json, shown) = match workspaces::find_root(&base) {
+            Ok(Some((found, json))) if found != base => {
+                let shown = Some(shown_dir(&found));
+                (found, json, shown)
+            }
+            _ => (base, json, dir_shown),
+        };
+        let root = Root {
+            dir: &base,
+            shown,
+            json: &json,
+        };
+        return workspaces::run(&root, &pick, &[name.to_string()], &extra);
     }
     let Some(name) = name.value() else {
         return unknown_name("the script's name", all());
     };
     let extra = passed_on(tool, args.get(name_at + 1..).unwrap_or_default());
-    let dir_shown = match &above {
-        Some(above) => Some(shown_dir(above)),
-        None => call.dir.as_ref().map(|w| w.text.clone()),
-    };
     let recipe = |name: &str, text: &str, extra: &[Word]| Recipe {
         source: format!("package.json scripts.{name}"),
         lines: vec![appended(text, extra)],
@@ -416,6 +450,212 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
         return Outcome::Runs(out);
     }
     program()
+}
+
+/// The workspace packages a run is for, from the tool's options before the script's name
+/// (npm reads its own anywhere before `--`). `None` when it names none (pnpm's `-w` is the
+/// root); `Some(None)` when one is only known at run time.
+fn pick(tool: &str, args: &[Word], name_at: usize) -> Option<Option<Pick>> {
+    let end = match tool {
+        "npm" => args
+            .iter()
+            .position(|w| w.text == "--")
+            .unwrap_or(args.len()),
+        _ => name_at.min(args.len()),
+    };
+    let head = args.get(..end).unwrap_or_default();
+    let options = match tool {
+        "npm" => Written {
+            names: &["--workspaces", "-ws", "--include-workspace-root"],
+            valued: &["--workspace", "-w", "--prefix", "-C", "--loglevel"],
+        },
+        "pnpm" => Written {
+            names: &["--recursive", "-r", "--workspace-root", "-w"],
+            valued: &[
+                "--filter",
+                "-F",
+                "--dir",
+                "-C",
+                "--loglevel",
+                "--workspace-concurrency",
+                "--reporter",
+            ],
+        },
+        _ => Written {
+            names: &[],
+            valued: &["--filter", "-F", "--cwd"],
+        },
+    };
+    let read = argv::read(head, Style::Getopt, &options);
+    let (named, all): (&[&str], bool) = match tool {
+        "npm" => (&["workspace", "w"], read.on(&["workspaces", "ws"])),
+        "pnpm" => (&["filter", "F"], read.on(&["recursive", "r"])),
+        _ => (&["filter", "F"], false),
+    };
+    let mut names = Vec::new();
+    for opt in read.opts.iter().filter(|o| named.iter().any(|n| o.is(n))) {
+        match opt.value_in(head).as_ref().and_then(Word::value) {
+            Some(value) => names.push(value.to_string()),
+            None => return Some(None),
+        }
+    }
+    let root = tool == "npm" && read.on(&["include-workspace-root"]);
+    if !names.is_empty() {
+        Some(Some(Pick::Named { names, root }))
+    } else if all {
+        Some(Some(Pick::All { root }))
+    } else {
+        None
+    }
+}
+
+/// A yarn run across workspaces: `yarn workspace X [run] S`, `yarn workspaces foreach
+/// [options] [run] S`, `yarn workspaces run S`.
+struct YarnRun {
+    pick: Option<Pick>,
+    /// Where the script's name stands.
+    name_at: usize,
+    /// A lone workspace named: a program of the name runs when it has no such script.
+    one: Option<String>,
+}
+
+/// How `yarn workspace ...` / `yarn workspaces ...` (the subcommand at `at`) asks for a
+/// script; `None` when it asks for none (`yarn workspaces list`, `yarn workspace x add y`).
+fn yarn_run(args: &[Word], at: usize) -> Option<YarnRun> {
+    let sub = args.get(at)?;
+    let next = at + 1;
+    // The script's name at `from`, after an optional `run`; none when it is yarn's own.
+    let name_from = |from: usize| -> Option<usize> {
+        let word = args.get(from)?;
+        if word.text == "run" {
+            return first_operand(args, from + 1);
+        }
+        (!word.literal || !YARN.contains(&word.text.as_str())).then_some(from)
+    };
+    if sub.text == "workspace" {
+        let one = args.get(next)?;
+        let name_at = name_from(next + 1)?;
+        return Some(YarnRun {
+            pick: one.value().map(|name| Pick::Named {
+                names: vec![name.to_string()],
+                root: false,
+            }),
+            name_at,
+            one: one.value().map(str::to_string),
+        });
+    }
+    match args.get(next).map(|w| w.text.as_str()) {
+        // yarn 1: every workspace.
+        Some("run") => Some(YarnRun {
+            pick: Some(Pick::All { root: false }),
+            name_at: first_operand(args, next + 1)?,
+            one: None,
+        }),
+        Some("foreach") => {
+            let rest = args.get(next + 1..).unwrap_or_default();
+            let read = argv::read_head(
+                rest,
+                Style::Getopt,
+                &Written {
+                    names: &[],
+                    valued: &[
+                        "--include",
+                        "--exclude",
+                        "--from",
+                        "--since",
+                        "-j",
+                        "--jobs",
+                    ],
+                },
+            );
+            let name_at = name_from(next + 1 + read.stopped_at?)?;
+            // Which workspaces a recursive, changed-since or excluding run takes is not read.
+            let narrowed = read.last(&[
+                "from",
+                "since",
+                "exclude",
+                "recursive",
+                "R",
+                "worktree",
+                "W",
+            ]);
+            let mut names = Vec::new();
+            let mut known = narrowed.is_none();
+            for opt in read.opts.iter().filter(|o| o.is("include")) {
+                match opt.value_in(rest).as_ref().and_then(Word::value) {
+                    Some(value) => names.push(value.to_string()),
+                    None => known = false,
+                }
+            }
+            let pick = match (known, names.is_empty()) {
+                (false, _) => None,
+                (true, true) => Some(Pick::All { root: true }),
+                (true, false) => Some(Pick::Named { names, root: false }),
+            };
+            Some(YarnRun {
+                pick,
+                name_at,
+                one: None,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// What a yarn run across workspaces runs, from the package.json found above `dir`.
+fn yarn_workspaces(args: &[Word], run: &YarnRun, dir: Option<&Path>) -> Outcome {
+    let Some(dir) = dir else {
+        return Outcome::Nothing;
+    };
+    let (text, above) = match nearest_file(dir, &["package.json"]) {
+        Ok(Some((_, text, above))) => (text, above),
+        Ok(None) => return Outcome::Nothing,
+        Err(why) => {
+            return Outcome::Unknown {
+                why,
+                seen: String::new(),
+            };
+        }
+    };
+    let Ok(json) = serde_json::from_str::<Value>(&text) else {
+        return Outcome::Unknown {
+            why: "package.json could not be parsed".into(),
+            seen: text,
+        };
+    };
+    let (Some(pick), Some(name)) = (&run.pick, args.get(run.name_at).and_then(Word::value)) else {
+        return Outcome::Unknown {
+            why: "the workspace packages it runs in are only known at run time".into(),
+            seen: String::new(),
+        };
+    };
+    let extra = passed_on("yarn", args.get(run.name_at + 1..).unwrap_or_default());
+    let base = above.clone().unwrap_or_else(|| dir.to_path_buf());
+    let root = Root {
+        dir: &base,
+        shown: above.as_deref().map(shown_dir),
+        json: &json,
+    };
+    let ran = workspaces::run(&root, pick, &[name.to_string()], &extra);
+    // `yarn workspace api rimraf dist`: no such script, so the program runs in the
+    // workspace's folder.
+    match (&ran, &run.one) {
+        (Outcome::Runs(found), Some(one)) if found.is_empty() => {
+            match workspaces::folder(&root, one) {
+                Some(folder) => {
+                    let words = args.get(run.name_at..).unwrap_or_default();
+                    let line: Vec<String> = words.iter().map(Word::shell_quoted).collect();
+                    Outcome::Runs(vec![Recipe {
+                        source: format!("the program `{name}` in workspace {one}"),
+                        lines: vec![line.join(" ")],
+                        dir: folder,
+                    }])
+                }
+                None => Outcome::Nothing,
+            }
+        }
+        _ => ran,
+    }
 }
 
 /// The first word from `from` that is not an option (or the tool's value of one).

@@ -1,7 +1,8 @@
 //! Taskfiles, as Task (`task X`) runs them: a task's `deps` first, then its `cmds`, a
 //! `task:` entry running that task. The file is YAML; this reads the plain shape a
 //! Taskfile is written in (block lists and maps, plain and quoted scalars, `|` and `>`
-//! blocks). What it cannot read (anchors, loops, includes) is unknown.
+//! blocks), and the Taskfiles it `includes:` under their namespaces (`task docs:serve`).
+//! What it cannot read (anchors, loops, a templated include) is unknown.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -97,10 +98,21 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     if names.is_empty() {
         names.push("default".into());
     }
-    let file = Taskfile::new(&text);
+    let base = match (&file_opt, &above) {
+        (_, Some(above)) => above.clone(),
+        (Some(file), None) => moved(&root, file)
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| root.clone()),
+        (None, None) => root.clone(),
+    };
+    let mut files = Taskfiles::default();
+    files.load(text.clone(), name.clone(), &base, "", None, 0);
+    if files.fails {
+        // Task stops on an included Taskfile that does not exist.
+        return Outcome::Nothing;
+    }
     let mut walk = Walk {
-        file: &file,
-        name: &name,
+        files: &files,
         dir: match (workdir, above) {
             (Some(w), _) => Some(w.text),
             (None, above) => above.as_deref().map(shown_dir),
@@ -110,8 +122,8 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         unknown: None,
     };
     for goal in &names {
-        if file.block(goal).is_none() {
-            if file.includes || goal.contains(':') {
+        if files.task(goal).is_none() {
+            if files.open {
                 return Outcome::Unknown {
                     why: format!(
                         "the task `{goal}` may come from an included Taskfile, which the guard does not follow"
@@ -128,10 +140,188 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     walked(walk.out, walk.unknown, &what, text)
 }
 
-/// A Taskfile's lines, with what it leaves open.
-struct Taskfile<'a> {
-    lines: Vec<&'a str>,
-    includes: bool,
+/// Deepest includes are followed through others.
+const MAX_INCLUDE_DEPTH: u8 = 8;
+
+/// A Taskfile and the ones it includes, each under its namespace.
+#[derive(Default)]
+struct Taskfiles {
+    files: Vec<Taskfile>,
+    /// An include that could not be read: tasks may come from it.
+    open: bool,
+    /// A required include that does not exist.
+    fails: bool,
+}
+
+/// One Taskfile: its text, its name as reasons show it, the namespace its tasks are
+/// called by (`docs:`; empty for the first), and the folder they run in when not the
+/// first Taskfile's.
+struct Taskfile {
+    text: String,
+    name: String,
+    ns: String,
+    dir: Option<String>,
+}
+
+/// One entry of `includes:`: its namespace, the Taskfile or folder, the folder its tasks
+/// run in, whether it may be missing.
+struct Include {
+    ns: String,
+    path: String,
+    dir: Option<String>,
+    optional: bool,
+}
+
+impl Taskfiles {
+    /// Adds the Taskfile `name` (`text`, in the folder `base`), and what it includes.
+    fn load(
+        &mut self,
+        text: String,
+        name: String,
+        base: &Path,
+        ns: &str,
+        dir: Option<String>,
+        depth: u8,
+    ) {
+        let includes = includes(&text);
+        self.files.push(Taskfile {
+            text,
+            name: name.clone(),
+            ns: ns.to_string(),
+            dir: dir.clone(),
+        });
+        let Some(includes) = includes else {
+            self.open = true;
+            return;
+        };
+        let shown_folder = Path::new(&name)
+            .parent()
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for include in includes {
+            // A templated path, or one in a home folder, is not looked into.
+            if depth >= MAX_INCLUDE_DEPTH
+                || include.path.contains("{{")
+                || include.path.starts_with('~')
+            {
+                self.open = true;
+                continue;
+            }
+            let full = base.join(&include.path);
+            let (file, shown) = if full.is_dir() {
+                match first_file(&full, FILES) {
+                    Ok(Some((file, _))) => (full.join(&file), format!("{}/{file}", include.path)),
+                    Ok(None) => {
+                        self.fails |= !include.optional;
+                        continue;
+                    }
+                    Err(_) => {
+                        self.open = true;
+                        continue;
+                    }
+                }
+            } else {
+                (full, include.path.clone())
+            };
+            let shown = match shown_folder.as_str() {
+                "" => shown,
+                folder => format!("{folder}/{shown}"),
+            };
+            let shown = shown.trim_start_matches("./").to_string();
+            match read_file(&file) {
+                Ok(Some(text)) => {
+                    let inner_base = file.parent().unwrap_or(base).to_path_buf();
+                    // Included tasks run where the including Taskfile's do, unless `dir:`
+                    // says otherwise.
+                    let inner_dir = match (include.dir, &dir) {
+                        (Some(d), Some(outer)) => Some(format!("{outer}/{d}")),
+                        (Some(d), None) => Some(d),
+                        (None, outer) => outer.clone(),
+                    };
+                    let inner_ns = format!("{ns}{}:", include.ns);
+                    self.load(text, shown, &inner_base, &inner_ns, inner_dir, depth + 1);
+                }
+                Ok(None) => self.fails |= !include.optional,
+                Err(_) => self.open = true,
+            }
+        }
+    }
+
+    /// The Taskfile a task's full name (`docs:serve`) is in, and its name there.
+    fn find<'s>(&self, name: &'s str) -> Option<(&Taskfile, &'s str)> {
+        let name = name.strip_prefix(':').unwrap_or(name);
+        self.files
+            .iter()
+            .filter_map(|f| name.strip_prefix(f.ns.as_str()).map(|local| (f, local)))
+            .max_by_key(|(f, _)| f.ns.len())
+    }
+
+    /// The task of that full name: its Taskfile, its inline value and its block.
+    fn task<'s>(&'s self, name: &str) -> Option<(&'s Taskfile, &'s str, Vec<&'s str>)> {
+        let (file, local) = self.find(name)?;
+        let (inline, block) = block(&file.text, local)?;
+        Some((file, inline, block))
+    }
+}
+
+/// The entries of `includes:`; `None` when they take a shape this reader does not read.
+fn includes(text: &str) -> Option<Vec<Include>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = lines.iter().position(|l| l.trim_end() == "includes:") else {
+        return Some(Vec::new());
+    };
+    let body = lines.get(start + 1..)?;
+    let end = body
+        .iter()
+        .position(|l| indent(l) == Some(0))
+        .unwrap_or(body.len());
+    let body = body.get(..end)?;
+    let Some(level) = body.iter().find_map(|l| indent(l)) else {
+        return Some(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (at, line) in body.iter().enumerate() {
+        if indent(line) != Some(level) {
+            continue;
+        }
+        let (ns, value) = key_value(line.trim())?;
+        let ns = unquote(ns);
+        if !value.is_empty() {
+            out.push(Include {
+                ns,
+                path: unquote(value),
+                dir: None,
+                optional: false,
+            });
+            continue;
+        }
+        let rest = body.get(at + 1..).unwrap_or_default();
+        let len = rest
+            .iter()
+            .position(|l| indent(l).is_some_and(|n| n <= level))
+            .unwrap_or(rest.len());
+        let mut include = Include {
+            ns,
+            path: String::new(),
+            dir: None,
+            optional: false,
+        };
+        for line in rest.get(..len).unwrap_or_default() {
+            match key_value(line.trim()) {
+                Some(("taskfile", v)) => include.path = unquote(v),
+                Some(("dir", v)) => include.dir = Some(unquote(v)),
+                Some(("optional", v)) => include.optional = unquote(v) == "true",
+                // Tasks without a namespace: which name is whose is not read.
+                Some(("flatten", _)) => return None,
+                _ => {}
+            }
+        }
+        if include.path.is_empty() {
+            return None;
+        }
+        out.push(include);
+    }
+    Some(out)
 }
 
 /// The indentation of a line (spaces), `None` for a blank or comment line.
@@ -140,35 +330,28 @@ fn indent(line: &str) -> Option<usize> {
     (!body.is_empty() && !body.starts_with('#')).then(|| line.len() - body.len())
 }
 
-impl<'a> Taskfile<'a> {
-    fn new(text: &'a str) -> Self {
-        let lines: Vec<&str> = text.lines().collect();
-        let includes = lines.iter().any(|l| l.starts_with("includes:"));
-        Taskfile { lines, includes }
-    }
-
-    /// The task `name`: its inline value (after `name:`) and the lines of its block.
-    fn block(&self, name: &str) -> Option<(&'a str, &[&'a str])> {
-        let start = self.lines.iter().position(|l| l.trim_end() == "tasks:")?;
-        let body = self.lines.get(start + 1..)?;
-        let end = body
-            .iter()
-            .position(|l| indent(l) == Some(0))
-            .unwrap_or(body.len());
-        let body = body.get(..end)?;
-        let level = body.iter().find_map(|l| indent(l))?;
-        let at = body.iter().position(|l| {
-            indent(l) == Some(level)
-                && key_value(l.trim()).is_some_and(|(key, _)| unquote(key) == name)
-        })?;
-        let (_, inline) = key_value(body.get(at)?.trim())?;
-        let rest = body.get(at + 1..)?;
-        let len = rest
-            .iter()
-            .position(|l| indent(l).is_some_and(|i| i <= level))
-            .unwrap_or(rest.len());
-        Some((inline, rest.get(..len)?))
-    }
+/// The task `name` in a Taskfile's text: its inline value (after `name:`) and the lines of
+/// its block.
+fn block<'t>(text: &'t str, name: &str) -> Option<(&'t str, Vec<&'t str>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| l.trim_end() == "tasks:")?;
+    let body = lines.get(start + 1..)?;
+    let end = body
+        .iter()
+        .position(|l| indent(l) == Some(0))
+        .unwrap_or(body.len());
+    let body = body.get(..end)?;
+    let level = body.iter().find_map(|l| indent(l))?;
+    let at = body.iter().position(|l| {
+        indent(l) == Some(level) && key_value(l.trim()).is_some_and(|(key, _)| unquote(key) == name)
+    })?;
+    let (_, inline) = key_value(body.get(at)?.trim())?;
+    let rest = body.get(at + 1..)?;
+    let len = rest
+        .iter()
+        .position(|l| indent(l).is_some_and(|i| i <= level))
+        .unwrap_or(rest.len());
+    Some((inline, rest.get(..len)?.to_vec()))
 }
 
 /// `key: value` (value possibly empty).
@@ -276,8 +459,7 @@ fn block_scalar(style: &str, lines: &[&str]) -> String {
 }
 
 struct Walk<'a> {
-    file: &'a Taskfile<'a>,
-    name: &'a str,
+    files: &'a Taskfiles,
     dir: Option<String>,
     seen: HashSet<String>,
     out: Vec<Recipe>,
@@ -290,17 +472,32 @@ impl Walk<'_> {
         {
             return;
         }
-        let Some((inline, block)) = self.file.block(name) else {
-            if self.file.includes || name.contains(':') {
+        let Some((file, inline, block)) = self.files.task(name) else {
+            if self.files.open {
                 self.unknown = Some(format!(
                     "the task `{name}` may come from an included Taskfile"
                 ));
             }
             return;
         };
+        let local = name
+            .strip_prefix(':')
+            .unwrap_or(name)
+            .strip_prefix(file.ns.as_str())
+            .unwrap_or(name);
+        // A name in an included Taskfile is its own namespace's, unless it starts at the
+        // top (`:build`).
+        let full = |other: &str| match other.strip_prefix(':') {
+            Some(top) => top.to_string(),
+            None => format!("{}{other}", file.ns),
+        };
         let mut cmds = Vec::new();
         let mut deps = Vec::new();
-        let mut dir = self.dir.clone();
+        let mut dir = match (&self.dir, &file.dir) {
+            (Some(outer), Some(d)) => Some(format!("{outer}/{d}")),
+            (outer, d) => outer.clone().or_else(|| d.clone()),
+        };
+        let shown = format!("{} task {local}", file.name);
         if !inline.is_empty() {
             match entries(inline, &[]) {
                 Ok(found) => cmds = found,
@@ -342,7 +539,7 @@ impl Walk<'_> {
         }
         for dep in deps {
             match dep {
-                Entry::Shell(dep) | Entry::Task(dep) => self.task(&dep),
+                Entry::Shell(dep) | Entry::Task(dep) => self.task(&full(&dep)),
             }
         }
         let mut lines = Vec::new();
@@ -350,20 +547,20 @@ impl Walk<'_> {
             match cmd {
                 Entry::Shell(text) => lines.push(templated(&text)),
                 Entry::Task(other) => {
-                    self.flush(name, &mut lines, &dir);
-                    self.task(&other);
+                    self.flush(&shown, &mut lines, &dir);
+                    self.task(&full(&other));
                 }
             }
         }
-        self.flush(name, &mut lines, &dir);
+        self.flush(&shown, &mut lines, &dir);
     }
 
-    fn flush(&mut self, name: &str, lines: &mut Vec<String>, dir: &Option<String>) {
+    fn flush(&mut self, shown: &str, lines: &mut Vec<String>, dir: &Option<String>) {
         if lines.is_empty() {
             return;
         }
         self.out.push(Recipe {
-            source: format!("{} task {name}", self.name),
+            source: shown.to_string(),
             lines: std::mem::take(lines),
             dir: dir.clone(),
         });

@@ -14,7 +14,10 @@ pub static CLEAN_FORCE: Rule = Rule {
           local configuration.",
     instead: "`git clean -n` (the same flags with `-n`) lists what would go; then delete only \
               what you mean by name, or `git clean -i` to choose.",
-    protected_when: Some("with `-x` or `-X` (ignored files such as `.env` go too)"),
+    protected_when: Some(
+        "with `-x` or `-X` (ignored files such as `.env` go too), unless git's own dry run lists \
+         only ignored build output (`target/`, `node_modules/`)",
+    ),
     strict_only: false,
     stops: &[
         "git clean -f",

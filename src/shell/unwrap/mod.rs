@@ -180,9 +180,21 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             n if crate::motion::recipes::runs_recipe(n, &cmd.argv) => {
                 return Run::Recipe { cmd };
             }
-            n => match runner(n, &cmd.argv).or_else(|| wrapper(n).map(|w| peel(&w, &cmd.argv))) {
-                Some(start) => start,
-                None => return Run::Command(cmd),
+            n => match runner(n, &cmd.argv) {
+                Some(start) => {
+                    // `npx rimraf@5 dist`: the program is `rimraf`.
+                    if let Start::At(at) = start
+                        && let Some(bin) = runners::package_bin(n, &cmd.argv, at)
+                        && let Some(word) = cmd.argv.get_mut(at)
+                    {
+                        word.text = bin;
+                    }
+                    start
+                }
+                None => match wrapper(n) {
+                    Some(w) => peel(&w, &cmd.argv),
+                    None => return Run::Command(cmd),
+                },
             },
         };
         let start = match start {

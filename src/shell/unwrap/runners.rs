@@ -3,22 +3,41 @@
 
 use super::wrappers::{PLAIN, Wrapper, peel};
 use super::{Start, Word};
+use crate::syntax::argv::{self, Style};
+
+/// The option syntax of the JavaScript package runners: `-p`/`--package` name a package to
+/// install, `-c`/`--call` give a script to run instead of a program.
+const NODE: Wrapper = Wrapper {
+    short_value: "pwc",
+    long_value: &[
+        "--package",
+        "--workspace",
+        "--node-options",
+        "--cache",
+        "--call",
+    ],
+    ..PLAIN
+};
+
+/// How many words a JavaScript package runner takes before its own options (`npx`: none;
+/// `pnpm dlx`: one), `None` when `argv` is no such run.
+fn node_runner(name: &str, argv: &[Word]) -> Option<usize> {
+    match (name, argv.get(1).map(|w| w.text.as_str())) {
+        ("npx" | "bunx" | "pnpx", _) => Some(0),
+        ("pnpm", Some("dlx" | "exec")) | ("npm", Some("exec" | "x")) => Some(1),
+        ("yarn", Some("dlx" | "exec")) => Some(1),
+        _ => None,
+    }
+}
 
 /// Package and environment runners that run a program of the project's dependencies
 /// (`npx prisma ...`, `bundle exec rake ...`, `uv run alembic ...`): what runs is that
-/// program. `None` when `argv` is not such a run; `npx -c '<script>'` runs a script of its
-/// own and is left as it is.
+/// program. `None` when `argv` is not such a run. `npx -c '<script>'` (`npm exec -c`,
+/// `pnpm exec -c`) runs a script of its own.
 pub(super) fn runner(name: &str, argv: &[Word]) -> Option<Start> {
     let sub = argv.get(1).map(|w| w.text.as_str());
-    let node = Wrapper {
-        short_value: "pw",
-        long_value: &["--package", "--workspace", "--node-options", "--cache"],
-        ..PLAIN
-    };
     let (skip, spec) = match (name, sub) {
-        ("npx" | "bunx" | "pnpx", _) => (0, node),
-        ("pnpm", Some("dlx" | "exec")) | ("npm", Some("exec" | "x")) => (1, node),
-        ("yarn", Some("dlx" | "exec")) => (1, node),
+        _ if let Some(skip) = node_runner(name, argv) => (skip, NODE),
         ("bundle", Some("exec")) | ("poetry", Some("run")) | ("pipenv", Some("run")) => (1, PLAIN),
         ("uv", Some("run")) => (
             1,
@@ -43,13 +62,40 @@ pub(super) fn runner(name: &str, argv: &[Word]) -> Option<Start> {
         ),
         _ => return None,
     };
-    let start = match peel(&spec, argv.get(skip..).unwrap_or_default()) {
-        Start::At(i) => i + skip,
-        _ => return Some(Start::Nothing),
+    let own = argv.get(skip..).unwrap_or_default();
+    if spec.short_value.contains('c') {
+        let args = own.get(1..).unwrap_or_default();
+        let head = argv::read_head(args, Style::Getopt, &spec);
+        if let Some(script) = head.last(&["c", "call"]).and_then(|o| o.value_in(args)) {
+            return Some(Start::script(script));
+        }
+    }
+    Some(match peel(&spec, own) {
+        Start::At(i) => Start::At(i + skip),
+        _ => Start::Nothing,
+    })
+}
+
+/// The program a JavaScript package runner runs at `at`, as the rules know it, when the
+/// word names it otherwise: a version asked for (`rimraf@5`, `@scope/x@2` is `@scope/x`),
+/// or `del` from the `del-cli` package (alone, `del` is mostly Windows' own).
+pub(super) fn package_bin(name: &str, argv: &[Word], at: usize) -> Option<String> {
+    let skip = node_runner(name, argv)?;
+    let word = argv.get(at)?.value()?;
+    let scope = usize::from(word.starts_with('@'));
+    let bare = match word.get(scope..).and_then(|w| w.find('@')) {
+        Some(version) => word.get(..scope + version)?,
+        None => word,
     };
-    let calls_script = argv.iter().take(start).any(|w| {
-        let t = w.text.as_str();
-        t == "-c" || t == "--call" || t.starts_with("--call=")
-    });
-    (!calls_script).then_some(Start::At(start))
+    let args = argv.get(skip + 1..at).unwrap_or_default();
+    let head = argv::read(args, Style::Getopt, &NODE);
+    let packages: Vec<&str> = head.values(&["p", "package"]).collect();
+    if bare == "del"
+        && packages
+            .iter()
+            .any(|p| p.split('@').next() == Some("del-cli"))
+    {
+        return Some("del-cli".into());
+    }
+    (bare != word && !bare.is_empty()).then(|| bare.to_string())
 }

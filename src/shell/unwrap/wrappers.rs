@@ -94,6 +94,8 @@ pub(super) fn wrapper(name: &str) -> Option<Wrapper> {
             long_no_command: &["--pid", "--pgid", "--uid", "--help", "--version"],
             ..PLAIN
         },
+        // shelljs's commands from the command line: `shx rm -rf dist` is `rm -rf dist`.
+        "shx" => PLAIN,
         "caffeinate" => Wrapper {
             short_value: "tw",
             ..PLAIN
