@@ -336,7 +336,7 @@ fn statements(sql: &str, dialect: Dialect) -> (Vec<Step>, Option<&'static str>) 
             for (s, line) in &statements {
                 let start = out.len();
                 statement_steps(s, &mut out);
-                for step in &mut out[start..] {
+                for step in out.iter_mut().skip(start) {
                     if let Step::Destroys(found) = step {
                         found.line = *line;
                     }
