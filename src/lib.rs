@@ -110,7 +110,8 @@ pub fn evaluate_dialect(
     let mut cleared = Vec::new();
     for mut finding in found {
         let before = commands_before(&analysis, &finding);
-        match ctx.assess(&finding, &before) {
+        let after = commands_after(&analysis, &finding, &before);
+        match ctx.assess(&finding, &before, &after) {
             Assessment::Clear(why) => cleared.push(Cleared {
                 finding,
                 why,
@@ -330,4 +331,18 @@ fn commands_before<'a>(analysis: &'a shell::Analysis, finding: &Finding) -> Vec<
         Some(at) => analysis.before(at),
         None => analysis.commands.iter().collect(),
     }
+}
+
+/// The commands of the line written after `finding`'s own that cannot run before it.
+fn commands_after<'a>(
+    analysis: &'a shell::Analysis,
+    finding: &Finding,
+    before: &[&SimpleCommand],
+) -> Vec<&'a SimpleCommand> {
+    analysis
+        .commands
+        .iter()
+        .filter(|cmd| cmd.span.start >= finding.span.end)
+        .filter(|cmd| !before.iter().any(|b| std::ptr::eq(*b, *cmd)))
+        .collect()
 }

@@ -317,7 +317,30 @@ pub(super) fn may_write(ctx: &Context, dir: &Path, file: &Word, before: &[&Simpl
     let Some(target) = resolve(ctx, dir, file) else {
         return true;
     };
-    before.iter().any(|cmd| match effect(cmd) {
+    before.iter().any(|cmd| writes(ctx, cmd, &target))
+}
+
+/// What `file` holds once the commands in `before` ran, when exactly one of them may write
+/// it and the line shows all it writes there (`cat > reset.sql <<'EOF'` … `EOF`).
+pub(super) fn written_text(
+    ctx: &Context,
+    dir: &Path,
+    file: &Word,
+    before: &[&SimpleCommand],
+) -> Option<String> {
+    let target = resolve(ctx, dir, file)?;
+    let mut writers = before.iter().filter(|cmd| writes(ctx, cmd, &target));
+    let (Some(writer), None) = (writers.next(), writers.next()) else {
+        return None;
+    };
+    // Named the same way from the same folder: the word names the same file.
+    let here = ctx.directory(&writer.dirs)?;
+    (here == dir).then(|| crate::shell::written_by(writer, file))?
+}
+
+/// Whether `cmd` may write `target` (see [`may_write`]).
+fn writes(ctx: &Context, cmd: &SimpleCommand, target: &Path) -> bool {
+    match effect(cmd) {
         Effect::Paths(written) => {
             let Some(written_dir) = ctx.directory(&cmd.dirs) else {
                 return true;
@@ -327,7 +350,7 @@ pub(super) fn may_write(ctx: &Context, dir: &Path, file: &Word, before: &[&Simpl
                 .any(|w| resolve(ctx, &written_dir, w).is_none_or(|w| target.starts_with(&w)))
         }
         Effect::Nothing | Effect::Anything => false,
-    })
+    }
 }
 
 /// Programs that change no file and no repository (their output redirects and the output
@@ -429,6 +452,10 @@ fn targets(finding: &Finding) -> Option<Vec<&Word>> {
     let words: Vec<&Word> = match &finding.subject {
         Subject::Paths(words) => words.iter().collect(),
         Subject::Files(files) => files.iter().map(|f| &f.path).collect(),
+        Subject::Database(db)
+        | Subject::SqlFile {
+            database: Some(db), ..
+        } => vec![db],
         _ => return None,
     };
     (!words.is_empty() && words.iter().all(|w| w.value().is_some())).then_some(words)
@@ -490,6 +517,8 @@ fn makes_without_moving(cmd: &SimpleCommand) -> bool {
         // Not `ln -s`: a link made to a folder elsewhere, removed as `rm -rf link/`, takes
         // that folder's files.
         Some("mkdir" | "touch" | "cp" | "tee" | "chmod" | "curl" | "wget" | "unzip") => true,
+        // A database client writes its own database; a delete brings nothing in.
+        Some("sqlite3" | "duckdb" | "rm" | "rmdir" | "unlink") => true,
         Some("tar") => !says("--remove-files"),
         // A file write read from interpreter code (`open('d/x', 'w')`): the code's bytes.
         Some(call)
@@ -518,13 +547,15 @@ fn makes_without_moving(cmd: &SimpleCommand) -> bool {
 }
 
 /// Why the bytes `finding` destroys survive: for every path it names, an earlier command of
-/// the line copied it to a fresh name (`cp notes.md notes.md.bak && rm notes.md`), and
-/// nothing else in the line writes to the file or to its copy. `None` when that is not shown.
+/// the line copied it to a fresh name (`cp notes.md notes.md.bak && rm notes.md`), nothing
+/// else before it writes to the file or to its copy, and no command `after` it deletes,
+/// moves or writes over the copy (`... && rm notes.md.bak`). `None` when that is not shown.
 pub(super) fn backed_up(
     ctx: &Context,
     finding: &Finding,
     dir: &Path,
     before: &[&SimpleCommand],
+    after: &[&SimpleCommand],
 ) -> Option<String> {
     let words: Vec<Word>;
     let targets: Vec<&Word> = match &finding.subject {
@@ -550,6 +581,10 @@ pub(super) fn backed_up(
         copies.push((at, target));
         copies.push((at, copy));
     }
+    let fresh: Vec<&PathBuf> = copies.iter().skip(1).step_by(2).map(|(_, p)| p).collect();
+    if after.iter().any(|cmd| touches(ctx, cmd, &fresh)) {
+        return None;
+    }
     let guarded: Vec<&PathBuf> = copies.iter().map(|(_, p)| p).collect();
     let untouched = before.iter().enumerate().all(|(at, cmd)| {
         if copies.iter().any(|(copy, _)| *copy == at) || holds_finding(finding, cmd) {
@@ -573,6 +608,33 @@ pub(super) fn backed_up(
         }
     });
     untouched.then(|| format!("the line first copies {}", shown.join(", ")))
+}
+
+/// Whether `cmd` names a path written, moved or deleted that is one of `paths`, lies inside
+/// one, or holds one. A program that is not known is not counted: only a command shown to
+/// reach a copy voids it.
+fn touches(ctx: &Context, cmd: &SimpleCommand, paths: &[&PathBuf]) -> bool {
+    let Effect::Paths(mut written) = effect(cmd) else {
+        return false;
+    };
+    // A plain `cp` only reads its sources (`cp notes.bak notes2.txt` leaves the copy).
+    let into_folder = cmd
+        .args()
+        .iter()
+        .any(|w| w.text.starts_with("-t") || w.text.starts_with("--target-directory"));
+    if cmd.program() == Some("cp") && !into_folder && cmd.redirects.is_empty() {
+        written = written.split_off(written.len().saturating_sub(1));
+    }
+    let Some(written_dir) = ctx.directory(&cmd.dirs) else {
+        return true;
+    };
+    written.iter().any(|w| {
+        resolve(ctx, &written_dir, w).is_none_or(|w| {
+            paths
+                .iter()
+                .any(|p| w.starts_with(p.as_path()) || p.starts_with(&w))
+        })
+    })
 }
 
 /// Where `cmd` copies `target` to, when it is a plain `cp` of it to a literal name that

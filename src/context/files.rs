@@ -81,6 +81,17 @@ pub(super) fn assess_moved(ctx: &Context, moved: &[(PathBuf, Word)]) -> Assessme
     let lost: Vec<String> = moved
         .iter()
         .filter_map(|(dir, source)| {
+            // A folder moved there goes with everything in it, judged as if deleted here.
+            if source
+                .value()
+                .and_then(|text| resolve(ctx, dir, text))
+                .is_some_and(|path| path.is_dir())
+            {
+                return match super::paths::assess(ctx, dir, std::slice::from_ref(source)) {
+                    Assessment::Loss { loses, .. } => Some(loses),
+                    _ => None,
+                };
+            }
             let gone = Replaced {
                 path: source.clone(),
                 with: With::Nothing,
@@ -176,7 +187,7 @@ fn fate(ctx: &Context, dir: &Path, file: &Replaced, journals: &mut Journals) -> 
         Ok(None) => {}
         Err(()) => return Fate::Unknown,
     }
-    status(ctx, &path, &shown, meta.len())
+    status(ctx, &path, &shown, meta.len(), journals)
 }
 
 /// A loop that moves one file after another onto the same name, not a folder
@@ -241,7 +252,7 @@ fn read(path: &Path) -> Option<Vec<u8>> {
 }
 
 /// What git knows of the file: one `git status` of it, asked in its own folder.
-fn status(ctx: &Context, path: &Path, shown: &str, len: u64) -> Fate {
+fn status(ctx: &Context, path: &Path, shown: &str, len: u64, journals: &mut Journals) -> Fate {
     let Some(folder) = path.parent() else {
         return Fate::Unknown;
     };
@@ -295,6 +306,18 @@ fn status(ctx: &Context, path: &Path, shown: &str, len: u64) -> Fate {
         code if code.ends_with(' ') && !code.starts_with('U') => Fate::Kept(format!(
             "`{shown}` matches what is staged: git has its bytes"
         )),
+        // Edits over what is staged that agent sessions made from exactly the staged bytes,
+        // unchanged since: the staged bytes stay git's, the edits are theirs (snapshotted).
+        code if code.ends_with('M')
+            && !code.starts_with('U')
+            && git(ctx, folder, None, &[], &["show", &format!(":./{name}")]).is_some_and(
+                |staged| journals.changes_owner(path, staged.as_bytes()).is_agents(),
+            ) =>
+        {
+            Fate::Owned(format!(
+                "the uncommitted changes to `{shown}` are agent sessions' own, unchanged since"
+            ))
+        }
         _ => Fate::Lost(format!("`{shown}` ({size}), with uncommitted edits")),
     }
 }

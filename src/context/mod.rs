@@ -113,8 +113,14 @@ impl Context {
     /// Looks at what `finding` would destroy. Protected findings are never cleared (but for a
     /// `git clean` that git says removes only build output), and neither is one whose clearing
     /// rests on state that a command in `before` (those that may run before it, see
-    /// [`crate::shell::Analysis::before`]) could change.
-    pub fn assess(&self, finding: &Finding, before: &[&SimpleCommand]) -> Assessment {
+    /// [`crate::shell::Analysis::before`]) could change. `after` are the commands that run
+    /// once it is done: they can undo a copy it leans on.
+    pub fn assess(
+        &self,
+        finding: &Finding,
+        before: &[&SimpleCommand],
+        after: &[&SimpleCommand],
+    ) -> Assessment {
         // What lies elsewhere is not known here: no "missing", no "clean tree" there. Only
         // the folders a new container mounts from this machine are looked at, here.
         if let Some(place) = &finding.elsewhere {
@@ -122,13 +128,17 @@ impl Context {
                 return Assessment::Unknown;
             };
             // The command here that sends it (`docker run ...`, at the same place in the
-            // line) does nothing of its own before it.
-            let before: Vec<&SimpleCommand> = before
-                .iter()
-                .copied()
-                .filter(|cmd| cmd.elsewhere.is_some() || cmd.span != finding.span)
-                .collect();
-            return self.assess(&mapped, &before);
+            // line) does nothing of its own before it. Others at that place are still
+            // before it: all of `sh -c 'mv notes.txt build/ && docker run ... make clean'`
+            // lies at the place of the `sh`.
+            let sends = |cmd: &SimpleCommand| {
+                cmd.elsewhere.is_none()
+                    && cmd.span == finding.span
+                    && crate::motion::channels::channel(&cmd.argv, &cmd.assigns).is_some()
+            };
+            let before: Vec<&SimpleCommand> =
+                before.iter().copied().filter(|cmd| !sends(cmd)).collect();
+            return self.assess(&mapped, &before, after);
         }
         // Inside a temporary folder a delete is judged by where it lies, which neither the
         // folder the command runs in nor what earlier commands left there changes.
@@ -177,12 +187,33 @@ impl Context {
                 files::assess(self, &dir, files, deletes, finding.repeats)
             }
             // What the file holds now says nothing of what runs once an earlier command
-            // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`).
-            Subject::SqlFile { path, .. } if earlier::may_write(self, &dir, path, before) => {
-                sqlfile::written_before(path)
-            }
-            Subject::SqlFile { path, dialect } => {
-                sqlfile::assess(&dir, path, *dialect, self.home.as_deref())
+            // in the line wrote it (`echo 'DROP TABLE t;' > r.sql && psql -f r.sql`): only
+            // the text that command shows it writes, if it shows it all.
+            Subject::Database(db)
+            | Subject::SqlFile {
+                database: Some(db), ..
+            } if let Some(why) = sqlfile::made_by_command(&dir, db) => Assessment::Clear(why),
+            Subject::Database(_) => Assessment::Unknown,
+            Subject::SqlFile {
+                path,
+                dialect,
+                memory,
+                ..
+            } => {
+                let client = sqlfile::Client {
+                    dir: &dir,
+                    home: self.home.as_deref(),
+                    dialect: *dialect,
+                    memory: *memory,
+                };
+                if earlier::may_write(self, &dir, path, before) {
+                    match earlier::written_text(self, &dir, path, before) {
+                        Some(text) => sqlfile::assess_written(&client, path, &text),
+                        None => sqlfile::written_before(path),
+                    }
+                } else {
+                    sqlfile::assess(&client, path)
+                }
             }
         };
         match assessment {
@@ -198,9 +229,10 @@ impl Context {
             {
                 match earlier::made_by_line(self, finding, &dir, before) {
                     Some(why) => Assessment::Clear(why),
-                    // A file moved there first goes with it (`mv notes.md x && rm x`).
+                    // A file moved there first goes with it (`mv notes.md x && rm x`,
+                    // `mkdir t && mv notes.md t/ && rm -rf t`).
                     None => match &finding.subject {
-                        Subject::Files(_) => {
+                        Subject::Files(_) | Subject::Paths(_) => {
                             let moved = earlier::moved_into(self, finding, &dir, before);
                             files::assess_moved(self, &moved)
                         }
@@ -208,9 +240,10 @@ impl Context {
                     },
                 }
             }
-            // What the line copied aside first is not lost (`cp f f.bak && rm f`).
+            // What the line copied aside first is not lost (`cp f f.bak && rm f`), unless it
+            // deletes or writes over the copy later (`... && rm f.bak`).
             loss @ Assessment::Loss { .. } if finding.tier != Tier::Protected => {
-                match earlier::backed_up(self, finding, &dir, before) {
+                match earlier::backed_up(self, finding, &dir, before, after) {
                     Some(why) => Assessment::Clear(why),
                     None => loss,
                 }

@@ -326,7 +326,7 @@ mod tests {
             .flat_map(|cmd| crate::rules::check(cmd, &settings))
             .collect();
         assert_eq!(findings.len(), 1, "{command}: {findings:?}");
-        ctx.assess(&findings[0], &[])
+        ctx.assess(&findings[0], &[], &[])
     }
 
     #[track_caller]

@@ -142,7 +142,15 @@ pub enum Subject {
     SqlFile {
         path: Word,
         dialect: packs::db::sql::Dialect,
+        /// Run against a database in memory that the command makes: lost only if the file
+        /// opens a database file.
+        memory: bool,
+        /// The database file it runs against (`sqlite3 app.db < reset.sql`), when it names one.
+        database: Option<Word>,
     },
+    /// SQL run against the database file named (`sqlite3 app.db 'DROP TABLE t'`): nothing is
+    /// lost when no such file exists before the line, which then makes it.
+    Database(Word),
 }
 
 pub use fs::overwrite::{Replaced, With};

@@ -126,7 +126,10 @@ fn paths_touched(cmd: &SimpleCommand, hits: &[Hit], team: &TeamRules) -> Vec<Tou
                     .for_each(|p| add(&Word::literal(p.as_str()), true, "writes over")),
                 _ => {}
             },
-            Subject::Nothing | Subject::WorkingCopy(_) | Subject::SqlFile { .. } => {}
+            Subject::Nothing
+            | Subject::WorkingCopy(_)
+            | Subject::SqlFile { .. }
+            | Subject::Database(_) => {}
         }
     }
     out

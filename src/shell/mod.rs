@@ -249,6 +249,30 @@ impl Analysis {
     }
 }
 
+/// What `cmd` leaves in the file `target` (a word of its own), when the line shows it all:
+/// `cat > f <<'EOF'`, `echo … > f`, `printf '…' > f`, `… | tee f`. `None` for an append, and
+/// for anything else it writes there, which is known only when it runs.
+pub fn written_by(cmd: &SimpleCommand, target: &Word) -> Option<String> {
+    let named = |word: &Word| word.value().is_some() && word.value() == target.value();
+    let redirected = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.writes() && named(&r.target))
+        .collect::<Vec<_>>();
+    let tee = cmd.program() == Some("tee") && cmd.args().iter().any(named);
+    let appends = redirected.iter().any(|r| r.op.contains(">>"))
+        || tee && cmd.args().iter().any(|w| w.text.starts_with('-'));
+    // `printf FORMAT ARGS…` fills the format in: only a format alone is shown as it prints.
+    let filled = cmd.program() == Some("printf") && cmd.args().len() > 1;
+    let output = match (tee, redirected.as_slice()) {
+        _ if appends => None,
+        (true, []) => cmd.input.clone(),
+        (false, [_]) if !filled => parse::printed(cmd.clone()),
+        _ => None,
+    };
+    output.map(|text| format!("{text}\n"))
+}
+
 /// Analyzes one command line.
 pub fn analyze(command: &str) -> Analysis {
     analyze_as(command, Dialect::Posix)

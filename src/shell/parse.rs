@@ -868,6 +868,17 @@ impl Walker {
                             feed = Some(heredoc_text(part, src));
                             later.push(part);
                         }
+                        // A body that starts with a backslash (`\i reset.sql`) is read as no
+                        // body at all: it is the text between the line of `<<` and the end.
+                        "heredoc_end" if feed.as_deref().is_none_or(str::is_empty) => {
+                            let from = src[child.start_byte()..]
+                                .find('\n')
+                                .map(|at| child.start_byte() + at + 1);
+                            feed = from
+                                .and_then(|from| src.get(from..part.start_byte()))
+                                .map(str::to_string)
+                                .or(feed);
+                        }
                         "heredoc_start" | "heredoc_end" => {}
                         // `cat <<'EOF' > fix.sh`: the command's own redirect (whose
                         // target may still hold a `$( )` to look into).
@@ -1831,7 +1842,7 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
 
 /// What `cmd` prints, when that is plain from its text: `echo`/`printf` of literal words,
 /// or `cat` of its stdin, wrappers peeled (`command echo …`, `timeout 30 echo …`).
-fn printed(cmd: SimpleCommand) -> Option<String> {
+pub(super) fn printed(cmd: SimpleCommand) -> Option<String> {
     let Run::Command(cmd) = unwrap::resolve(cmd) else {
         return None;
     };

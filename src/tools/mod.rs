@@ -256,9 +256,10 @@ fn sql_client(server: &str, tool: &str) -> Option<&'static str> {
     } else if says(&["mysql", "mariadb", "planetscale", "tidb"]) {
         Some("mysql -e")
     } else if says(&["sqlite", "turso", "libsql"]) || named(&["d1"]) {
-        Some("sqlite3 :memory:")
+        // The server's own database file, which the line does not name: never one in memory.
+        Some("sqlite3 \"$DATABASE\"")
     } else if says(&["duckdb", "motherduck"]) {
-        Some("duckdb -c")
+        Some("duckdb \"$DATABASE\" -c")
     } else if says(&["clickhouse"]) {
         Some("clickhouse-client --query")
     } else if says(&["mssql", "sqlserver"]) {
@@ -356,7 +357,7 @@ mod tests {
                 "sqlite",
                 "write_query",
                 json!({"query": "DELETE FROM t"}),
-                "sqlite3 :memory: 'DELETE FROM t'",
+                "sqlite3 \"$DATABASE\" 'DELETE FROM t'",
             ),
             (
                 "neon",

@@ -305,6 +305,36 @@ pub const FORMS: &[(Kind, &str)] = &[
     ),
     (Kind::Plain, "cp -r drafts drafts.bak && rm -rf drafts"),
     (Kind::Plain, "mkdir tmpd && echo x > tmpd/a && rm -rf tmpd"),
+    // A copy aside the line deletes or writes over later keeps nothing.
+    (Kind::Plain, "cp .env .env.bak && rm .env && rm .env.bak"),
+    (
+        Kind::Plain,
+        "cp -r drafts drafts.bak && rm -rf drafts && rm -rf drafts.bak",
+    ),
+    (
+        Kind::Plain,
+        "cp notes.txt notes.bak && rm notes.txt && mv README.md notes.bak",
+    ),
+    (
+        Kind::Plain,
+        "work=$(mktemp -d) && cp -r drafts \"$work\"/d && rm -rf drafts && rm -rf \"$work\"",
+    ),
+    (
+        Kind::Plain,
+        "cp notes.txt notes.bak && rm notes.txt && cat notes.bak",
+    ),
+    // Moved first, deleted where it went.
+    (Kind::Plain, "mkdir t && mv notes.txt t/ && rm -rf t"),
+    (
+        Kind::Plain,
+        "mkdir -p box/in && mv drafts box/in/ && rm -rf box",
+    ),
+    (Kind::Plain, "mv drafts drafts.old && rm -rf drafts.old"),
+    (
+        Kind::Plain,
+        "work=$(mktemp -d) && mv notes.txt \"$work\"/ && rm -rf \"$work\"",
+    ),
+    (Kind::Plain, "mkdir t && cp notes.txt t/ && rm -rf t"),
     (
         Kind::Needs("python3"),
         "python3 -c 'open(\"notes.txt\", \"w\").write(\"x\")'",

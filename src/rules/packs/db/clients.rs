@@ -25,6 +25,10 @@ pub(super) enum Client {
     },
     Turso,
     PlanetScale,
+    /// Snowflake's `snowsql`.
+    Snowflake,
+    /// Google BigQuery's `bq query`.
+    BigQuery,
     /// A client that speaks to whatever server its URL names (`usql`, `prisma db execute`,
     /// `typeorm query`): the dialect, when the URL shows it.
     Any(Dialect),
@@ -39,6 +43,11 @@ pub(super) struct Script<'a> {
     pub files: Vec<&'a str>,
     /// Whether it runs what it reads on stdin (a heredoc, a pipe, `< file.sql`).
     pub stdin: bool,
+    /// Whether the database is one in memory that the command makes and drops when it
+    /// ends (`sqlite3 :memory:`, `duckdb` with no file), unless its SQL opens a file.
+    pub memory: bool,
+    /// The database file it opens, for the clients that take one (`sqlite3 app.db`).
+    pub database: Option<&'a Word>,
 }
 
 impl<'a> Script<'a> {
@@ -48,6 +57,8 @@ impl<'a> Script<'a> {
             texts,
             files,
             stdin,
+            memory: false,
+            database: None,
         }
     }
 }
@@ -93,15 +104,21 @@ pub(super) fn script<'a>(program: &str, args: &'a [Word]) -> Option<Script<'a>> 
             true,
         ),
         _ => {
-            let (texts, files) = sqlite_shell(args);
-            Script::new(client, texts, files, true)
+            let (texts, files, database) = sqlite_shell(args);
+            let memory = database.is_none_or(|db| db.text == ":memory:");
+            Script {
+                memory,
+                database: database.filter(|_| !memory),
+                ..Script::new(client, texts, files, true)
+            }
         }
     })
 }
 
 /// `sqlite3 [options] FILE [SQL]...` and duckdb's shell, which follows it: options take one
-/// dash or two; every operand after the database file is a statement.
-fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>) {
+/// dash or two; every operand after the database file is a statement. The database file is
+/// given too, if one is named.
+fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>, Option<&Word>) {
     let sql_options = ["cmd", "c", "s"];
     let file_options = ["init", "f"];
     let valued = [
@@ -126,7 +143,7 @@ fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>) {
     while let Some(word) = words.next() {
         let name = word.text.trim_start_matches('-');
         if !word.text.starts_with('-') || word.text == "-" {
-            operands.push(word.text.as_str());
+            operands.push(word);
             continue;
         }
         if valued.contains(&name) {
@@ -142,8 +159,9 @@ fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>) {
             }
         }
     }
-    texts.extend(operands.into_iter().skip(1));
-    (texts, files)
+    let database = operands.first().copied();
+    texts.extend(operands.into_iter().skip(1).map(|w| w.text.as_str()));
+    (texts, files, database)
 }
 
 /// The clients whose SQL sits behind a subcommand or a tool's own option names.
@@ -250,6 +268,52 @@ fn tool<'a>(program: &str, args: &'a [Word]) -> Option<Script<'a>> {
                 _ => return None,
             }
         }
+        // `snowsql -q "..."`, `-f a.sql` (as often as wanted), or SQL on its stdin.
+        "snowsql" => Script::new(
+            Client::Snowflake,
+            values(args, &["-q", "--query"]),
+            values(args, &["-f", "--filename"]),
+            true,
+        ),
+        // `bq [global flags] query [flags] 'SQL'`, or the SQL on its stdin when none is given.
+        "bq" => {
+            let valued = [
+                "--project_id",
+                "--dataset_id",
+                "--location",
+                "--format",
+                "--destination_table",
+                "--parameter",
+                "--max_rows",
+                "-n",
+                "--job_id",
+                "--label",
+                "--flagfile",
+                "--api",
+                "--credential_file",
+                "--display_name",
+                "--schedule",
+                "--target_dataset",
+                "--destination_kms_key",
+                "--maximum_bytes_billed",
+                "--udf_resource",
+                "--external_table_definition",
+                "--time_partitioning_field",
+                "--time_partitioning_type",
+                "--clustering_fields",
+                "--range_partitioning",
+                "--connection_property",
+                "--session_id",
+                "--reservation_id",
+            ];
+            match operands(args, &valued).as_slice() {
+                ["query", sql @ ..] => {
+                    let stdin = sql.is_empty();
+                    Script::new(Client::BigQuery, sql.to_vec(), Vec::new(), stdin)
+                }
+                _ => return None,
+            }
+        }
         // `turso db shell <db> [SQL]`, or SQL on its stdin.
         "turso" => {
             let ops = operands(args, &["--instance", "--location", "--proxy"]);
@@ -340,6 +404,7 @@ impl Client {
         match self {
             Client::Psql | Client::Cockroach => Dialect::Postgres,
             Client::MySql | Client::PlanetScale => Dialect::MySql,
+            Client::Snowflake | Client::BigQuery => Dialect::Generic,
             Client::Sqlite | Client::D1 { .. } | Client::Turso => Dialect::Sqlite,
             Client::DuckDb => Dialect::DuckDb,
             Client::ClickHouse => Dialect::ClickHouse,
@@ -380,6 +445,8 @@ impl Client {
             Client::D1 { remote: false } => "`wrangler d1 export <db> --local --output=backup.sql`",
             Client::Turso => "`turso db shell <db> .dump > backup.sql`",
             Client::PlanetScale => "`pscale database dump <db> <branch>`",
+            Client::Snowflake => "`CREATE TABLE <t>_backup CLONE <t>`",
+            Client::BigQuery => "`bq cp <dataset>.<t> <dataset>.<t>_backup`",
             Client::Any(Dialect::Generic) => "a dump of the database with its own tools",
         }
     }
@@ -401,6 +468,14 @@ impl Client {
                 "Turso's point-in-time recovery makes a new database from before the change: \
                  `turso db create <new> --from-db <db> --timestamp <just before>`"
             }
+            Client::Snowflake => {
+                "Snowflake's Time Travel keeps it for the retention period (1 day by default): \
+                 `UNDROP TABLE <t>`, or `CREATE TABLE <t>_restored CLONE <t> AT(OFFSET => -<seconds>)`"
+            }
+            Client::BigQuery => {
+                "BigQuery's time travel keeps a table's past for 7 days by default: \
+                 `bq cp <dataset>.<t>@<milliseconds since the epoch, just before> <dataset>.<t>_restored`"
+            }
             Client::Cqlsh | Client::Any(Dialect::Cql) => {
                 "from the snapshot Cassandra takes before a drop or truncate when \
                  `auto_snapshot` is on (the default): copy it back from each node's \
@@ -411,11 +486,17 @@ impl Client {
     }
 
     /// Whether the service keeps what a statement destroys for a while (D1 Time Travel,
-    /// Turso's point-in-time recovery, Cassandra's snapshot before a drop or truncate).
+    /// Snowflake's and BigQuery's time travel, Turso's point-in-time recovery, Cassandra's
+    /// snapshot before a drop or truncate).
     pub(super) fn keeps_history(self) -> bool {
         matches!(
             self,
-            Client::D1 { remote: true } | Client::Turso | Client::Cqlsh | Client::Any(Dialect::Cql)
+            Client::D1 { remote: true }
+                | Client::Turso
+                | Client::Cqlsh
+                | Client::Any(Dialect::Cql)
+                | Client::Snowflake
+                | Client::BigQuery
         )
     }
 

@@ -30,7 +30,8 @@ macro_rules! clients {
     () => {
         "a database client (psql, mysql/mariadb, sqlite3, duckdb, clickhouse-client, sqlcmd, \
          cqlsh, influx, `cockroach sql`, usql, `prisma db execute`, `typeorm query`, \
-         `wrangler d1 execute`, `turso db shell`, `pscale sql --force`/`shell`) or a database \
+         `wrangler d1 execute`, `turso db shell`, `pscale sql --force`/`shell`, snowsql, \
+         `bq query`) or a database \
          driver's call in interpreter code (Python's sqlite3, psycopg, pymysql, SQLAlchemy; \
          Node's pg, mysql2, better-sqlite3, knex, Prisma; Ruby's pg, sqlite3, mysql2, Sequel, \
          ActiveRecord; PHP's PDO, mysqli, pg_query, SQLite3)"
@@ -188,12 +189,17 @@ pub static SQL_ALTER_DROP: Rule = Rule {
 pub static SQL_FILE: Rule = Rule {
     id: "db.sql-file",
     catches: "a SQL file run by a database client (`psql -f f.sql`, `mysql db < f.sql`, \
-              `sqlite3 db < f.sql`, `prisma db execute --file f.sql`, `wrangler d1 execute \
-              --file`, `sqlcmd -i`, `cqlsh -f`) that drops, truncates, or deletes or updates \
-              without `WHERE`, when the context reads the file",
+              `sqlite3 db < f.sql`, `duckdb -f f.sql`, `clickhouse client --queries-file`, \
+              `cockroach sql --file`, `snowsql -f`, `bq query < f.sql`, `prisma db execute \
+              --file f.sql`, `wrangler d1 execute --file`, `sqlcmd -i`, `cqlsh -f`), or by the \
+              client's own command in the SQL (`\\i f.sql`, `\\ir`, `source f.sql`, `\\.`, \
+              `.read f.sql`), that drops, truncates, or deletes or updates without `WHERE`, \
+              when the context reads the file",
     why: "What the file destroys does not show in the command. The context reads it when it \
-          exists and is small (256 KiB at most) and judges its statements as the SQL rules do; \
-          with the rules alone, or when the file is missing, the command passes.",
+          exists and is small (256 KiB at most), follows the files it runs in turn, and judges \
+          their statements as the SQL rules do, naming the file and line of each; a file the \
+          line itself writes first with text it shows (`cat > f.sql <<'EOF'`) is judged by \
+          that text. With the rules alone, or when the file is missing, the command passes.",
     instead: "Dump what the file drops first; read the file and run only the statements meant \
               to run.",
     protected_when: Some("when the command names production (a database, host or URL)"),
@@ -441,6 +447,8 @@ pub static PACK: Pack = Pack {
         "typeorm-ts-node-commonjs",
         "typeorm-ts-node-esm",
         "turso",
+        "snowsql",
+        "bq",
         "wrangler",
         "pscale",
         "neonctl",
@@ -497,8 +505,39 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
 fn judge(cmd: &SimpleCommand, script: Script) -> Vec<Hit> {
     let client = script.client;
     let stdin = cmd.input.as_deref().filter(|_| script.stdin);
+    // Files the SQL's own meta-commands run (`psql -c '\i reset.sql'`), named from where the
+    // client starts.
+    let included: Vec<Word> = script
+        .texts
+        .iter()
+        .copied()
+        .chain(stdin)
+        .flat_map(|text| sql::included(text, client.dialect()))
+        .map(|found| Word::literal(found.file))
+        .collect();
+    // A database in memory goes with the command: nothing of anyone's is in it, unless the
+    // SQL opens a file after all (`.open app.db`, `ATTACH 'app.db'`).
+    let memory = script.memory
+        && !script
+            .texts
+            .iter()
+            .copied()
+            .chain(stdin)
+            .any(sql::opens_database);
     let read = sql::read_all(script.texts.into_iter().chain(stdin), client.dialect());
-    let mut hits = by_kind(client, &read.found);
+    let mut hits = if memory {
+        Vec::new()
+    } else {
+        by_kind(client, &read.found)
+    };
+    // A database file that is not there yet is one the command makes.
+    let database = script.database.cloned();
+    if let Some(db) = &database {
+        hits = hits
+            .into_iter()
+            .map(|hit| hit.about(Subject::Database(db.clone())))
+            .collect();
+    }
     if let Some(why) = read.unread.filter(|_| read.found.is_empty()) {
         hits.push(crate::rules::shell::unread(why));
     }
@@ -511,7 +550,8 @@ fn judge(cmd: &SimpleCommand, script: Script) -> Vec<Hit> {
         .files
         .into_iter()
         .map(Word::literal)
-        .chain(redirected);
+        .chain(redirected)
+        .chain(included);
     hits.extend(files.filter(|f| f.text != "-").map(|file| {
         let mut hit = Hit::new(
             &SQL_FILE,
@@ -526,6 +566,8 @@ fn judge(cmd: &SimpleCommand, script: Script) -> Vec<Hit> {
         .about(Subject::SqlFile {
             path: file,
             dialect: client.dialect(),
+            memory,
+            database: database.clone(),
         });
         hit.needs_confirmation = true;
         hit

@@ -24,7 +24,8 @@ use sqlparser::dialect::{
     ClickHouseDialect, Dialect as ParserDialect, DuckDbDialect, GenericDialect, MsSqlDialect,
     MySqlDialect, PostgreSqlDialect, SQLiteDialect,
 };
-use sqlparser::parser::Parser;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, Tokenizer, Whitespace};
 
 /// Text past this size is not read: no client line holds that much SQL by hand.
@@ -118,6 +119,8 @@ pub struct Destruction {
     /// of a table such as `prod` in `prod.orders`), for the production check. A table's own
     /// name is left out: `live_events` is a table, not a place.
     pub names: Vec<String>,
+    /// The line of the text its statement starts on, from 1; 0 when not known.
+    pub line: u64,
 }
 
 /// What `found` does, in a phrase: "drops table `orders`".
@@ -171,6 +174,77 @@ pub fn read_all<'a>(texts: impl IntoIterator<Item = &'a str>, dialect: Dialect) 
         found: settle(steps, dialect.transactions()),
         unread,
     }
+}
+
+/// A file a client's meta-command in SQL text runs (`\i reset.sql`, `source reset.sql`,
+/// `.read reset.sql`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Included<'a> {
+    pub file: &'a str,
+    /// Named from the folder of the file that holds the command (psql's `\ir`), not from
+    /// where the client started.
+    pub relative: bool,
+    /// The line of the text the command stands on, from 1.
+    pub line: u64,
+}
+
+/// The files the client's meta-commands in `sql` run, in order: psql's `\i`, `\include`,
+/// `\ir` and `\include_relative` (which `cockroach sql` and `usql` take too), the mysql
+/// client's `source` and `\.`, the sqlite3 and duckdb shells' `.read`. Each stands at the
+/// start of a line; a `.read` of `|command` runs a program, not a file, and is left out.
+pub fn included(sql: &str, dialect: Dialect) -> Vec<Included<'_>> {
+    let commands: &[(&str, bool)] = match dialect {
+        Dialect::Postgres => &[
+            ("\\include_relative", true),
+            ("\\include", false),
+            ("\\ir", true),
+            ("\\i", false),
+        ],
+        Dialect::MySql => &[("source", false), ("\\.", false)],
+        Dialect::Sqlite | Dialect::DuckDb => &[(".read", false)],
+        _ => &[],
+    };
+    let mut found = Vec::new();
+    for (at, line) in sql.lines().enumerate() {
+        let line = line.trim_start();
+        let command = commands.iter().find_map(|(name, relative)| {
+            let rest = line
+                .get(..name.len())
+                .filter(|head| head.eq_ignore_ascii_case(name))
+                .map(|_| &line[name.len()..])?;
+            rest.starts_with([' ', '\t'])
+                .then_some((rest.trim(), *relative))
+        });
+        let Some((rest, relative)) = command else {
+            continue;
+        };
+        let file = match rest.chars().next() {
+            Some(quote @ ('\'' | '"')) => rest[1..].split(quote).next().unwrap_or(""),
+            _ => rest
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(';'),
+        };
+        if !file.is_empty() && !file.starts_with('|') {
+            found.push(Included {
+                file,
+                relative,
+                line: at as u64 + 1,
+            });
+        }
+    }
+    found
+}
+
+/// Whether `sql` may open a database file: the sqlite3 and duckdb shells' `.open`, or an
+/// `ATTACH`, as a word in any case.
+pub fn opens_database(sql: &str) -> bool {
+    sql.lines()
+        .any(|line| line.trim_start().to_ascii_lowercase().starts_with(".open"))
+        || sql
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w.eq_ignore_ascii_case("attach"))
 }
 
 /// Whether `text` names a statement that destroys data, as a whole word in any case.
@@ -254,18 +328,50 @@ fn statements(sql: &str, dialect: Dialect) -> (Vec<Step>, Option<&'static str>) 
         Parser::new(parser_dialect.as_ref())
             .with_recursion_limit(RECURSION_LIMIT)
             .try_with_sql(sql)
-            .and_then(|mut p| p.parse_statements())
+            .and_then(|mut p| statements_with_lines(&mut p))
     }));
     match parsed {
         Ok(Ok(statements)) => {
             let mut out = Vec::new();
-            for s in &statements {
+            for (s, line) in &statements {
+                let start = out.len();
                 statement_steps(s, &mut out);
+                for step in out.iter_mut().skip(start) {
+                    if let Step::Destroys(found) = step {
+                        found.line = *line;
+                    }
+                }
             }
             (out, None)
         }
         _ => head_scan(sql, parser_dialect.as_ref()),
     }
+}
+
+/// The parser's own `parse_statements`, keeping the line each statement starts on: a
+/// statement's span is not known for every kind (`DROP` has none), its first token's is.
+fn statements_with_lines(parser: &mut Parser) -> Result<Vec<(Statement, u64)>, ParserError> {
+    let mut out = Vec::new();
+    let mut expecting_delimiter = false;
+    loop {
+        while parser.consume_token(&Token::SemiColon) {
+            expecting_delimiter = false;
+        }
+        let next = parser.peek_token();
+        match &next.token {
+            Token::EOF => break,
+            Token::Word(word) if expecting_delimiter && word.keyword == Keyword::END => break,
+            _ => {}
+        }
+        if expecting_delimiter {
+            return Err(ParserError::ParserError(format!(
+                "expected end of statement, found {next}"
+            )));
+        }
+        out.push((parser.parse_statement()?, next.span.start.line));
+        expecting_delimiter = true;
+    }
+    Ok(out)
 }
 
 fn statement_steps(statement: &Statement, out: &mut Vec<Step>) {
@@ -400,6 +506,7 @@ fn destruction(statement: &Statement) -> Option<Destruction> {
                 kind: Kind::AlterDrop,
                 what: format!("{} of table `{}`", dropped.join(", "), alter.name),
                 names: container(&bare(&alter.name), false).into_iter().collect(),
+                line: 0,
             })
         }
         _ => None,
@@ -522,6 +629,7 @@ fn named<'a>(
             .iter()
             .filter_map(|n| container(&bare(n), noun == "database" || noun == "schema"))
             .collect(),
+        line: 0,
     }
 }
 
@@ -552,12 +660,12 @@ fn head_scan(sql: &str, dialect: &dyn ParserDialect) -> (Vec<Step>, Option<&'sta
     let mut statement: Vec<String> = Vec::new();
     // Where the statement under way starts.
     let mut start: Option<Location> = None;
-    // A client's meta-command (psql's `\x`) runs to the end of its line (or, read
-    // strictly, to a `;`).
+    // A client's meta-command (psql's `\x`, the sqlite3 shell's `.open`) runs to the end of
+    // its line (or, read strictly, to a `;`).
     let mut meta = false;
     for token in &tokens {
         match &token.token {
-            Token::Backslash if statement.is_empty() => {
+            Token::Backslash | Token::Period if statement.is_empty() => {
                 meta = true;
                 continue;
             }
@@ -567,7 +675,7 @@ fn head_scan(sql: &str, dialect: &dyn ParserDialect) -> (Vec<Step>, Option<&'sta
             }
             _ if meta => continue,
             Token::SemiColon => {
-                found.extend(head(&statement));
+                found.extend(head(&statement).map(|step| on_line(step, start)));
                 statement.clear();
                 start = None;
                 continue;
@@ -592,12 +700,20 @@ fn head_scan(sql: &str, dialect: &dyn ParserDialect) -> (Vec<Step>, Option<&'sta
         start.get_or_insert(token.span.start);
     }
     let Some(failed_at) = failed_at else {
-        found.extend(head(&statement));
+        found.extend(head(&statement).map(|step| on_line(step, start)));
         return (found, None);
     };
     let rest = &sql[offset(sql, start.unwrap_or(failed_at))..];
     let why = "the SQL could not be read to its end";
     (found, names_destruction(rest).then_some(why))
+}
+
+/// `step`, its destruction (if it is one) placed on the line of `start`.
+fn on_line(mut step: Step, start: Option<Location>) -> Step {
+    if let (Step::Destroys(found), Some(start)) = (&mut step, start) {
+        found.line = start.line;
+    }
+    step
 }
 
 /// The byte offset in `sql` of a tokenizer location (line and character column, from 1).
@@ -683,6 +799,7 @@ fn head_destruction(words: &[String]) -> Option<Destruction> {
                 format!("{noun} `{name}`")
             },
             names: container(&name, whole).into_iter().collect(),
+            line: 0,
         }
     };
     // Whether the statement's `WHERE`, if it has one, picks rows.
@@ -953,6 +1070,52 @@ mod tests {
         assert!(big.found.is_empty());
         assert!(big.unread.is_some());
         assert_eq!(read(&filler, Dialect::Postgres).unread, None);
+    }
+
+    #[test]
+    fn each_destruction_keeps_the_line_its_statement_starts_on() {
+        let lines = |sql: &str, dialect| -> Vec<u64> {
+            destructions(sql, dialect).iter().map(|d| d.line).collect()
+        };
+        let sql = "SELECT 1;\n\nDROP TABLE a;\nDELETE\n  FROM b;\n";
+        assert_eq!(lines(sql, Dialect::Postgres), [3, 4]);
+        // Read by first words when the parser gives up (a meta-command): lines still hold.
+        let sql = "\\set x 1\nSELECT 1;\nTRUNCATE c;\n";
+        assert_eq!(lines(sql, Dialect::Postgres), [3]);
+        let sql = ".headers on\nDROP TABLE d;\n";
+        assert_eq!(lines(sql, Dialect::Sqlite), [2]);
+    }
+
+    #[test]
+    fn the_files_a_clients_own_commands_run_are_found() {
+        let files = |sql: &str, dialect| -> Vec<(String, bool, u64)> {
+            included(sql, dialect)
+                .into_iter()
+                .map(|i| (i.file.to_string(), i.relative, i.line))
+                .collect()
+        };
+        let psql = "\\i a.sql\n  \\ir 'b c.sql'\n\\include_relative d.sql\n\\x\n";
+        assert_eq!(
+            files(psql, Dialect::Postgres),
+            [
+                ("a.sql".into(), false, 1),
+                ("b c.sql".into(), true, 2),
+                ("d.sql".into(), true, 3)
+            ]
+        );
+        assert_eq!(
+            files("SOURCE e.sql;\n\\. f.sql\n", Dialect::MySql),
+            [("e.sql".into(), false, 1), ("f.sql".into(), false, 2)]
+        );
+        assert_eq!(
+            files(".read g.sql\n.read '|gen.sh'\n", Dialect::Sqlite),
+            [("g.sql".into(), false, 1)]
+        );
+        // Each client knows only its own.
+        assert!(files(".read g.sql\n", Dialect::Postgres).is_empty());
+        assert!(opens_database(".open app.db\nSELECT 1;"));
+        assert!(opens_database("attach 'x.db' as x;"));
+        assert!(!opens_database("SELECT 'attached';"));
     }
 
     #[test]

@@ -1,0 +1,206 @@
+//! SQL files a database client runs: every line of tests/cases-sqlfiles/*.jsonl builds a
+//! folder with the files it gives, runs `agent-guard check --json --profile standard -- CMD`
+//! there with context on (the context reads the files), and checks the verdict, the rule and
+//! the reason, which names the file and line of the statement that destroys.
+//!
+//! Line format (all keys required, no others):
+//! `{"files": {"<path>": "<text>", ...}, "command": "...", "expect": "allow"|"deny",
+//!   "rule": "<rule id>"|null, "reason": "<text the reason must hold>"|null, "note": "why"}`.
+
+mod common;
+
+use common::{Sandbox, clip, fail_if_any, par_map, read_jsonl, rule_ids, test_file};
+use serde_json::Value;
+
+const KEYS: [&str; 6] = ["files", "command", "expect", "rule", "reason", "note"];
+const MIN_EACH: usize = 10;
+
+struct Case {
+    at: String,
+    files: Vec<(String, String)>,
+    command: String,
+    expect: String,
+    rule: Option<String>,
+    reason: Option<String>,
+}
+
+fn load() -> Vec<Case> {
+    let dir = test_file("cases-sqlfiles");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("read tests/cases-sqlfiles").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    paths.sort();
+    let ids = rule_ids();
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for path in &paths {
+        let name = path.file_name().expect("a file name").to_string_lossy();
+        for (line, value) in read_jsonl(path) {
+            let at = format!("tests/cases-sqlfiles/{name}:{line}");
+            match value.and_then(|v| parse(&v, at.clone(), &ids)) {
+                Ok(case) => cases.push(case),
+                Err(e) => errors.push(format!("{at}: {e}")),
+            }
+        }
+    }
+    fail_if_any("invalid SQL file case lines", &errors);
+    cases
+}
+
+fn parse(value: &Value, at: String, ids: &[&str]) -> Result<Case, String> {
+    let object = value.as_object().ok_or("not a JSON object")?;
+    if let Some(key) = object.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(format!("unknown key {key:?}"));
+    }
+    if let Some(key) = KEYS.iter().find(|k| !object.contains_key(**k)) {
+        return Err(format!("missing key {key:?}"));
+    }
+    let files = object["files"]
+        .as_object()
+        .ok_or("files must be an object")?
+        .iter()
+        .map(|(path, text)| {
+            text.as_str()
+                .map(|t| (path.clone(), t.to_string()))
+                .ok_or_else(|| format!("file {path} must be a string"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let text = |key: &str| -> Result<Option<String>, String> {
+        match &object[key] {
+            Value::Null => Ok(None),
+            Value::String(s) if !s.is_empty() => Ok(Some(s.clone())),
+            _ => Err(format!("{key} must be a non-empty string or null")),
+        }
+    };
+    let command = text("command")?.ok_or("command is required")?;
+    let expect = text("expect")?.filter(|e| e == "allow" || e == "deny");
+    let expect = expect.ok_or("expect must be allow or deny")?;
+    text("note")?.ok_or("note is required")?;
+    let rule = text("rule")?;
+    if (expect == "deny") != rule.is_some() {
+        return Err("a deny names its rule, an allow has rule null".into());
+    }
+    if let Some(rule) = &rule
+        && !ids.contains(&rule.as_str())
+    {
+        return Err(format!("unknown rule {rule}"));
+    }
+    Ok(Case {
+        at,
+        files,
+        command,
+        expect,
+        rule,
+        reason: text("reason")?,
+    })
+}
+
+/// The verdict in the folder the case builds, with context `on` or `off`: the decision, and
+/// each finding's rule and reason.
+fn run(case: &Case, context: &str) -> Result<(String, Vec<(String, String)>), String> {
+    let sandbox = Sandbox::new();
+    for (path, text) in &case.files {
+        let full = sandbox.cwd().join(path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&full, text).map_err(|e| e.to_string())?;
+    }
+    let out = sandbox
+        .command()
+        .env("AGENT_GUARD_CONTEXT", context)
+        .args([
+            "check",
+            "--json",
+            "--profile",
+            "standard",
+            "--",
+            &case.command,
+        ])
+        .output()
+        .map_err(|e| format!("could not run agent-guard: {e}"))?;
+    let value: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "stdout is not JSON ({e}): {}",
+            clip(&String::from_utf8_lossy(&out.stdout), 300)
+        )
+    })?;
+    let decision = value["decision"].as_str().unwrap_or("").to_string();
+    let findings = value["findings"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .map(|f| {
+                    (
+                        f["rule"].as_str().unwrap_or("").to_string(),
+                        f["reason"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((decision, findings))
+}
+
+#[test]
+fn sql_files_are_judged_by_the_statements_they_hold() {
+    let cases = load();
+    let count = |expect: &str| cases.iter().filter(|c| c.expect == expect).count();
+    assert!(
+        count("deny") >= MIN_EACH && count("allow") >= MIN_EACH,
+        "the SQL file table needs at least {MIN_EACH} stops and {MIN_EACH} passes"
+    );
+    let failures: Vec<String> = par_map(&cases, |case| {
+        let (decision, findings) = match run(case, "on") {
+            Ok(verdict) => verdict,
+            Err(e) => return Some(format!("{}: `{}`: {e}", case.at, case.command)),
+        };
+        let rules: Vec<&str> = findings.iter().map(|(r, _)| r.as_str()).collect();
+        let wrong = if decision != case.expect {
+            Some(format!(
+                "expected {}, got {decision} {rules:?}",
+                case.expect
+            ))
+        } else if let Some(rule) = &case.rule {
+            match findings.iter().find(|(r, _)| r == rule) {
+                None => Some(format!("expected rule {rule}, got {rules:?}")),
+                Some((_, reason)) => case
+                    .reason
+                    .as_ref()
+                    .filter(|want| !reason.contains(want.as_str()))
+                    .map(|want| format!("reason lacks {want:?}: {reason}")),
+            }
+        } else {
+            None
+        };
+        wrong.map(|w| format!("{}: `{}`: {w}", case.at, case.command))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    fail_if_any("SQL file cases", &failures);
+}
+
+/// Only the context reads a file: with it off, a client running one passes.
+#[test]
+fn with_context_off_a_file_is_not_read() {
+    let cases = load();
+    let files: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.rule.as_deref() == Some("db.sql-file") && !c.command.contains("<<"))
+        .collect();
+    let failures: Vec<String> = par_map(&files, |case| match run(case, "off") {
+        Ok((decision, _)) if decision == "allow" => None,
+        Ok((decision, findings)) => Some(format!(
+            "{}: `{}`: context off, got {decision} {findings:?}",
+            case.at, case.command
+        )),
+        Err(e) => Some(format!("{}: {e}", case.at)),
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    fail_if_any("SQL file cases with context off", &failures);
+}
