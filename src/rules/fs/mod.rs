@@ -28,7 +28,7 @@ pub static RM_RECURSIVE: Rule = Rule {
         "rm -r -f node_modules",
         "sudo rm -rf /",
         "bash -lc 'rm -rf dist'",
-        "find . -type d -exec rm -rf {} +",
+        "ls -d */ | xargs rm -rf",
     ],
     passes: &[
         "rm stale.log",
