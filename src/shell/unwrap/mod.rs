@@ -37,7 +37,8 @@ use git::git;
 use parallel::parallel;
 use runners::runner;
 use scripts::{at, flock, runuser, script_command, su_script, trap_action, watch};
-use shells::{is_shell, shell};
+pub(in crate::shell) use shells::is_shell;
+use shells::shell;
 use wrappers::{peel, wrapper};
 use xargs::xargs;
 
@@ -163,7 +164,7 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             n if crate::lang::language_of(n).is_some() => {
                 return match crate::lang::code_of(&cmd.argv) {
                     // `bun run build`, `deno task clean`: no code of its own, a recipe.
-                    Some((_, crate::lang::Code::Elsewhere)) | None
+                    Some((_, crate::lang::Code::Elsewhere | crate::lang::Code::File(_))) | None
                         if crate::motion::recipes::runs_recipe(n, &cmd.argv) =>
                     {
                         Run::Recipe { cmd }
@@ -181,6 +182,14 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                 return Run::Recipe { cmd };
             }
             n => match runner(n, &cmd.argv).or_else(|| wrapper(n).map(|w| peel(&w, &cmd.argv))) {
+                // `uv run fix.py`: uv runs a Python file with the project's Python.
+                Some(Start::At(at))
+                    if n == "uv" && cmd.argv.get(at).is_some_and(|w| w.text.ends_with(".py")) =>
+                {
+                    cmd.argv.drain(..at);
+                    cmd.argv.insert(0, Word::literal("python"));
+                    continue;
+                }
                 Some(start) => start,
                 None => return Run::Command(cmd),
             },
