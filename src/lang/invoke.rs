@@ -81,18 +81,24 @@ pub fn code_of(argv: &[Word]) -> Option<(Lang, Code)> {
         Lang::Python => short_options(args, "c", "WXQ", "m"),
         Lang::Ruby => short_options(args, "e", "rICEFx", ""),
         Lang::Perl => perl(args),
-        Lang::Php => return Some(php(args)),
+        Lang::Php => {
+            let (lang, code) = php(args);
+            return Some((lang, shifted(code)));
+        }
         Lang::JavaScript => node(args),
         Lang::PowerShell => powershell(args),
         Lang::Cmd => cmd(args),
         Lang::PhpTagged => Code::Elsewhere,
     };
-    // The readers count from the first argument; the argv from the program.
-    let code = match code {
+    Some((lang, shifted(code)))
+}
+
+/// The readers count from the first argument; the argv from the program.
+fn shifted(code: Code) -> Code {
+    match code {
         Code::File(at) => Code::File(at + 1),
         other => other,
-    };
-    Some((lang, code))
+    }
 }
 
 /// Joins several code arguments (`ruby -e a -e b`) as the interpreter does, one a line.

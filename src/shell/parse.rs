@@ -938,7 +938,12 @@ impl Walker {
             self.out.commands.push(cmd);
             return;
         };
-        let (text, name, key) = match self.load(&cmd, &file) {
+        let loaded = self.load(&cmd, &file);
+        // A file sourced unread may set any variable of this shell.
+        if how == Runs::Source && !matches!(loaded, Load::Text { .. }) {
+            self.havoc(scope);
+        }
+        let (text, name, key) = match loaded {
             Load::Text { text, name, key } => (text, name, key),
             // A compiled program: nothing of it is a script.
             Load::Binary { .. } if how == Runs::Program => {
@@ -1000,6 +1005,12 @@ impl Walker {
         match reader {
             Reader::Shell => self.shell_file(&text, &nested, scope, how, args),
             Reader::Lang(lang) => {
+                // A PHP file is read as PHP reads it: text until `<?php`.
+                let lang = if lang == Lang::Php {
+                    Lang::PhpTagged
+                } else {
+                    lang
+                };
                 let assigns = cmd.assigns.clone();
                 self.out.commands.push(cmd);
                 self.embedded(lang, Word::literal(&text), &assigns, &nested, scope);
@@ -1173,18 +1184,6 @@ impl Walker {
             vars.restore("@", saved);
         }
         true
-    }
-
-    /// What `file`, opened after the `cd`s `dirs`, holds when the line wrote it with text
-    /// it shows.
-    fn written_text(&self, dirs: &[Word], file: &Word) -> Option<String> {
-        let key = file_key(dirs, file.value()?)?;
-        self.written
-            .iter()
-            .rev()
-            .find(|w| w.key == key)?
-            .text
-            .clone()
     }
 
     /// Remembers the files `cmd` writes and what they then hold, when the line shows it:
@@ -1603,13 +1602,7 @@ impl Walker {
                 }
             }
             "eval" if args.iter().any(|w| !w.literal) => self.havoc(scope),
-            "source" | "."
-                if args
-                    .first()
-                    .is_none_or(|f| self.written_text(&cmd.dirs, f).is_none()) =>
-            {
-                self.havoc(scope)
-            }
+            "source" | "." if args.is_empty() => self.havoc(scope),
             p if values::ASSIGNERS.contains(&p) => self.forget_operands(scope, args),
             _ => {}
         }
@@ -1718,6 +1711,7 @@ impl Walker {
             }
             Run::Embedded { cmd, lang, code } => {
                 let mut nested = Origin::inside(&cmd, origin);
+                let mut file_lang = lang;
                 let code = match code {
                     Code::Text(word) => Some(word),
                     Code::Stdin => stdin.map(Word::literal),
@@ -1738,6 +1732,10 @@ impl Walker {
                                     above: 0,
                                     joins: Vec::new(),
                                 }));
+                                if lang == Lang::Php {
+                                    // A PHP file is read as PHP reads it: text until `<?php`.
+                                    file_lang = Lang::PhpTagged;
+                                }
                                 Some(Word::literal(&text))
                             }
                             Load::Binary { seen } => {
@@ -1757,7 +1755,7 @@ impl Walker {
                 if let Some(code) = code {
                     let assigns = cmd.assigns.clone();
                     self.out.commands.push(cmd);
-                    self.embedded(lang, code, &assigns, &nested, scope);
+                    self.embedded(file_lang, code, &assigns, &nested, scope);
                 } else {
                     self.out.commands.push(cmd);
                 }
