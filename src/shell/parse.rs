@@ -1072,6 +1072,14 @@ impl Walker {
         let Some(path) = file.value() else {
             return Load::Nothing;
         };
+        // `cmd /c .venv\Scripts\activate.bat`: a Windows path, whose separators are `/`
+        // here.
+        let path: Cow<str> = if is_batch(path) && !cfg!(windows) {
+            Cow::Owned(path.replace('\\', "/"))
+        } else {
+            Cow::Borrowed(path)
+        };
+        let path = path.as_ref();
         if let Some(key) = file_key(&cmd.dirs, path)
             && let Some(written) = self.written.iter().rev().find(|w| w.key == key)
         {
@@ -2564,6 +2572,68 @@ mod tests {
                 .any(|c| c.program() == Some("make"))
         );
         assert!(text_only.commands.iter().all(|c| c.via != Via::Recipe));
+    }
+
+    /// The commands `line` runs in `dir`, each with where its reason says it comes from.
+    fn sources_in(dir: &Path, line: &str) -> Vec<(String, Option<String>)> {
+        crate::shell::analyze_in(line, crate::shell::Dialect::Posix, Some(dir))
+            .commands
+            .iter()
+            .map(|c| (c.display(), c.recipe.as_ref().map(|r| r.source.clone())))
+            .collect()
+    }
+
+    #[test]
+    fn a_script_files_lines_are_counted_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("x.sh"),
+            "echo a \\\n  b\nwipe() {\n  rm -rf \"$1\"\n}\nwipe out\n",
+        )
+        .unwrap();
+        let ran = sources_in(dir.path(), "bash x.sh");
+        assert!(
+            ran.contains(&("rm -rf out".into(), Some("x.sh:4".into()))),
+            "{ran:?}"
+        );
+        assert!(
+            ran.contains(&("echo a b".into(), Some("x.sh:1".into()))),
+            "{ran:?}"
+        );
+    }
+
+    #[test]
+    fn a_script_over_the_limit_is_not_read_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = "echo filler line of a generated script\n".repeat(8000) + "rm -rf build\n";
+        assert!(big.len() as u64 > MAX_SCRIPT_BYTES);
+        std::fs::write(dir.path().join("big.sh"), &big).unwrap();
+        let analysis = crate::shell::analyze_in(
+            "bash big.sh",
+            crate::shell::Dialect::Posix,
+            Some(dir.path()),
+        );
+        assert!(analysis.commands.iter().all(|c| c.program() != Some("rm")));
+        let [unread] = analysis.unread.as_slice() else {
+            panic!("{:?}", analysis.unread);
+        };
+        assert!(
+            unread.why.as_deref().unwrap_or("").contains("256 KiB"),
+            "{unread:?}"
+        );
+        // What shows of it is the command alone, which names nothing destructive.
+        assert_eq!(unread.code.trim(), "bash big.sh");
+        // A compiled program run by its path is no script, however big.
+        let mut program = vec![0x7f, b'E', b'L', b'F', 0, 0];
+        program.resize(MAX_SCRIPT_BYTES as usize + 10, b'x');
+        std::fs::write(dir.path().join("app"), &program).unwrap();
+        let analysis = crate::shell::analyze_in(
+            "./app serve",
+            crate::shell::Dialect::Posix,
+            Some(dir.path()),
+        );
+        assert!(analysis.unread.is_empty(), "{:?}", analysis.unread);
+        assert_eq!(analysis.commands.len(), 1);
     }
 
     #[test]
