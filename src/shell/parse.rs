@@ -1709,6 +1709,24 @@ impl Walker {
                     });
                     return;
                 }
+                // `sh -c SCRIPT NAME ARGS...`: the words after the script's name are its `$1`….
+                let at = cmd.argv.iter().skip(1).position(|w| w.text == script);
+                if via == Via::ShellArgument
+                    && cmd.program().is_some_and(unwrap::is_shell)
+                    && let Some(at) = at
+                {
+                    let args: Option<Vec<String>> = cmd
+                        .argv
+                        .get(at + 3..)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|w| w.value().map(str::to_string))
+                        .collect();
+                    let own = self.new_scope(nested.dirs.clone(), Vars::new_shell(args));
+                    self.script_in(&script, via, &nested, Some(own));
+                    self.run_traps(Some(own));
+                    return;
+                }
                 let shared = (via == Via::Eval).then_some(scope);
                 self.script_in(&script, via, &nested, shared);
             }
