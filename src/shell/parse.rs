@@ -974,19 +974,19 @@ impl Walker {
             self.out.commands.push(cmd);
             return;
         }
-        let at = cmd
-            .argv
-            .iter()
-            .skip(1)
-            .position(|w| std::ptr::eq(w, &file) || *w == file)
-            .map_or(1, |i| i + 2);
+        // Its arguments: the words after it, or after the program it is; a script read on
+        // stdin (`bash -s a b < x.sh`) has arguments this does not place.
         let args = match how {
             Runs::Program => cmd.argv.get(1..),
-            _ => cmd.argv.get(at..),
-        }
-        .unwrap_or_default();
+            _ => cmd
+                .argv
+                .iter()
+                .skip(1)
+                .position(|w| *w == file)
+                .and_then(|at| cmd.argv.get(at + 2..)),
+        };
         let args: Option<Vec<String>> =
-            args.iter().map(|w| w.value().map(str::to_string)).collect();
+            args.and_then(|args| args.iter().map(|w| w.value().map(str::to_string)).collect());
         let nested = Origin {
             file: Some(Rc::new(InFile {
                 runner: cmd.display(),
@@ -1731,8 +1731,19 @@ impl Walker {
                 self.script_in(&script, via, &nested, shared);
             }
             Run::ShellReadingStdin { cmd, via } => {
-                if let Some(script) = stdin {
-                    self.script(&script, via, &Origin::inside(&cmd, origin));
+                // `sh < scripts/reset.sh`: the file it reads is its script.
+                let from_file = cmd
+                    .redirects
+                    .iter()
+                    .rev()
+                    .find(|r| r.op == "<")
+                    .map(|r| r.target.clone());
+                match (stdin, from_file) {
+                    (Some(script), _) => self.script(&script, via, &Origin::inside(&cmd, origin)),
+                    (None, Some(file)) if via == Via::ShellStdin => {
+                        self.run_file(cmd, Some(file), origin, scope, Runs::Shell)
+                    }
+                    _ => {}
                 }
             }
             Run::Embedded { cmd, lang, code } => {
