@@ -9,6 +9,10 @@
 //!   so its figure stays the cost of commands that never meet a grammar.
 //! - `recipes/<name>`: a task runner whose recipe file is read (a package.json of 40 scripts,
 //!   a Makefile of 30 targets) and whose recipe is judged (budget: under 1 ms each).
+//! - `scripts/<name>`: a 500-line shell script file read from disk and judged: 500 plain
+//!   commands, and a build script with variables, functions called a hundred times, loops and
+//!   pipelines, run by `bash` with arguments, as a program by its path, and `source`d (budget:
+//!   under 2 ms).
 //! - `tools/<name>`: MCP tool calls, beside the allowed `ls` (budget: an MCP call with no SQL
 //!   and no shell line costs no more than `ls`).
 //! - `pathological/*`: a 100 KB command, 500 nested `$( )`, 5,000 `;`-separated commands;
@@ -216,6 +220,66 @@ fn recipes(c: &mut Criterion) {
     group.finish();
 }
 
+/// A 500-line build script of the kind projects keep in `scripts/`: variables, functions
+/// called with arguments, conditionals, loops, pipelines and the odd cleanup.
+fn build_script() -> String {
+    let mut text = String::from(
+        "#!/usr/bin/env bash\nset -euo pipefail\nOUT=${1:-dist}\nMODE=${2:-release}\n\n\
+         log() {\n  printf '[%s] %s\\n' \"$(date +%T)\" \"$*\"\n}\n\n\
+         build_one() {\n  local name=$1\n  log \"building $name\"\n  cargo build --$MODE -p \"$name\"\n  \
+         cp \"target/$MODE/$name\" \"$OUT/\"\n}\n\n",
+    );
+    let mut lines = text.lines().count();
+    let mut i = 0;
+    while lines < 500 {
+        text.push_str(&format!(
+            "if [ -f crates/c{i}/Cargo.toml ]; then\n  build_one c{i}\nfi\n\
+             for f in crates/c{i}/src/*.rs; do wc -l \"$f\" | tee -a \"$OUT/lines.txt\"; done\n\
+             git log --oneline -1 -- crates/c{i} >> \"$OUT/changes.txt\"\n"
+        ));
+        lines += 5;
+        i += 1;
+    }
+    text.push_str("rm -rf \"$OUT/tmp\"\nlog done\n");
+    text
+}
+
+fn scripts(c: &mut Criterion) {
+    let settings = settings();
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let text = build_script();
+    assert!(text.lines().count() >= 500, "{}", text.lines().count());
+    std::fs::create_dir(dir.path().join("scripts")).expect("make scripts/");
+    std::fs::write(dir.path().join("scripts/build.sh"), text).expect("write build.sh");
+    let plain: String = (0..500)
+        .map(|i| match i % 5 {
+            0 => format!("echo \"step {i}\"\n"),
+            1 => format!("mkdir -p out/c{i}\n"),
+            2 => format!("cargo build -p c{i} --release\n"),
+            3 => format!("cp target/release/c{i} out/c{i}/\n"),
+            _ => format!("git log --oneline -1 -- crates/c{i}\n"),
+        })
+        .collect();
+    std::fs::write(dir.path().join("scripts/plain.sh"), plain).expect("write plain.sh");
+    let mut group = c.benchmark_group("scripts");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for (name, cmd) in [
+        ("plain_500_lines", "bash scripts/plain.sh"),
+        ("bash_500_lines", "bash scripts/build.sh dist release"),
+        ("program_500_lines", "./scripts/build.sh"),
+        ("source_500_lines", "source scripts/build.sh out debug"),
+    ] {
+        let verdict = agent_guard::evaluate_in(cmd, Some(dir.path()), &settings);
+        eprintln!("scripts/{name}: {}", verdict.decision.as_str());
+        group.bench_with_input(BenchmarkId::from_parameter(name), cmd, |b, cmd| {
+            b.iter(|| agent_guard::evaluate_in(black_box(cmd), Some(dir.path()), &settings))
+        });
+    }
+    group.finish();
+}
+
 fn pathological(c: &mut Criterion) {
     let settings = settings();
     let inputs = [
@@ -303,5 +367,13 @@ fn tools(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, mix, interpreter, recipes, tools, pathological);
+criterion_group!(
+    benches,
+    mix,
+    interpreter,
+    recipes,
+    scripts,
+    tools,
+    pathological
+);
 criterion_main!(benches);

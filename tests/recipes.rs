@@ -2,6 +2,8 @@
 //! the recipe files it gives, runs `agent-guard check --json --profile standard -- CMD` there
 //! (context off), and checks the verdict, the rule and the reason.
 //!
+//! A file whose text starts with `#!` is made executable.
+//!
 //! Line format (all keys required, no others):
 //! `{"files": {"<path>": "<text>", ...}, "command": "...", "expect": "allow"|"deny",
 //!   "rule": "<rule id>"|null, "reason": "<text the reason must hold>"|null, "note": "why"}`.
@@ -112,6 +114,13 @@ fn run(case: &Case) -> Result<(String, Vec<(String, String)>), String> {
             std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
         }
         std::fs::write(&full, text).map_err(|e| e.to_string())?;
+        // A file that starts with `#!` is a program the line may run by its path.
+        #[cfg(unix)]
+        if text.starts_with("#!") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&full, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| e.to_string())?;
+        }
     }
     let out = sandbox
         .command()

@@ -12,7 +12,9 @@ pub enum Code {
     Text(Word),
     /// Read from standard input.
     Stdin,
-    /// A script file, a module, or nothing that runs code (`--version`).
+    /// The script file at this index of the argv (`python3 fix.py`, `node x.js`).
+    File(usize),
+    /// A module, or nothing that runs code (`--version`), or code this does not place.
     Elsewhere,
 }
 
@@ -37,7 +39,7 @@ pub fn language_of(program: &str) -> Option<Lang> {
     let is = |other: &str| name.eq_ignore_ascii_case(other);
     Some(if versioned("python") || versioned("pypy") {
         Lang::Python
-    } else if is("node") || is("nodejs") || is("deno") || is("bun") {
+    } else if is("node") || is("nodejs") || is("deno") || is("bun") || is("tsx") || is("ts-node") {
         Lang::JavaScript
     } else if versioned("ruby") {
         Lang::Ruby
@@ -65,17 +67,38 @@ pub fn code_of(argv: &[Word]) -> Option<(Lang, Code)> {
     let lang = language_of(&program)?;
     let args = argv.get(1..).unwrap_or_default();
     let code = match lang {
+        Lang::JavaScript if program.starts_with("deno") => deno(args),
+        Lang::JavaScript if program.starts_with("bun") => match node(args) {
+            // `bun run x.ts`: bun's own `run` before the file.
+            Code::File(0) if args.first().is_some_and(|w| w.text == "run") => {
+                match node(args.get(1..).unwrap_or_default()) {
+                    Code::File(at) => Code::File(at + 1),
+                    other => other,
+                }
+            }
+            other => other,
+        },
         Lang::Python => short_options(args, "c", "WXQ", "m"),
         Lang::Ruby => short_options(args, "e", "rICEFx", ""),
         Lang::Perl => perl(args),
-        Lang::Php => return Some(php(args)),
-        Lang::JavaScript if program.starts_with("deno") => deno(args),
+        Lang::Php => {
+            let (lang, code) = php(args);
+            return Some((lang, shifted(code)));
+        }
         Lang::JavaScript => node(args),
         Lang::PowerShell => powershell(args),
         Lang::Cmd => cmd(args),
         Lang::PhpTagged => Code::Elsewhere,
     };
-    Some((lang, code))
+    Some((lang, shifted(code)))
+}
+
+/// The readers count from the first argument; the argv from the program.
+fn shifted(code: Code) -> Code {
+    match code {
+        Code::File(at) => Code::File(at + 1),
+        other => other,
+    }
 }
 
 /// Joins several code arguments (`ruby -e a -e b`) as the interpreter does, one a line.
@@ -138,13 +161,10 @@ fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
         return Code::Text(text);
     }
     // No script: the code comes from standard input (`-` names it too).
-    match read
-        .stopped_at
-        .and_then(|at| args.get(at))
-        .map(|w| w.text.as_str())
-    {
-        None | Some("-") => Code::Stdin,
-        Some(_) => Code::Elsewhere,
+    match read.stopped_at.map(|at| (at, args.get(at))) {
+        None | Some((_, None)) => Code::Stdin,
+        Some((_, Some(w))) if w.text == "-" => Code::Stdin,
+        Some((at, Some(_))) => Code::File(at),
     }
 }
 
@@ -166,7 +186,7 @@ fn perl(args: &[Word]) -> Code {
             return Code::Elsewhere;
         }
         let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) else {
-            return joined(parts).map_or(Code::Elsewhere, Code::Text);
+            return joined(parts).map_or(Code::File(i - 1), Code::Text);
         };
         let mut digits_end = 0;
         for (at, c) in cluster.char_indices() {
@@ -269,7 +289,7 @@ fn php(args: &[Word]) -> (Lang, Code) {
     });
     match (joined(parts), script) {
         (Some(text), _) => (Lang::Php, Code::Text(text)),
-        (None, Some(_)) => (Lang::Php, Code::Elsewhere),
+        (None, Some(at)) => (Lang::Php, Code::File(at)),
         (None, None) => (Lang::PhpTagged, Code::Stdin),
     }
 }
@@ -314,7 +334,7 @@ fn node(args: &[Word]) -> Code {
             _ if VALUE.contains(&w) => i += 1,
             _ if w.starts_with('-') => {}
             // A script file, or a bun subcommand (`bun run x`, `bun install`).
-            _ => return Code::Elsewhere,
+            _ => return Code::File(i - 1),
         }
     }
     Code::Stdin
@@ -330,6 +350,12 @@ fn deno(args: &[Word]) -> Code {
             .cloned()
             .map_or(Code::Elsewhere, Code::Text),
         Some("run") if args.last().is_some_and(|w| w.text == "-") => Code::Stdin,
+        // `deno run [options] FILE`: options with a value are written `--opt=value`.
+        Some("run") => args
+            .iter()
+            .skip(1)
+            .position(|w| !w.text.starts_with('-'))
+            .map_or(Code::Elsewhere, |at| Code::File(at + 1)),
         _ => Code::Elsewhere,
     }
 }
@@ -356,7 +382,7 @@ fn powershell(args: &[Word]) -> Code {
         let Some(param) = w.strip_prefix('-').or_else(|| w.strip_prefix('/')) else {
             // A bare word: the command itself, unless it names a script.
             if w.to_ascii_lowercase().ends_with(".ps1") {
-                return Code::Elsewhere;
+                return Code::File(i - 1);
             }
             return rest_as_command(args.get(i - 1..).unwrap_or_default());
         };
@@ -382,7 +408,14 @@ fn powershell(args: &[Word]) -> Code {
                 None => Code::Elsewhere,
             };
         }
-        if param == "f" || prefix_of("file") || param == "cwa" || prefix_of("commandwithargs") {
+        if param == "f" || prefix_of("file") {
+            return if args.get(i).is_some() {
+                Code::File(i)
+            } else {
+                Code::Elsewhere
+            };
+        }
+        if param == "cwa" || prefix_of("commandwithargs") {
             return Code::Elsewhere;
         }
         if matches!(param.as_str(), "?" | "h" | "help" | "v") {
@@ -534,10 +567,10 @@ mod tests {
         assert_eq!(code("node"), Some((Lang::JavaScript, Code::Stdin)));
         assert_eq!(code("php"), Some((Lang::PhpTagged, Code::Stdin)));
         assert_eq!(code("php -- a"), Some((Lang::PhpTagged, Code::Stdin)));
-        assert_eq!(code("php x.php -r y"), Some((Lang::Php, Code::Elsewhere)));
+        assert_eq!(code("php x.php -r y"), Some((Lang::Php, Code::File(1))));
         assert_eq!(
             code("python3 script.py -c x"),
-            Some((Lang::Python, Code::Elsewhere))
+            Some((Lang::Python, Code::File(1)))
         );
         assert_eq!(
             code("python -m pytest"),
@@ -545,16 +578,23 @@ mod tests {
         );
         assert_eq!(
             code("node server.js"),
-            Some((Lang::JavaScript, Code::Elsewhere))
+            Some((Lang::JavaScript, Code::File(1)))
         );
         assert_eq!(
             code("pwsh -File x.ps1"),
-            Some((Lang::PowerShell, Code::Elsewhere))
+            Some((Lang::PowerShell, Code::File(2)))
+        );
+        assert_eq!(code("bun install"), Some((Lang::JavaScript, Code::File(1))));
+        assert_eq!(code("perl -w tidy.pl x"), Some((Lang::Perl, Code::File(2))));
+        assert_eq!(
+            code("deno run -A --quiet main.ts"),
+            Some((Lang::JavaScript, Code::File(4)))
         );
         assert_eq!(
-            code("bun install"),
-            Some((Lang::JavaScript, Code::Elsewhere))
+            code("bun run --smol x.ts"),
+            Some((Lang::JavaScript, Code::File(3)))
         );
+        assert_eq!(code("tsx seed.ts"), Some((Lang::JavaScript, Code::File(1))));
         assert_eq!(code("pythonista"), None);
         assert_eq!(code("nodemon"), None);
     }

@@ -31,8 +31,9 @@ pub static UNANALYZABLE: Rule = Rule {
     catches: "a command line the guard could not analyze in full (over 1 MiB, scripts nested \
               too deep, too slow to parse, code handed to an interpreter or SQL handed to a \
               database client that could not be read to its end, a task runner's recipe that \
-              could not be resolved, or an internal error of the guard) that names anything \
-              destructive",
+              could not be resolved, a script file the line runs that could not be read: \
+              binary, over 256 KiB, or unreadable, or an internal error of the guard) that names \
+              anything destructive",
     why: "Silence must never be read as safety: when part of the input was not seen and it \
           names a command, call or statement that destroys (`rm`, `git`, `find`, \
           `shutil.rmtree`, `fs.rmSync`, `Remove-Item`, `rd`, `DROP`, `TRUNCATE`, ...), the \

@@ -46,7 +46,8 @@ pub enum Via {
     Trap,
     /// A job `at` or `batch` reads on stdin and runs later.
     Scheduled,
-    /// A script file the line itself wrote before running it (`cat > fix.sh <<EOF`).
+    /// A script file the line runs (`bash scripts/reset.sh`, `./fix.sh`, `source env.sh`), as
+    /// the line wrote it (`cat > fix.sh <<EOF`) or as it is on disk.
     ScriptFile,
     /// Found in code given to an interpreter (`python3 -c`, `node -e`, PowerShell, `cmd /c`).
     Embedded(crate::lang::Lang),
@@ -71,7 +72,7 @@ impl Via {
             Via::Parallel => Some("run by `parallel`"),
             Via::Trap => Some("in a `trap` action"),
             Via::Scheduled => Some("in a job scheduled with `at`"),
-            Via::ScriptFile => Some("in a script the line writes, then runs"),
+            Via::ScriptFile => Some("in a script file the line runs"),
             Via::Embedded(lang) => Some(lang.describe()),
             Via::Sent => None,
             Via::Recipe => Some("in a recipe a task runner runs"),
@@ -113,20 +114,22 @@ pub struct SimpleCommand {
     /// Where it runs when that is not here: a container, a pod, another host
     /// (`docker exec api rm -rf /srv`). Its `dirs` are then the `cd`s made over there.
     pub elsewhere: Option<Elsewhere>,
-    /// The recipe it runs in, when a task runner runs it: reasons name the runner command,
-    /// where the recipe is defined and what it says.
+    /// The recipe it runs in, when a task runner runs it, or the line of the script file it
+    /// stands in: reasons name the runner command, where the recipe or line is and what it
+    /// says.
     pub recipe: Option<Box<FromRecipe>>,
 }
 
-/// The recipe a command comes from, as reasons show it.
+/// The recipe or script file line a command comes from, as reasons show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FromRecipe {
-    /// The runner command, wrappers peeled (`pnpm run fresh`).
+    /// The runner command, wrappers peeled (`pnpm run fresh`, `bash scripts/reset.sh`).
     pub runner: String,
-    /// Where the recipe is defined (`package.json scripts.fresh`), and through which other
-    /// recipes it was reached.
+    /// Where the recipe is defined (`package.json scripts.fresh`) or the file and line
+    /// (`scripts/reset.sh:4`), and through which other recipes or script lines it was
+    /// reached.
     pub source: String,
-    /// The recipe's text.
+    /// The recipe's text, or the line's.
     pub text: String,
 }
 

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use tree_sitter::{Node, Tree};
 
@@ -103,6 +104,182 @@ pub(super) struct Walker {
     /// `trap` actions that read variables, read once their shell's last command is seen:
     /// they run at its exit.
     traps: Vec<PendingTrap>,
+    /// Shell functions defined so far, in the line or in a script it runs, latest last.
+    functions: Vec<Function>,
+    /// The functions being followed into, innermost last: a call of one of them again is
+    /// not followed (its body was walked once as a deferred scope already).
+    calling: Vec<String>,
+    /// The script files being walked, innermost last: one that runs itself again is not
+    /// read again.
+    running: Vec<String>,
+}
+
+/// A shell function: its body's text, and where that text lies when it is in a script file.
+struct Function {
+    name: String,
+    body: String,
+    file: Option<Rc<InFile>>,
+    from: Option<Box<FromRecipe>>,
+}
+
+/// Largest script file read from disk. Scripts people write and tools generate for a
+/// project's own use (build wrappers, install scripts) are a few KiB to some tens of KiB;
+/// what is bigger is generated code such as an autoconf `configure` (300 KiB to 1 MiB),
+/// which no one reviews line by line either. Reading it whole would cost more than the
+/// line's deadline allows, so it is judged by what the line shows of it.
+pub(super) const MAX_SCRIPT_BYTES: u64 = 256 << 10;
+
+/// A script file whose text is being walked: reasons name it and the line in it.
+pub(super) struct InFile {
+    /// The command that runs it, as written (`bash scripts/reset.sh`).
+    runner: String,
+    /// The file as the command names it.
+    name: String,
+    /// Lines of the file above the text walked (a function body starts inside the file).
+    above: usize,
+    /// Where, in the text walked, [`join_lines`] joined two lines into one.
+    joins: Vec<usize>,
+}
+
+/// How a file is run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Runs {
+    /// By a shell named on the line (`bash x.sh`): shell text, whatever its `#!` says.
+    Shell,
+    /// By `source`/`.`, in the shell of the line itself.
+    Source,
+    /// As a program (`./x.sh`, `bin/tool`): its `#!` line says what reads it.
+    Program,
+}
+
+/// What a script file holds, as the walker can know it.
+enum Load {
+    /// Nothing to read: no such file, or one whose text is not known here (written by
+    /// the line with text it does not show, named by a word known only at run time).
+    Nothing,
+    Text {
+        text: String,
+        name: String,
+        key: String,
+    },
+    /// It holds NUL bytes: a compiled program, or no text a shell reads.
+    Binary { seen: String },
+    /// It exists but was not read: `why`.
+    Unread { why: String },
+}
+
+/// The reader a `#!` line names.
+enum Reader {
+    Shell,
+    Lang(Lang),
+    Other,
+}
+
+/// What reads a file run as a program: the interpreter its `#!` line names; a file without
+/// one is run by the shell (the kernel refuses it, the shell then reads it as a script).
+fn shebang(text: &str) -> Reader {
+    let Some(line) = text.strip_prefix("#!") else {
+        return Reader::Shell;
+    };
+    let line = line.lines().next().unwrap_or("");
+    let mut words = line.split_whitespace();
+    let mut program = words.next().unwrap_or("").rsplit('/').next().unwrap_or("");
+    if program == "env" {
+        // `#!/usr/bin/env -S python3 -u`, `#!/usr/bin/env NODE_ENV=x node`.
+        program = words
+            .find(|w| !w.starts_with('-') && !w.contains('='))
+            .unwrap_or("");
+    }
+    if unwrap::is_shell(program) {
+        Reader::Shell
+    } else if let Some(lang) = lang::language_of(program) {
+        Reader::Lang(lang)
+    } else {
+        Reader::Other
+    }
+}
+
+/// A script file's text, or why it was not read; `None` when there is no such file. A
+/// file with a NUL byte in its first KiB is no script (a compiled program): it is not read
+/// further when it is bigger than a script may be.
+fn read_script(path: &Path, shown: &str) -> Option<Load> {
+    use std::io::Read;
+    let unread = |e: std::io::Error| Load::Unread {
+        why: format!("`{shown}` could not be read: {e}"),
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => return Some(unread(e)),
+    };
+    if !meta.is_file() {
+        return None;
+    }
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) => return Some(unread(e)),
+    };
+    let mut bytes = Vec::new();
+    if let Err(e) = (&mut file).take(1024).read_to_end(&mut bytes) {
+        return Some(unread(e));
+    }
+    let binary = bytes.contains(&0);
+    if meta.len() > MAX_SCRIPT_BYTES {
+        return Some(if binary {
+            Load::Binary {
+                seen: String::new(),
+            }
+        } else {
+            Load::Unread {
+                why: format!(
+                    "`{shown}` is over {} KiB, more than the guard reads",
+                    MAX_SCRIPT_BYTES >> 10
+                ),
+            }
+        });
+    }
+    if let Err(e) = file.read_to_end(&mut bytes) {
+        return Some(unread(e));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    if binary || bytes.contains(&0) {
+        return Some(Load::Binary {
+            seen: text.replace('\0', " "),
+        });
+    }
+    let key = std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .into_owned();
+    Some(Load::Text {
+        text: text.into_owned(),
+        name: shown.to_string(),
+        key,
+    })
+}
+
+/// Where a command at `node` of a walked text comes from, for reasons: the file and line
+/// when the text is a script file's, or what the text itself was reached through.
+fn attribution(node: Node, src: &str, origin: &Origin) -> Option<Box<FromRecipe>> {
+    let Some(file) = &origin.file else {
+        return origin.from.clone();
+    };
+    let joined = file.joins.partition_point(|&at| at <= node.start_byte());
+    let line = file.above + node.start_position().row + joined + 1;
+    let text = src[node.byte_range()].lines().next().unwrap_or("").trim();
+    let here = format!("{}:{line}", file.name);
+    Some(Box::new(match &origin.from {
+        None => FromRecipe {
+            runner: file.runner.clone(),
+            source: here,
+            text: text.to_string(),
+        },
+        Some(outer) => FromRecipe {
+            runner: outer.runner.clone(),
+            source: format!("{here}, run by {}", outer.source),
+            text: text.to_string(),
+        },
+    }))
 }
 
 /// A `trap` action waiting for the end of the shell that set it.
@@ -163,6 +340,10 @@ pub(super) struct Origin {
     pub dirs: Vec<Word>,
     /// Where the nested script runs when that is not here (`ssh host '...'`).
     pub elsewhere: Option<Elsewhere>,
+    /// The script file whose text this is, when it is one.
+    pub file: Option<Rc<InFile>>,
+    /// The script file line (or the chain of them) the text was reached through.
+    pub from: Option<Box<FromRecipe>>,
 }
 
 impl Origin {
@@ -175,6 +356,8 @@ impl Origin {
             depth: origin.depth + 1,
             dirs: cmd.dirs.clone(),
             elsewhere: cmd.elsewhere.clone(),
+            file: None,
+            from: cmd.recipe.clone(),
         }
     }
 }
@@ -195,6 +378,9 @@ impl Walker {
             history: Vec::new(),
             maybe: false,
             traps: Vec::new(),
+            functions: Vec::new(),
+            calling: Vec::new(),
+            running: Vec::new(),
         }
     }
 
@@ -219,6 +405,8 @@ impl Walker {
             depth: 0,
             dirs: Vec::new(),
             elsewhere: None,
+            file: None,
+            from: None,
         };
         self.script(command, Via::Direct, &top);
         self.out
@@ -233,6 +421,8 @@ impl Walker {
             depth: 0,
             dirs: Vec::new(),
             elsewhere: None,
+            file: None,
+            from: None,
         };
         self.new_scope(Vec::new(), Vars::default());
         self.embedded(lang, Word::literal(command), &[], &top, 0);
@@ -270,6 +460,30 @@ impl Walker {
             return;
         }
         let (joined, removed) = join_lines(src);
+        let in_file;
+        let origin = match &origin.file {
+            Some(file) if !removed.drops.is_empty() => {
+                let mut last = 0;
+                let mut joins = Vec::new();
+                for &(at, total) in &removed.drops {
+                    if total - last == 2 {
+                        joins.push(at);
+                    }
+                    last = total;
+                }
+                in_file = Origin {
+                    file: Some(Rc::new(InFile {
+                        runner: file.runner.clone(),
+                        name: file.name.clone(),
+                        above: file.above,
+                        joins,
+                    })),
+                    ..origin.clone()
+                };
+                &in_file
+            }
+            _ => origin,
+        };
         if origin.depth == 0 {
             self.removed = removed;
         }
@@ -287,7 +501,9 @@ impl Walker {
             let vars = match via {
                 _ if origin.depth == 0 => Vars::default(),
                 Via::Trap => Vars::deferred(),
-                _ => Vars::opaque(),
+                // Backquotes run in a subshell of this shell, whose `IFS` may be any.
+                Via::Substitution => Vars::opaque(),
+                _ => Vars::new_shell(None),
             };
             self.new_scope(origin.dirs.clone(), vars)
         });
@@ -415,6 +631,7 @@ impl Walker {
             "subshell" | "function_definition" => {
                 let inner = self.subshell(scope);
                 if node.kind() == "function_definition" {
+                    self.define(node, src, origin);
                     let range = self.range(node, origin);
                     self.out.deferred.push(range);
                     if let Some(vars) = self.vars.get_mut(inner) {
@@ -694,7 +911,7 @@ impl Walker {
             fed_by: Vec::new(),
             call: None,
             elsewhere: origin.elsewhere.clone(),
-            recipe: None,
+            recipe: attribution(node, src, origin),
         });
     }
 
@@ -706,35 +923,275 @@ impl Walker {
             .unwrap_or_else(|| self.removed.original(node.byte_range()))
     }
 
-    /// Records the script in `file` when the line wrote that file with text it shows
-    /// (`cat > fix.sh <<'EOF'` ... `bash fix.sh`), as `sh -c` is; `cmd` itself otherwise.
+    /// Follows `cmd`, which runs the script in `file` (`how`): its text as the line wrote
+    /// it, or else as the file holds it now. `cmd` itself is recorded when the file is not
+    /// read as shell text.
     fn run_file(
         &mut self,
         cmd: SimpleCommand,
         file: Option<Word>,
         origin: &Origin,
-        shared: Option<usize>,
+        scope: usize,
+        how: Runs,
     ) {
-        let text = file.and_then(|file| self.written_text(&cmd.dirs, &file));
-        match text {
-            Some(text) => {
-                let nested = Origin::inside(&cmd, origin);
-                self.script_in(&text, Via::ScriptFile, &nested, shared);
+        let Some(file) = file else {
+            self.out.commands.push(cmd);
+            return;
+        };
+        let loaded = self.load(&cmd, &file);
+        // A file sourced unread may set any variable of this shell.
+        if how == Runs::Source && !matches!(loaded, Load::Text { .. }) {
+            self.havoc(scope);
+        }
+        let (text, name, key) = match loaded {
+            Load::Text { text, name, key } => (text, name, key),
+            // A compiled program: nothing of it is a script.
+            Load::Binary { .. } if how == Runs::Program => {
+                self.out.commands.push(cmd);
+                return;
             }
-            None => self.out.commands.push(cmd),
+            Load::Binary { seen } => {
+                let why = format!("`{}` is not text", file.text);
+                self.unread_file(&cmd, why, &seen);
+                return;
+            }
+            Load::Unread { why } => {
+                self.unread_file(&cmd, why, "");
+                return;
+            }
+            Load::Nothing => {
+                self.out.commands.push(cmd);
+                return;
+            }
+        };
+        let reader = match how {
+            Runs::Program if is_batch(&file.text) => Reader::Lang(Lang::Cmd),
+            Runs::Program => shebang(&text),
+            Runs::Shell | Runs::Source => Reader::Shell,
+        };
+        // A script that runs itself again, at any depth, was read once already.
+        if self.running.contains(&key) {
+            self.out.commands.push(cmd);
+            return;
+        }
+        // Its arguments: the words after it, or after the program it is; a script read on
+        // stdin (`bash -s a b < x.sh`) has arguments this does not place.
+        let args = match how {
+            Runs::Program => cmd.argv.get(1..),
+            _ => cmd
+                .argv
+                .iter()
+                .skip(1)
+                .position(|w| *w == file)
+                .and_then(|at| cmd.argv.get(at + 2..)),
+        };
+        let args: Option<Vec<String>> =
+            args.and_then(|args| args.iter().map(|w| w.value().map(str::to_string)).collect());
+        let nested = Origin {
+            file: Some(Rc::new(InFile {
+                runner: cmd.display(),
+                name,
+                above: 0,
+                joins: Vec::new(),
+            })),
+            ..Origin::inside(&cmd, origin)
+        };
+        self.running.push(key);
+        // A program named by its path is judged itself too (`node_modules/.bin/rimraf`
+        // may be a shell shim of the program it names).
+        if how == Runs::Program && !matches!(reader, Reader::Lang(_)) {
+            self.out.commands.push(cmd.clone());
+        }
+        match reader {
+            Reader::Shell => self.shell_file(&text, &nested, scope, how, args),
+            Reader::Lang(lang) => {
+                // A PHP file is read as PHP reads it: text until `<?php`.
+                let lang = if lang == Lang::Php {
+                    Lang::PhpTagged
+                } else {
+                    lang
+                };
+                let assigns = cmd.assigns.clone();
+                self.out.commands.push(cmd);
+                self.embedded(lang, Word::literal(&text), &assigns, &nested, scope);
+            }
+            Reader::Other => {}
+        }
+        self.running.pop();
+    }
+
+    /// Walks a shell script file: in a shell of its own with `args` as its positional
+    /// parameters, or (`source`) in the shell of `scope`, whose parameters it takes while it
+    /// runs when it is given any.
+    fn shell_file(
+        &mut self,
+        text: &str,
+        origin: &Origin,
+        scope: usize,
+        how: Runs,
+        args: Option<Vec<String>>,
+    ) {
+        if how != Runs::Source {
+            let vars = Vars::new_shell(args);
+            let own = self.new_scope(origin.dirs.clone(), vars);
+            self.script_in(text, Via::ScriptFile, origin, Some(own));
+            self.run_traps(Some(own));
+            return;
+        }
+        let given = args.filter(|a| !a.is_empty());
+        let saved = given
+            .as_ref()
+            .and_then(|_| self.vars.get(scope))
+            .map(|v| v.get("@").map(<[Value]>::to_vec));
+        if let Some(args) = given {
+            self.set_var(scope, "@", vec![Value::List(args)], false);
+        }
+        self.script_in(text, Via::ScriptFile, origin, Some(scope));
+        if let Some(saved) = saved
+            && let Some(vars) = self.vars.get_mut(scope)
+        {
+            vars.restore("@", saved);
         }
     }
 
-    /// What `file`, opened after the `cd`s `dirs`, holds when the line wrote it with text
-    /// it shows.
-    fn written_text(&self, dirs: &[Word], file: &Word) -> Option<String> {
-        let key = file_key(dirs, file.value()?)?;
-        self.written
+    /// Notes that the script file `cmd` runs was not read (`why`): what shows of it is
+    /// judged instead, the command and `seen`.
+    fn unread_file(&mut self, cmd: &SimpleCommand, why: String, seen: &str) {
+        self.out.unread.push(Unread {
+            code: format!("{}\n{seen}", cmd.display()),
+            span: cmd.span.clone(),
+            why: Some(format!("the script it runs was not read: {why}")),
+        });
+        self.out.commands.push(cmd.clone());
+    }
+
+    /// What `file`, run by `cmd`, holds when it runs: the text the line wrote there, or
+    /// else the file as it is now, read from where the line starts (only when it is read
+    /// with its files, and only for a command run here).
+    fn load(&mut self, cmd: &SimpleCommand, file: &Word) -> Load {
+        let Some(path) = file.value() else {
+            return Load::Nothing;
+        };
+        // `cmd /c .venv\Scripts\activate.bat`: a Windows path, whose separators are `/`
+        // here.
+        let path: Cow<str> = if is_batch(path) && !cfg!(windows) {
+            Cow::Owned(path.replace('\\', "/"))
+        } else {
+            Cow::Borrowed(path)
+        };
+        let path = path.as_ref();
+        if let Some(key) = file_key(&cmd.dirs, path)
+            && let Some(written) = self.written.iter().rev().find(|w| w.key == key)
+        {
+            return match &written.text {
+                Some(text) => Load::Text {
+                    text: text.clone(),
+                    name: path.to_string(),
+                    key,
+                },
+                None => Load::Nothing,
+            };
+        }
+        if cmd.elsewhere.is_some() || path.starts_with('~') {
+            return Load::Nothing;
+        }
+        if let Some(cwd @ None) = &mut self.cwd {
+            *cwd = std::env::current_dir().ok();
+        }
+        let Some(Some(cwd)) = &self.cwd else {
+            return Load::Nothing;
+        };
+        let full = if Path::new(path).is_absolute() {
+            PathBuf::from(path)
+        } else {
+            match start_dir(cwd, &cmd.dirs) {
+                Some(dir) => dir.join(path),
+                None => {
+                    return Load::Unread {
+                        why: "the folder it runs in is only known at run time".into(),
+                    };
+                }
+            }
+        };
+        read_script(&full, path).unwrap_or(Load::Nothing)
+    }
+
+    /// Remembers the function `node` defines, to follow its body where it is called.
+    fn define(&mut self, node: Node, src: &str, origin: &Origin) {
+        let (Some(name), Some(body)) = (
+            node.child_by_field_name("name"),
+            node.child_by_field_name("body"),
+        ) else {
+            return;
+        };
+        let file = origin.file.as_ref().map(|file| {
+            let at = body.start_byte();
+            Rc::new(InFile {
+                runner: file.runner.clone(),
+                name: file.name.clone(),
+                above: file.above
+                    + body.start_position().row
+                    + file.joins.partition_point(|&j| j <= at),
+                joins: Vec::new(),
+            })
+        });
+        // The body's own text, its braces or parentheses kept: it runs as one compound
+        // command (a `( … )` body in a subshell of its own).
+        self.functions.push(Function {
+            name: src[name.byte_range()].to_string(),
+            body: src[body.byte_range()].to_string(),
+            file,
+            from: origin.from.clone(),
+        });
+    }
+
+    /// Follows a call of a function defined so far, its words bound to `$1`…, `$@`, `$#`,
+    /// in the shell of `scope`. `false` when `cmd` calls no such function, or one already
+    /// being followed.
+    fn call(&mut self, cmd: &SimpleCommand, origin: &Origin, scope: usize) -> bool {
+        let Some(name) = cmd
+            .argv
+            .first()
+            .filter(|w| w.literal && !w.text.contains('/'))
+        else {
+            return false;
+        };
+        let Some(function) = self.functions.iter().rev().find(|f| f.name == name.text) else {
+            return false;
+        };
+        if self.calling.contains(&function.name) || origin.depth >= MAX_NESTING {
+            return false;
+        }
+        let body = function.body.clone();
+        let called = function.name.clone();
+        let nested = Origin {
+            file: function.file.clone(),
+            from: match &function.file {
+                Some(_) => function.from.clone(),
+                None => cmd.recipe.clone(),
+            },
+            ..Origin::inside(cmd, origin)
+        };
+        let args: Option<Vec<String>> = cmd
+            .args()
             .iter()
-            .rev()
-            .find(|w| w.key == key)?
-            .text
-            .clone()
+            .map(|w| w.value().map(str::to_string))
+            .collect();
+        let saved = self
+            .vars
+            .get(scope)
+            .map(|v| v.get("@").map(<[Value]>::to_vec));
+        let given = args.map_or(Value::Unknown, Value::List);
+        self.set_var(scope, "@", vec![given], false);
+        self.calling.push(called);
+        self.script_in(&body, cmd.via, &nested, Some(scope));
+        self.calling.pop();
+        if let Some(saved) = saved
+            && let Some(vars) = self.vars.get_mut(scope)
+        {
+            vars.restore("@", saved);
+        }
+        true
     }
 
     /// Remembers the files `cmd` writes and what they then hold, when the line shows it:
@@ -824,6 +1281,8 @@ impl Walker {
             depth: origin.depth + 1,
             dirs: self.scopes.get(scope).cloned().unwrap_or_default(),
             elsewhere: origin.elsewhere.clone(),
+            file: None,
+            from: attribution(node, src, origin),
         };
         self.script(&script, Via::Substitution, &nested);
     }
@@ -985,7 +1444,7 @@ impl Walker {
             fed_by,
             call: None,
             elsewhere: origin.elsewhere.clone(),
-            recipe: None,
+            recipe: attribution(node, src, origin),
         };
         let cmds: Vec<SimpleCommand> = match variants {
             Some(variants) => variants
@@ -1140,15 +1599,29 @@ impl Walker {
                 };
                 self.set_var(scope, "@", vec![values], values::conditional(node));
             }
-            "shift" => self.forget(scope, "@"),
-            "eval" if args.iter().any(|w| !w.literal) => self.havoc(scope),
-            "source" | "."
-                if args
-                    .first()
-                    .is_none_or(|f| self.written_text(&cmd.dirs, f).is_none()) =>
-            {
-                self.havoc(scope)
+            "shift" => {
+                let by = match args.first() {
+                    None => Some(1),
+                    Some(w) => w.value().and_then(|n| n.parse::<usize>().ok()),
+                };
+                let now = self.vars.get(scope).and_then(|v| v.get("@"));
+                let shifted: Option<Vec<Value>> = by.zip(now).map(|(by, now)| {
+                    now.iter()
+                        .map(|v| match v {
+                            Value::List(items) => {
+                                Value::List(items.iter().skip(by).cloned().collect())
+                            }
+                            _ => Value::Unknown,
+                        })
+                        .collect()
+                });
+                match shifted {
+                    Some(values) => self.set_var(scope, "@", values, values::conditional(node)),
+                    None => self.forget(scope, "@"),
+                }
             }
+            "eval" if args.iter().any(|w| !w.literal) => self.havoc(scope),
+            "source" | "." if args.is_empty() => self.havoc(scope),
             p if values::ASSIGNERS.contains(&p) => self.forget_operands(scope, args),
             _ => {}
         }
@@ -1202,14 +1675,28 @@ impl Walker {
                 {
                     dirs.push(dir);
                 }
-                // `./fix.sh`: a program named by a path may be a script the line wrote.
-                let file = cmd.argv.first().filter(|w| w.text.contains('/')).cloned();
-                self.run_file(cmd, file, origin, None);
+                if self.call(&cmd, origin, scope) {
+                    // The function's name stands for the commands of its body.
+                    return;
+                }
+                // `./fix.sh`, `bin/setup`: a program named by a path may be a script.
+                let file = cmd
+                    .argv
+                    .first()
+                    .filter(|w| w.text.contains(['/', '\\']) || is_batch(&w.text))
+                    .cloned();
+                match file {
+                    Some(file) => self.run_file(cmd, Some(file), origin, scope, Runs::Program),
+                    None => self.out.commands.push(cmd),
+                }
             }
             Run::ScriptFile { cmd, file } => {
                 // `source` and `.` run the file in this very shell.
-                let shared = matches!(cmd.program(), Some("source" | ".")).then_some(scope);
-                self.run_file(cmd, Some(file), origin, shared);
+                let how = match cmd.program() {
+                    Some("source" | ".") => Runs::Source,
+                    _ => Runs::Shell,
+                };
+                self.run_file(cmd, Some(file), origin, scope, how);
             }
             Run::Script {
                 cmd,
@@ -1233,33 +1720,90 @@ impl Walker {
                     });
                     return;
                 }
+                // `sh -c SCRIPT NAME ARGS...`: the words after the script's name are its `$1`….
+                let at = cmd.argv.iter().skip(1).position(|w| w.text == script);
+                if via == Via::ShellArgument
+                    && cmd.program().is_some_and(unwrap::is_shell)
+                    && let Some(at) = at
+                {
+                    let args: Option<Vec<String>> = cmd
+                        .argv
+                        .get(at + 3..)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|w| w.value().map(str::to_string))
+                        .collect();
+                    let own = self.new_scope(nested.dirs.clone(), Vars::new_shell(args));
+                    self.script_in(&script, via, &nested, Some(own));
+                    self.run_traps(Some(own));
+                    return;
+                }
                 let shared = (via == Via::Eval).then_some(scope);
                 self.script_in(&script, via, &nested, shared);
             }
             Run::ShellReadingStdin { cmd, via } => {
-                if let Some(script) = stdin {
-                    self.script(&script, via, &Origin::inside(&cmd, origin));
+                // `sh < scripts/reset.sh`: the file it reads is its script.
+                let from_file = cmd
+                    .redirects
+                    .iter()
+                    .rev()
+                    .find(|r| r.op == "<")
+                    .map(|r| r.target.clone());
+                match (stdin, from_file) {
+                    (Some(script), _) => self.script(&script, via, &Origin::inside(&cmd, origin)),
+                    (None, Some(file)) if via == Via::ShellStdin => {
+                        self.run_file(cmd, Some(file), origin, scope, Runs::Shell)
+                    }
+                    _ => {}
                 }
             }
             Run::Embedded { cmd, lang, code } => {
+                let mut nested = Origin::inside(&cmd, origin);
+                let mut file_lang = lang;
                 let code = match code {
                     Code::Text(word) => Some(word),
                     Code::Stdin => stdin.map(Word::literal),
-                    // `python3 fix.py` after `cat > fix.py <<EOF`: the code is what the
-                    // line wrote there.
-                    Code::Elsewhere => cmd
-                        .args()
-                        .iter()
-                        .find(|w| !w.text.starts_with('-'))
-                        .and_then(|file| self.written_text(&cmd.dirs, file))
-                        .map(Word::literal),
+                    Code::Elsewhere => None,
+                    // `python3 fix.py`: the code is what the line wrote there, or else
+                    // what the file holds.
+                    Code::File(at) => {
+                        let file = cmd.argv.get(at).cloned().unwrap_or(Word {
+                            text: String::new(),
+                            literal: false,
+                            temp: None,
+                        });
+                        match self.load(&cmd, &file) {
+                            Load::Text { text, name, key } if !self.running.contains(&key) => {
+                                nested.file = Some(Rc::new(InFile {
+                                    runner: cmd.display(),
+                                    name,
+                                    above: 0,
+                                    joins: Vec::new(),
+                                }));
+                                if lang == Lang::Php {
+                                    // A PHP file is read as PHP reads it: text until `<?php`.
+                                    file_lang = Lang::PhpTagged;
+                                }
+                                Some(Word::literal(&text))
+                            }
+                            Load::Binary { seen } => {
+                                let why = format!("`{}` is not text", file.text);
+                                self.unread_file(&cmd, why, &seen);
+                                return;
+                            }
+                            Load::Unread { why } => {
+                                self.unread_file(&cmd, why, "");
+                                return;
+                            }
+                            _ => None,
+                        }
+                    }
                 };
-                let nested = Origin::inside(&cmd, origin);
                 // The interpreter itself is judged too (`perl -i` edits files in place).
                 if let Some(code) = code {
                     let assigns = cmd.assigns.clone();
                     self.out.commands.push(cmd);
-                    self.embedded(lang, code, &assigns, &nested, scope);
+                    self.embedded(file_lang, code, &assigns, &nested, scope);
                 } else {
                     self.out.commands.push(cmd);
                 }
@@ -1405,6 +1949,7 @@ impl Walker {
                     dirs.extend(recipe.dir.as_deref().map(recipe_dir).map(Word::literal));
                     let nested = Origin {
                         dirs,
+                        from: None,
                         ..Origin::inside(&cmd, origin)
                     };
                     let start = self.out.commands.len();
@@ -1443,6 +1988,40 @@ impl Walker {
             why: Some(format!("the recipe it runs cannot be told: {why}")),
         });
     }
+}
+
+/// Where a call in interpreter code comes from, for reasons: the file and the line of its
+/// first spelling in it when the code is a script file's.
+fn called_from(origin: &Origin, code: &str, call: &str) -> Option<Box<FromRecipe>> {
+    let Some(file) = &origin.file else {
+        return origin.from.clone();
+    };
+    let here = match code.find(call) {
+        Some(at) => format!(
+            "{}:{}",
+            file.name,
+            file.above + code[..at].matches('\n').count() + 1
+        ),
+        None => file.name.clone(),
+    };
+    Some(Box::new(match &origin.from {
+        None => FromRecipe {
+            runner: file.runner.clone(),
+            source: here,
+            text: call.to_string(),
+        },
+        Some(outer) => FromRecipe {
+            runner: outer.runner.clone(),
+            source: format!("{here}, run by {}", outer.source),
+            text: call.to_string(),
+        },
+    }))
+}
+
+/// A Windows batch file, which `cmd` runs when it is named (`cmd /c build.bat`).
+fn is_batch(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".bat") || lower.ends_with(".cmd")
 }
 
 /// The directory a command starts in, from the line's own and the `cd`s before it;
@@ -1494,6 +2073,8 @@ impl Walker {
                 depth: origin.depth + 1,
                 dirs: self.scopes.get(inner).cloned().unwrap_or_default(),
                 elsewhere: origin.elsewhere.clone(),
+                file: None,
+                from: origin.from.clone(),
             };
             match effect {
                 Effect::Command {
@@ -1511,15 +2092,16 @@ impl Walker {
                         redirects,
                         input: None,
                         fed_by: Vec::new(),
+                        recipe: called_from(origin, &code.text, &call),
                         call: Some(call),
                         elsewhere: origin.elsewhere.clone(),
-                        recipe: None,
                     };
                     self.follow(cmd, None, &nested, inner);
                 }
                 Effect::Shell { script } => {
                     let nested = Origin {
                         uncertain: uncertain || !script.literal,
+                        from: called_from(origin, &code.text, &script.text),
                         ..nested
                     };
                     self.script(&script.text, via, &nested);
@@ -2030,6 +2612,68 @@ mod tests {
                 .any(|c| c.program() == Some("make"))
         );
         assert!(text_only.commands.iter().all(|c| c.via != Via::Recipe));
+    }
+
+    /// The commands `line` runs in `dir`, each with where its reason says it comes from.
+    fn sources_in(dir: &Path, line: &str) -> Vec<(String, Option<String>)> {
+        crate::shell::analyze_in(line, crate::shell::Dialect::Posix, Some(dir))
+            .commands
+            .iter()
+            .map(|c| (c.display(), c.recipe.as_ref().map(|r| r.source.clone())))
+            .collect()
+    }
+
+    #[test]
+    fn a_script_files_lines_are_counted_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("x.sh"),
+            "echo a \\\n  b\nwipe() {\n  rm -rf \"$1\"\n}\nwipe out\n",
+        )
+        .unwrap();
+        let ran = sources_in(dir.path(), "bash x.sh");
+        assert!(
+            ran.contains(&("rm -rf out".into(), Some("x.sh:4".into()))),
+            "{ran:?}"
+        );
+        assert!(
+            ran.contains(&("echo a b".into(), Some("x.sh:1".into()))),
+            "{ran:?}"
+        );
+    }
+
+    #[test]
+    fn a_script_over_the_limit_is_not_read_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = "echo filler line of a generated script\n".repeat(8000) + "rm -rf build\n";
+        assert!(big.len() as u64 > MAX_SCRIPT_BYTES);
+        std::fs::write(dir.path().join("big.sh"), &big).unwrap();
+        let analysis = crate::shell::analyze_in(
+            "bash big.sh",
+            crate::shell::Dialect::Posix,
+            Some(dir.path()),
+        );
+        assert!(analysis.commands.iter().all(|c| c.program() != Some("rm")));
+        let [unread] = analysis.unread.as_slice() else {
+            panic!("{:?}", analysis.unread);
+        };
+        assert!(
+            unread.why.as_deref().unwrap_or("").contains("256 KiB"),
+            "{unread:?}"
+        );
+        // What shows of it is the command alone, which names nothing destructive.
+        assert_eq!(unread.code.trim(), "bash big.sh");
+        // A compiled program run by its path is no script, however big.
+        let mut program = vec![0x7f, b'E', b'L', b'F', 0, 0];
+        program.resize(MAX_SCRIPT_BYTES as usize + 10, b'x');
+        std::fs::write(dir.path().join("app"), &program).unwrap();
+        let analysis = crate::shell::analyze_in(
+            "./app serve",
+            crate::shell::Dialect::Posix,
+            Some(dir.path()),
+        );
+        assert!(analysis.unread.is_empty(), "{:?}", analysis.unread);
+        assert_eq!(analysis.commands.len(), 1);
     }
 
     #[test]

@@ -23,6 +23,9 @@ use crate::syntax::Temp;
 /// How many commands one command may become, one per combination of values.
 pub(super) const MAX_VARIANTS: usize = 16;
 
+/// What `IFS` holds when a shell starts.
+const DEFAULT_IFS: &str = " \t\n";
+
 /// One value a variable may hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Value {
@@ -68,6 +71,28 @@ impl Vars {
         Vars {
             opaque: true,
             ..Vars::default()
+        }
+    }
+
+    /// A new shell process (`sh -c`, a script file, a recipe line): it inherits exported
+    /// variables the line does not show, but starts with the default `IFS` (shells do not
+    /// take `IFS` from the environment), and with `args` as its positional parameters when
+    /// they are known.
+    pub(super) fn new_shell(args: Option<Vec<String>>) -> Self {
+        let mut vars = Vars::opaque();
+        vars.set("IFS", vec![Value::Text(DEFAULT_IFS.into())], false);
+        if let Some(args) = args {
+            vars.set("@", vec![Value::List(args)], false);
+        }
+        vars
+    }
+
+    /// Whether unquoted values split on blanks alone here: `IFS` is the default.
+    fn default_ifs(&self) -> bool {
+        match self.get("IFS") {
+            None => true,
+            Some([Value::Text(t)]) => t == DEFAULT_IFS,
+            Some(_) => false,
         }
     }
 
@@ -126,6 +151,15 @@ impl Vars {
         match at.and_then(|at| self.entries.get_mut(at)) {
             Some(e) => *e = entry,
             None => self.entries.push(entry),
+        }
+    }
+
+    /// Puts back what `name` held before a call or a `source` gave it a value for a
+    /// while (`None`: it was not set).
+    pub(super) fn restore(&mut self, name: &str, values: Option<Vec<Value>>) {
+        match values {
+            Some(values) => self.set(name, values, false),
+            None => self.entries.retain(|e| e.name != name),
         }
     }
 
@@ -201,6 +235,10 @@ enum Reference<'s> {
     },
     /// `$$`, `$RANDOM`, `$BASHPID`: digits only, unknown.
     Digits,
+    /// `$1`, `${12}`: one positional parameter.
+    Positional(usize),
+    /// `$#`: how many positional parameters there are.
+    Count,
 }
 
 fn reference(raw: &str) -> Option<Reference<'_>> {
@@ -208,6 +246,10 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
     let Some(inner) = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
         return Some(match body {
             "$" | "RANDOM" | "BASHPID" => Reference::Digits,
+            "#" => Reference::Count,
+            n if n.len() == 1 && n != "0" && n.bytes().all(|b| b.is_ascii_digit()) => {
+                Reference::Positional(n.parse().ok()?)
+            }
             "@" => Reference::All("@"),
             "*" => Reference::Joined("@"),
             name if is_name(name) => Reference::Plain(name),
@@ -220,6 +262,10 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
     match inner {
         "@" => return Some(Reference::All("@")),
         "*" => return Some(Reference::Joined("@")),
+        "#" => return Some(Reference::Count),
+        n if !n.is_empty() && n != "0" && n.bytes().all(|b| b.is_ascii_digit()) => {
+            return n.parse().ok().map(Reference::Positional);
+        }
         _ => {}
     }
     if is_name(inner) {
@@ -235,7 +281,8 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(inner.len());
     let (name, rest) = inner.split_at(end);
-    if !is_name(name) {
+    let positional = !name.is_empty() && name != "0" && name.bytes().all(|b| b.is_ascii_digit());
+    if !is_name(name) && !positional {
         return None;
     }
     let (colon, word) = match rest.strip_prefix(':') {
@@ -296,6 +343,22 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
     };
     match reference {
         Reference::Digits => vec![Value::Unknown],
+        Reference::Positional(n) => known("@")
+            .unwrap_or_else(|| vec![Value::Unknown])
+            .into_iter()
+            .map(|v| match v {
+                Value::List(items) => Value::Text(items.get(n - 1).cloned().unwrap_or_default()),
+                _ => Value::Unknown,
+            })
+            .collect(),
+        Reference::Count => known("@")
+            .unwrap_or_else(|| vec![Value::Unknown])
+            .into_iter()
+            .map(|v| match v {
+                Value::List(items) => Value::Text(items.len().to_string()),
+                _ => Value::Unknown,
+            })
+            .collect(),
         Reference::Plain(name) => match known(name) {
             Some(values) => values
                 .into_iter()
@@ -318,6 +381,18 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
                 v => v,
             })
             .collect(),
+        Reference::Default { name, colon, word }
+            if name.starts_with(|c: char| c.is_ascii_digit()) =>
+        {
+            let n = name.parse().unwrap_or(usize::MAX);
+            lookup(env, &Reference::Positional(n))
+                .into_iter()
+                .map(|v| match v {
+                    Value::Text(t) if t.is_empty() && *colon => Value::Text((*word).to_string()),
+                    v => v,
+                })
+                .collect()
+        }
         Reference::Default { name, colon, word } => match known(name) {
             Some(values) => values
                 .into_iter()
@@ -543,7 +618,7 @@ fn variable(
     // tell.
     let splits_known = (quoted && !matches!(reference, Reference::Joined(_)))
         || (!env.all_poisoned
-            && env.vars.get("IFS").is_none()
+            && env.vars.default_ifs()
             && !env.poisoned.iter().any(|(p, _)| p == "IFS"));
     if !splits_known {
         for s in states.iter_mut() {

@@ -68,6 +68,13 @@ JSON
 printf 'OUT = build\nDRAFTS = drafts\n\nall: hello\nhello:\n\techo hello\nlist:\n\tls\nstatus:\n\tgit status\n' > Makefile
 printf 'clean:\n\trm -rf $(OUT) target\nwipe:\n\trm -rf $(DRAFTS)\nreset:\n\tgit checkout -- .\n' >> Makefile
 printf 'scrub: clean\n\tgit clean -fd\nhard:\n\tgit reset --hard\nrelease: wipe\n\techo released\n' >> Makefile
+mkdir -p tools
+printf '#!/bin/sh\nrm -rf "$1"\n' > tools/wipe.sh
+printf '#!/bin/sh\nset -e\ngit reset --hard "$@"\n' > tools/reset.sh
+printf 'scrub() {\n  git clean -fd "$@"\n}\nstatus() {\n  git status --short\n}\n' > tools/lib.sh
+printf '#!/bin/sh\necho "checking $#"\ngit status\n' > tools/check.sh
+printf 'import shutil\nshutil.rmtree("drafts")\n' > tools/tidy.py
+chmod +x tools/wipe.sh tools/reset.sh tools/check.sh
 git add -A && git commit -qm initial
 git tag v1
 git branch merged

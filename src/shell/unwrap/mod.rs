@@ -37,7 +37,8 @@ use git::git;
 use parallel::parallel;
 use runners::runner;
 use scripts::{at, flock, runuser, script_command, su_script, trap_action, watch};
-use shells::{is_shell, shell};
+pub(in crate::shell) use shells::is_shell;
+use shells::shell;
 use wrappers::{peel, wrapper};
 use xargs::xargs;
 
@@ -165,7 +166,7 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             n if crate::lang::language_of(n).is_some() => {
                 return match crate::lang::code_of(&cmd.argv) {
                     // `bun run build`, `deno task clean`: no code of its own, a recipe.
-                    Some((_, crate::lang::Code::Elsewhere)) | None
+                    Some((_, crate::lang::Code::Elsewhere | crate::lang::Code::File(_))) | None
                         if crate::motion::recipes::runs_recipe(n, &cmd.argv) =>
                     {
                         Run::Recipe { cmd }
@@ -182,7 +183,15 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
             n if crate::motion::recipes::runs_recipe(n, &cmd.argv) => {
                 return Run::Recipe { cmd };
             }
-            n => match runner(n, &cmd.argv) {
+            n => match runner(n, &cmd.argv).or_else(|| wrapper(n).map(|w| peel(&w, &cmd.argv))) {
+                // `uv run fix.py`: uv runs a Python file with the project's Python.
+                Some(Start::At(at))
+                    if n == "uv" && cmd.argv.get(at).is_some_and(|w| w.text.ends_with(".py")) =>
+                {
+                    cmd.argv.drain(..at);
+                    cmd.argv.insert(0, Word::literal("python"));
+                    continue;
+                }
                 Some(start) => {
                     // `npx rimraf@5 dist`: the program is `rimraf`.
                     if let Start::At(at) = start
@@ -193,10 +202,7 @@ pub(super) fn resolve(mut cmd: SimpleCommand) -> Run {
                     }
                     start
                 }
-                None => match wrapper(n) {
-                    Some(w) => peel(&w, &cmd.argv),
-                    None => return Run::Command(cmd),
-                },
+                None => return Run::Command(cmd),
             },
         };
         let start = match start {

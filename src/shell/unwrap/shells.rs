@@ -2,7 +2,7 @@
 
 use super::{Run, SimpleCommand, Via};
 
-pub(super) fn is_shell(name: &str) -> bool {
+pub(in crate::shell) fn is_shell(name: &str) -> bool {
     matches!(
         name,
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish"
