@@ -150,7 +150,14 @@ impl Context {
         {
             return Assessment::Clear(why);
         }
-        let Some(dir) = self.directory(&finding.dirs) else {
+        // Where a delete runs does not matter when every target is shown inside a folder
+        // the line made (`cd "$(mktemp -d)" && rm -rf ./*`): nothing there is looked at.
+        let all_temp = matches!(&finding.subject, Subject::Paths(targets)
+            if !targets.is_empty() && targets.iter().all(|t| t.temp.is_some()));
+        let Some(dir) = self
+            .directory(&finding.dirs)
+            .or_else(|| all_temp.then(|| self.start.clone()).flatten())
+        else {
             return Assessment::Unknown;
         };
         let assessment = match &finding.subject {

@@ -454,6 +454,7 @@ impl Walker {
             poisoned: &self.poisoned,
             all_poisoned: self.all_poisoned,
             dirs: self.scopes.get(scope)?,
+            here: std::cell::Cell::new(false),
         })
     }
 
@@ -571,6 +572,9 @@ impl Walker {
                     }
                 }
             }
+            if env.here.get() {
+                return vec![Value::Unknown];
+            }
             return vec![Value::List(items)];
         }
         let one = |words: &[Word]| match words {
@@ -580,10 +584,24 @@ impl Walker {
             [] => Value::Text(String::new()),
             _ => Value::Unknown,
         };
-        match values::expand_quoted(value, src, &env) {
+        let values: Vec<Value> = match values::expand_quoted(value, src, &env) {
             Some(alternatives) => alternatives.iter().map(|words| one(words)).collect(),
             None => vec![one(&[word::from_node(value, src)])],
+        };
+        // `d=$(pwd)`: the path holds from here only, not after a later `cd`.
+        if !env.here.get() {
+            return values;
         }
+        values
+            .into_iter()
+            .map(|v| match v {
+                Value::Text(path) => Value::Here {
+                    from: env.dirs.to_vec(),
+                    path,
+                },
+                v => v,
+            })
+            .collect()
     }
 
     /// `$(mktemp -d ...)` (quoted or not): the folder it makes.
@@ -664,6 +682,8 @@ impl Walker {
                     }
                 }
             }
+            // A path that holds from here only may be read after a `cd` in the body.
+            known &= !env.here.get();
         }
         if !known || items.len() > MAX_VARIANTS || names.contains(&name) {
             items = vec![Value::Unknown];
@@ -986,6 +1006,12 @@ impl Walker {
                 .collect(),
             None => vec![cmd],
         };
+        let mut cmds = cmds;
+        if let Some(made) = values::fresh_folder(self.scopes.get(scope).map_or(&[][..], |d| d)) {
+            for cmd in &mut cmds {
+                values::mark_inside(made, cmd);
+            }
+        }
         if let [one] = cmds.as_slice() {
             self.note_written(one);
         }
@@ -1020,10 +1046,11 @@ impl Walker {
     ) -> Option<Vec<Vec<Word>>> {
         let text = &src[node.byte_range()];
         let vars = self.vars.get(scope)?;
-        // Only a line that gives values, or names the temporary root, pays for the look.
-        let worth = text.contains('$')
+        // Only a line that gives values, names the temporary root or the folder it runs
+        // in, or substitutes a command, pays for the look.
+        let worth = (text.contains('$') || text.contains('`'))
             && (!vars.is_empty()
-                || ["${", "$$", "TMPDIR", "RANDOM", "BASHPID"]
+                || ["${", "$$", "$(", "`", "TMPDIR", "RANDOM", "BASHPID", "PWD"]
                     .iter()
                     .any(|s| text.contains(s)));
         if !worth {

@@ -17,6 +17,7 @@
 
 use tree_sitter::Node;
 
+use super::SimpleCommand;
 use super::word::{self, Word};
 use crate::syntax::Temp;
 
@@ -42,6 +43,13 @@ pub(super) enum Value {
     },
     /// The machine's temporary root itself (`$TMPDIR`, `${TMPDIR:-/tmp}`).
     TempRoot,
+    /// A path that names a folder only from where it was computed: `$(pwd)` or `$PWD` is
+    /// `.` there, `$(cd app && pwd)` is `app`. `from` holds the `cd`s in effect then; read
+    /// after other `cd`s, it is unknown.
+    Here {
+        from: Vec<Word>,
+        path: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -183,6 +191,9 @@ pub(super) struct Env<'a> {
     pub all_poisoned: bool,
     /// The `cd`s in effect where the command runs.
     pub dirs: &'a [Word],
+    /// Set when an expansion gave a path that holds only from these `cd`s (see
+    /// [`Value::Here`]): what it built must not be kept as plain text.
+    pub here: std::cell::Cell<bool>,
 }
 
 /// One reference to a variable, from the text of a `$x`/`${...}` node.
@@ -307,6 +318,8 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
                 })
                 .collect(),
             None if *name == "TMPDIR" && temp_root_from_env() => vec![Value::TempRoot],
+            // The shell keeps `PWD` where each `cd` leads.
+            None if *name == "PWD" => vec![here(env.dirs, ".")],
             None => vec![Value::Unknown],
         },
         Reference::All(name) => known(name).unwrap_or_else(|| vec![Value::Unknown]),
@@ -340,6 +353,156 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
             }
             None => vec![Value::Unknown],
         },
+    }
+}
+
+/// The folder `path` names from the `cd`s `dirs`.
+fn here(dirs: &[Word], path: &str) -> Value {
+    Value::Here {
+        from: dirs.to_vec(),
+        path: path.to_string(),
+    }
+}
+
+/// `values` as they read where `env`'s command runs: a path computed from where the line
+/// was then is text when the `cd`s are the same, and unknown otherwise.
+fn at_here(values: Vec<Value>, env: &Env) -> Vec<Value> {
+    values
+        .into_iter()
+        .map(|v| match v {
+            Value::Here { from, path } if from == env.dirs => {
+                env.here.set(true);
+                Value::Text(path)
+            }
+            Value::Here { .. } => Value::Unknown,
+            v => v,
+        })
+        .collect()
+}
+
+/// What a command substitution prints, when that is known from the line alone and from
+/// where it runs: `$(pwd)` (and `` `pwd` ``), `$(cd DIR && pwd)`, `$(dirname PATH)`,
+/// `$(basename PATH)`. The folder it runs in is spelled `.` (see [`Value::Here`]): a path
+/// built from it names the same file where the command using it runs, which is all a rule
+/// or the context needs. Anything that asks the disk or git (`realpath`, `git rev-parse`)
+/// is not read here.
+fn printed_by(node: Node, src: &str, env: &Env) -> Option<Vec<Value>> {
+    let mut cursor = node.walk();
+    let inner: Vec<Node> = node.named_children(&mut cursor).collect();
+    let [inner] = inner.as_slice() else {
+        return None;
+    };
+    match inner.kind() {
+        "command" => {
+            let was = env.here.replace(false);
+            let argv = command_words(*inner, src, env);
+            let from_here = env.here.replace(was);
+            let argv = argv?;
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            let text = match argv.as_slice() {
+                ["pwd"] | ["pwd", "-L" | "-P"] => {
+                    env.here.set(true);
+                    ".".to_string()
+                }
+                // A path spelled from `.` says nothing of the real folder's name or parent.
+                _ if from_here => return None,
+                ["dirname", path] if !path.starts_with('-') => dirname(path),
+                ["basename", path] if !path.starts_with('-') => basename(path, ""),
+                ["basename", path, suffix] if !path.starts_with('-') => basename(path, suffix),
+                _ => return None,
+            };
+            Some(vec![Value::Text(text)])
+        }
+        // `$(cd DIR && pwd)`: DIR, or nothing when the `cd` fails.
+        "list" => {
+            let mut cursor = inner.walk();
+            let parts: Vec<Node> = inner.children(&mut cursor).collect();
+            let [first, and, second] = parts.as_slice() else {
+                return None;
+            };
+            if and.kind() != "&&" || first.kind() != "command" || second.kind() != "command" {
+                return None;
+            }
+            let was = env.here.replace(false);
+            let cd = command_words(*first, src, env);
+            let from_here = env.here.replace(was);
+            let cd = cd?;
+            let pwd = command_words(*second, src, env)?;
+            let dir = match cd.as_slice() {
+                [cd, dir] if cd == "cd" => dir,
+                _ => return None,
+            };
+            if pwd != ["pwd"] || !plain_folder(dir) || from_here && dir.starts_with('/') {
+                return None;
+            }
+            if !dir.starts_with('/') {
+                env.here.set(true);
+            }
+            Some(vec![Value::Text(dir.clone()), Value::Text(String::new())])
+        }
+        _ => None,
+    }
+}
+
+/// A folder `cd` goes to as written, with no `..` (the shell's logical `..` may differ from
+/// the file system's), `-`, `~` or option.
+fn plain_folder(dir: &str) -> bool {
+    !dir.is_empty() && !dir.starts_with(['-', '~', '+']) && !climbs(dir)
+}
+
+/// The words of a simple command inside a substitution, each known: no prefixes, no
+/// redirects.
+fn command_words(node: Node, src: &str, env: &Env) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    for (i, child) in node.children(&mut cursor).enumerate() {
+        if !matches!(
+            node.field_name_for_child(i as u32),
+            Some("name" | "argument")
+        ) {
+            return None;
+        }
+        let w = word::from_node(child, src);
+        if w.literal {
+            out.push(w.text);
+            continue;
+        }
+        match expand_quoted(child, src, env)?.as_slice() {
+            [one] => match one.as_slice() {
+                [w] => out.push(w.value()?.to_string()),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// What `dirname` prints for `path`.
+fn dirname(path: &str) -> String {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if path.is_empty() { "." } else { "/" }.to_string();
+    }
+    match trimmed.rfind('/') {
+        None => ".".to_string(),
+        Some(at) => {
+            let parent = trimmed[..at].trim_end_matches('/');
+            if parent.is_empty() { "/" } else { parent }.to_string()
+        }
+    }
+}
+
+/// What `basename` prints for `path`, less `suffix` when it ends so and is not all of it.
+fn basename(path: &str, suffix: &str) -> String {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if path.is_empty() { "" } else { "/" }.to_string();
+    }
+    let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+    match name.strip_suffix(suffix) {
+        Some(stem) if !suffix.is_empty() && !stem.is_empty() => stem.to_string(),
+        _ => name.to_string(),
     }
 }
 
@@ -500,10 +663,18 @@ fn walk(
                     "simple_expansion" | "expansion" => {
                         variable(child, src, env, true, states, substituted)?
                     }
+                    "command_substitution" => {
+                        let values = printed_by(child, src, env)?;
+                        apply(values, env, true, false, states, substituted)?
+                    }
                     _ => return None,
                 }
                 pos = Some(child.end_byte());
             }
+        }
+        "command_substitution" => {
+            let values = printed_by(node, src, env)?;
+            apply(values, env, quoted, false, states, substituted)?
         }
         "concatenation" | "command_name" => {
             if word::has_brace_expansion(raw) {
@@ -529,7 +700,20 @@ fn variable(
     substituted: &mut bool,
 ) -> Option<()> {
     let reference = reference(src.get(node.byte_range())?)?;
-    let values = lookup(env, &reference);
+    let values = at_here(lookup(env, &reference), env);
+    let joined = matches!(reference, Reference::Joined(_));
+    apply(values, env, quoted, joined, states, substituted)
+}
+
+/// Appends what an expansion may give, `values`, to every state.
+fn apply(
+    values: Vec<Value>,
+    env: &Env,
+    quoted: bool,
+    joined: bool,
+    states: &mut Vec<Option<Fields>>,
+    substituted: &mut bool,
+) -> Option<()> {
     if !values
         .iter()
         .any(|v| matches!(v, Value::Text(_) | Value::List(_)))
@@ -541,7 +725,7 @@ fn variable(
     }
     // A line that sets `IFS` splits unquoted values, and joins `"$*"`, where this cannot
     // tell.
-    let splits_known = (quoted && !matches!(reference, Reference::Joined(_)))
+    let splits_known = (quoted && !joined)
         || (!env.all_poisoned
             && env.vars.get("IFS").is_none()
             && !env.poisoned.iter().any(|(p, _)| p == "IFS"));
@@ -675,7 +859,9 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
                     "string_content" => out.push(Piece::Text(word::double_quoted(
                         src.get(child.byte_range())?,
                     ))),
-                    "simple_expansion" | "expansion" => pieces_of(child, src, env, true, out)?,
+                    "simple_expansion" | "expansion" | "command_substitution" => {
+                        pieces_of(child, src, env, true, out)?
+                    }
                     _ => return None,
                 }
                 pos = Some(child.end_byte());
@@ -687,6 +873,23 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
                 pieces_of(child, src, env, quoted, out)?;
             }
         }
+        // `cd "$(mktemp -d)"`: the folder made right there.
+        "command_substitution" => {
+            let mut cursor = node.walk();
+            let inner: Vec<Node> = node.named_children(&mut cursor).collect();
+            let [inner] = inner.as_slice() else {
+                return None;
+            };
+            let argv: Vec<Word> = command_words(*inner, src, env)?
+                .iter()
+                .map(Word::literal)
+                .collect();
+            let root_known = env.vars.get("TMPDIR").is_none();
+            match mktemp_dir(&argv, env.dirs, root_known)? {
+                Value::Fresh { made, plain, .. } if quoted || plain => out.push(Piece::Fresh(made)),
+                _ => return None,
+            }
+        }
         // tree-sitter leaves `$$` an unnamed `$` token.
         "$" if src.get(node.byte_range()) == Some("$$") => out.push(Piece::Digits),
         "simple_expansion" | "expansion" => {
@@ -695,7 +898,7 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
                 out.push(Piece::Digits);
                 return Some(());
             }
-            let values = lookup(env, &reference);
+            let values = at_here(lookup(env, &reference), env);
             let piece = match values.as_slice() {
                 [Value::Fresh { made, from, plain }] => {
                     let here = from.as_deref().is_none_or(|from| from == env.dirs);
@@ -713,6 +916,57 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
         _ => return None,
     }
     Some(())
+}
+
+/// Where the `cd`s `dirs` lead, when that is inside a folder the line just made
+/// (`cd "$(mktemp -d)"`, `d=$(mktemp -d); cd "$d/out"`): the call that made it, and how
+/// many folders below the one the `cd` into it named the command runs (a later `cd ..` may
+/// climb back, never above it).
+pub(super) fn fresh_folder(dirs: &[Word]) -> Option<(&'static str, usize)> {
+    let mut at: Option<(&'static str, usize)> = None;
+    for step in dirs {
+        // A word marked inside such a folder at an unknown depth stands for its top.
+        if let Some(Temp::Made(made)) = step.temp.filter(|_| !step.literal) {
+            at = Some((made, 0));
+            continue;
+        }
+        let (made, depth) = at?;
+        let text = step.value().filter(|t| !t.starts_with(['/', '~', '-']))?;
+        at = Some((made, below(depth, text)?));
+    }
+    at
+}
+
+/// How deep `path` leads from `depth` folders below a root; `None` when it climbs above.
+fn below(depth: usize, path: &str) -> Option<usize> {
+    path.split('/').try_fold(depth, |depth, part| match part {
+        "" | "." => Some(depth),
+        ".." => depth.checked_sub(1),
+        _ => Some(depth + 1),
+    })
+}
+
+/// Marks the words of `cmd` that, as relative paths, lie inside the folder `made` (see
+/// [`fresh_folder`]): `rm -rf ./*` or `rm -rf build` right after `cd "$(mktemp -d)"`. A
+/// glob among them cannot climb out (`*` never matches `/`; a part that starts with a dot
+/// and holds a glob may match `..`, and is refused).
+pub(super) fn mark_inside((made, depth): (&'static str, usize), cmd: &mut SimpleCommand) {
+    for word in cmd.argv.iter_mut().skip(1) {
+        let text = &word.text;
+        let plain = word.literal
+            || !text.contains(['$', '`', '{'])
+                && text
+                    .split('/')
+                    .all(|part| !(part.starts_with('.') && part.contains(['*', '?', '['])));
+        if word.temp.is_none()
+            && plain
+            && !text.is_empty()
+            && !text.starts_with(['-', '/', '~'])
+            && below(depth, text).is_some()
+        {
+            word.temp = Some(Temp::Made(made));
+        }
+    }
 }
 
 /// `mktemp -d [-p DIR | -t | --tmpdir[=DIR]] [TEMPLATE]`: the folder it makes, when
