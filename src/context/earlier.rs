@@ -55,6 +55,14 @@ pub(super) fn could_change(
         Effect::Nothing => false,
         Effect::Anything => !(all_temp && only_creates(cmd)),
         // Git's answers rest on the whole tree and its refs: a write anywhere may matter.
+        // Writes only inside a folder the line made touch nothing that was there before.
+        Effect::Paths(written)
+            if written
+                .iter()
+                .all(|w| matches!(w.temp, Some(crate::syntax::Temp::Made(_)))) =>
+        {
+            false
+        }
         Effect::Paths(written) => match &finding.subject {
             Subject::Paths(targets) => {
                 let Some(written_dir) = ctx.directory(&cmd.dirs) else {
@@ -200,7 +208,8 @@ fn effect(cmd: &SimpleCommand) -> Effect {
     let Some(program) = cmd.program() else {
         return Effect::Anything;
     };
-    if reads_only(cmd) {
+    // `mktemp` makes a name no one had: nothing that was there before changes.
+    if reads_only(cmd) || program == "mktemp" {
         written.extend(output_options(program, cmd.args()));
         return if written.is_empty() {
             Effect::Nothing

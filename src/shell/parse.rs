@@ -103,6 +103,17 @@ pub(super) struct Walker {
     /// `trap` actions that read variables, read once their shell's last command is seen:
     /// they run at its exit.
     traps: Vec<PendingTrap>,
+    /// The `pushd` stack of each shell in [`Walker::scopes`] that has one.
+    stacks: std::collections::HashMap<usize, DirStack>,
+}
+
+/// A shell's `pushd` stack: how many of its `cd`s were in effect at each `pushd`, so that
+/// `popd` goes back to there.
+#[derive(Debug, Clone, Default)]
+struct DirStack {
+    pushed: Vec<usize>,
+    /// The last change was a `popd`: `cd -` then goes where the `cd`s do not say.
+    popped: bool,
 }
 
 /// A `trap` action waiting for the end of the shell that set it.
@@ -195,6 +206,7 @@ impl Walker {
             history: Vec::new(),
             maybe: false,
             traps: Vec::new(),
+            stacks: std::collections::HashMap::new(),
         }
     }
 
@@ -203,7 +215,55 @@ impl Walker {
     fn subshell(&mut self, parent: usize) -> usize {
         let dirs = self.scopes.get(parent).cloned().unwrap_or_default();
         let vars = self.vars.get(parent).cloned().unwrap_or_default();
-        self.new_scope(dirs, vars)
+        let stack = self.stacks.get(&parent).cloned();
+        let scope = self.new_scope(dirs, vars);
+        if let Some(stack) = stack {
+            self.stacks.insert(scope, stack);
+        }
+        scope
+    }
+
+    /// Follows a `cd`, `pushd` or `popd` of `scope`'s shell. `popd` goes back to where the
+    /// matching `pushd` was run, whatever `cd`s came between; with no `pushd` seen, or
+    /// after a `pushd` that rotates the stack, where it goes is unknown.
+    fn change_directory(&mut self, scope: usize, cmd: &SimpleCommand) {
+        let Some(dir) = unwrap::changes_directory(cmd) else {
+            return;
+        };
+        let Some(dirs) = self.scopes.get_mut(scope) else {
+            return;
+        };
+        let stack = self.stacks.entry(scope).or_default();
+        let unknown = Word {
+            text: "?".into(),
+            literal: false,
+            temp: None,
+        };
+        match cmd.program() {
+            Some("popd") if cmd.args().is_empty() => match stack.pushed.pop() {
+                Some(len) => {
+                    dirs.truncate(len);
+                    stack.popped = true;
+                }
+                None => dirs.push(unknown),
+            },
+            Some("popd") => {
+                stack.pushed.clear();
+                dirs.push(unknown);
+            }
+            program => {
+                if program == Some("pushd") {
+                    if dir.literal || dir.temp.is_some() {
+                        stack.pushed.push(dirs.len());
+                    } else {
+                        stack.pushed.clear();
+                    }
+                }
+                let back = dir.value() == Some("-");
+                dirs.push(if back && stack.popped { unknown } else { dir });
+                stack.popped = false;
+            }
+        }
     }
 
     fn new_scope(&mut self, dirs: Vec<Word>, vars: Vars) -> usize {
@@ -1213,11 +1273,7 @@ impl Walker {
         match unwrap::resolve(cmd) {
             Run::Nothing => {}
             Run::Command(cmd) => {
-                if let Some(dir) = unwrap::changes_directory(&cmd)
-                    && let Some(dirs) = self.scopes.get_mut(scope)
-                {
-                    dirs.push(dir);
-                }
+                self.change_directory(scope, &cmd);
                 // `./fix.sh`: a program named by a path may be a script the line wrote.
                 let file = cmd.argv.first().filter(|w| w.text.contains('/')).cloned();
                 self.run_file(cmd, file, origin, None);
@@ -1233,6 +1289,11 @@ impl Walker {
                 via,
                 literal,
             } => {
+                let computed = matches!(via, Via::Eval | Via::ShellArgument) && !literal;
+                let (script, literal) = match computed.then(|| self.computed(&script)).flatten() {
+                    Some(text) => (text, true),
+                    None => (script, literal),
+                };
                 let nested = Origin {
                     uncertain: cmd.uncertain || !literal,
                     ..Origin::inside(&cmd, origin)
@@ -1250,7 +1311,11 @@ impl Walker {
                     return;
                 }
                 let shared = (via == Via::Eval).then_some(scope);
+                let first = self.out.commands.len();
                 self.script_in(&script, via, &nested, shared);
+                if computed && !literal {
+                    self.built_at_run_time(first);
+                }
             }
             Run::ShellReadingStdin { cmd, via } => {
                 if let Some(script) = stdin {
@@ -1448,6 +1513,60 @@ impl Walker {
                 }
             }
         }
+    }
+
+    /// The text of `$(printf FORMAT ARGS...)` or `$(echo WORDS...)` handed whole to `eval` or
+    /// `sh -c`, when every word is known: what the shell then runs.
+    fn computed(&mut self, script: &str) -> Option<String> {
+        let inner = script.strip_prefix("$(")?.strip_suffix(')')?;
+        let tree = self.parse(inner)?;
+        let root = tree.root_node();
+        if root.has_error() || root.named_child_count() != 1 {
+            return None;
+        }
+        let command = root.named_child(0).filter(|c| c.kind() == "command")?;
+        let parts = command_parts(command, inner);
+        let words: Option<Vec<&str>> = parts.argv.iter().map(Word::value).collect();
+        let words = words?;
+        if !parts.assigns.is_empty() || command.named_child_count() != words.len() {
+            return None;
+        }
+        let text = match words.split_first()? {
+            (&"printf", [format, args @ ..]) if !format.starts_with('-') => {
+                printf_output(format, args)?
+            }
+            (&"echo", args) if args.first().is_none_or(|a| !a.starts_with('-')) => args.join(" "),
+            _ => return None,
+        };
+        // A substitution drops the trailing newlines of what it captures.
+        Some(text.trim_end_matches('\n').to_string())
+    }
+
+    /// `eval` or `sh -c` of text built at run time, whose commands from `first` on were read
+    /// from its unexpanded text: one whose program, or one of whose options, is only known
+    /// then (`eval "$(printf 'git reset --%s' "$m")"`, `sh -c "git reset --$m"`) may be
+    /// anything its visible words allow, so the text is kept as not read.
+    fn built_at_run_time(&mut self, first: usize) {
+        let unread: Vec<Unread> = self
+            .out
+            .commands
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .filter(|cmd| {
+                cmd.program().is_none()
+                    || cmd
+                        .args()
+                        .iter()
+                        .any(|w| !w.literal && w.text.starts_with('-'))
+            })
+            .map(|cmd| Unread {
+                code: cmd.display(),
+                span: cmd.span.clone(),
+                why: Some("the text it runs is built at run time".into()),
+            })
+            .collect();
+        self.out.unread.extend(unread);
     }
 
     /// Notes that what `cmd` runs could not be resolved: `seen` is the recipe text that
@@ -1854,6 +1973,48 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
         });
     }
     out
+}
+
+/// What `printf FORMAT ARGS...` prints, for the escapes and conversions read here (`%s`,
+/// `%b` of text without escapes, `%d`, `%%`); the format is reused while arguments remain.
+fn printf_output(format: &str, args: &[&str]) -> Option<String> {
+    let mut out = String::new();
+    let mut args = args.iter();
+    loop {
+        let mut used = false;
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => out.push(match chars.next()? {
+                    'n' => '\n',
+                    't' => '\t',
+                    c @ ('\\' | '"' | '\'') => c,
+                    _ => return None,
+                }),
+                '%' => match chars.next()? {
+                    '%' => out.push('%'),
+                    's' | 'b' => {
+                        used = true;
+                        let arg = args.next().copied().unwrap_or("");
+                        if arg.contains('\\') {
+                            return None;
+                        }
+                        out.push_str(arg);
+                    }
+                    'd' | 'i' => {
+                        used = true;
+                        let arg = args.next().copied().unwrap_or("0");
+                        out.push_str(&arg.parse::<i64>().ok()?.to_string());
+                    }
+                    _ => return None,
+                },
+                c => out.push(c),
+            }
+        }
+        if !used || args.len() == 0 {
+            return Some(out);
+        }
+    }
 }
 
 /// What `cmd` prints, when that is plain from its text: `echo`/`printf` of literal words,
