@@ -105,6 +105,9 @@ pub(super) struct Walker {
     traps: Vec<PendingTrap>,
     /// The `pushd` stack of each shell in [`Walker::scopes`] that has one.
     stacks: std::collections::HashMap<usize, DirStack>,
+    /// What the next script read in a shell of its own starts with: the variables its
+    /// parent exported, and its command's prefixes (`X=1 sh -c '...'`).
+    inherit: Option<Vars>,
 }
 
 /// A shell's `pushd` stack: how many of its `cd`s were in effect at each `pushd`, so that
@@ -207,6 +210,7 @@ impl Walker {
             maybe: false,
             traps: Vec::new(),
             stacks: std::collections::HashMap::new(),
+            inherit: None,
         }
     }
 
@@ -221,6 +225,22 @@ impl Walker {
             self.stacks.insert(scope, stack);
         }
         scope
+    }
+
+    /// Makes the next script read in a shell of its own start with what `cmd`, run in
+    /// `scope`, passes it in its environment.
+    fn pass_environment(&mut self, scope: usize, cmd: &SimpleCommand) {
+        let Some(vars) = self.vars.get(scope) else {
+            return;
+        };
+        let mut child = vars.inherited();
+        for (name, value) in &cmd.assigns {
+            let value = value
+                .value()
+                .map_or(Value::Unknown, |v| Value::Text(v.to_string()));
+            child.set(name, vec![value], false);
+        }
+        self.inherit = Some(child);
     }
 
     /// Follows a `cd`, `pushd` or `popd` of `scope`'s shell. `popd` goes back to where the
@@ -316,6 +336,7 @@ impl Walker {
     /// Parses `src` as a script run by the shell of `scope` itself (`eval`): its `cd`s
     /// move the commands after it.
     fn script_in(&mut self, src: &str, via: Via, origin: &Origin, shared: Option<usize>) {
+        let inherit = self.inherit.take();
         // Past the deadline no nested script is read: scripts that run each other many times
         // over would otherwise go on being followed one by one. (The line itself starts with
         // its deadline; its parse and walk watch the deadline on their own.)
@@ -347,7 +368,7 @@ impl Walker {
             let vars = match via {
                 _ if origin.depth == 0 => Vars::default(),
                 Via::Trap => Vars::deferred(),
-                _ => Vars::opaque(),
+                _ => inherit.unwrap_or_else(Vars::opaque),
             };
             self.new_scope(origin.dirs.clone(), vars)
         });
@@ -419,6 +440,7 @@ impl Walker {
             // `export GIT_DIR=..`, `declare -x`, `unset`: they change what later commands
             // run with, so they are recorded as commands (their words never literal).
             "declaration_command" | "unset_command" => {
+                self.exports(node, src, scope);
                 self.declaration(node, src, via, scope, origin);
                 push_children(stack, node, via, scope, src);
             }
@@ -751,6 +773,35 @@ impl Walker {
         self.set_var(scope, &name, items, values::conditional(node));
     }
 
+    /// `export NAME[=value]...`, `declare -x NAME...`: the names go to the programs the
+    /// shell runs from now on.
+    fn exports(&mut self, node: Node, src: &str, scope: usize) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let keyword = children.first().map(|k| &src[k.byte_range()]);
+        let flagged = children.iter().any(|c| {
+            let text = &src[c.byte_range()];
+            c.kind() == "word" && text.starts_with('-') && text.contains('x')
+        });
+        if !(keyword == Some("export") || matches!(keyword, Some("declare" | "typeset")) && flagged)
+        {
+            return;
+        }
+        let Some(vars) = self.vars.get_mut(scope) else {
+            return;
+        };
+        for child in children {
+            let name = match child.kind() {
+                "variable_assignment" => child.child_by_field_name("name"),
+                "variable_name" => Some(child),
+                _ => None,
+            };
+            if let Some(name) = name {
+                vars.export(&src[name.byte_range()]);
+            }
+        }
+    }
+
     fn declaration(&mut self, node: Node, src: &str, via: Via, scope: usize, origin: &Origin) {
         let Some(keyword) = node.child(0).filter(|k| !k.is_named()) else {
             return;
@@ -793,11 +844,15 @@ impl Walker {
         cmd: SimpleCommand,
         file: Option<Word>,
         origin: &Origin,
+        scope: usize,
         shared: Option<usize>,
     ) {
         let text = file.and_then(|file| self.written_text(&cmd.dirs, &file));
         match text {
             Some(text) => {
+                if shared.is_none() {
+                    self.pass_environment(scope, &cmd);
+                }
                 let nested = Origin::inside(&cmd, origin);
                 self.script_in(&text, Via::ScriptFile, &nested, shared);
             }
@@ -1205,6 +1260,11 @@ impl Walker {
                 }
             }
             "set" => {
+                if let Some(on) = values::allexport(args)
+                    && let Some(vars) = self.vars.get_mut(scope)
+                {
+                    vars.set_allexport(on);
+                }
                 let values = match args.split_first() {
                     Some((first, rest)) if first.text == "--" => {
                         let items: Option<Vec<String>> =
@@ -1276,12 +1336,12 @@ impl Walker {
                 self.change_directory(scope, &cmd);
                 // `./fix.sh`: a program named by a path may be a script the line wrote.
                 let file = cmd.argv.first().filter(|w| w.text.contains('/')).cloned();
-                self.run_file(cmd, file, origin, None);
+                self.run_file(cmd, file, origin, scope, None);
             }
             Run::ScriptFile { cmd, file } => {
                 // `source` and `.` run the file in this very shell.
                 let shared = matches!(cmd.program(), Some("source" | ".")).then_some(scope);
-                self.run_file(cmd, Some(file), origin, shared);
+                self.run_file(cmd, Some(file), origin, scope, shared);
             }
             Run::Script {
                 cmd,
@@ -1311,6 +1371,9 @@ impl Walker {
                     return;
                 }
                 let shared = (via == Via::Eval).then_some(scope);
+                if shared.is_none() {
+                    self.pass_environment(scope, &cmd);
+                }
                 let first = self.out.commands.len();
                 self.script_in(&script, via, &nested, shared);
                 if computed && !literal {
@@ -1319,6 +1382,7 @@ impl Walker {
             }
             Run::ShellReadingStdin { cmd, via } => {
                 if let Some(script) = stdin {
+                    self.pass_environment(scope, &cmd);
                     self.script(&script, via, &Origin::inside(&cmd, origin));
                 }
             }

@@ -53,7 +53,7 @@ pub(super) enum Value {
 }
 
 #[derive(Debug, Clone)]
-struct Entry {
+pub(super) struct Entry {
     name: String,
     values: Vec<Value>,
 }
@@ -68,6 +68,14 @@ pub(super) struct Vars {
     /// A function body or a `trap` action: it runs whenever it is called or signalled, so
     /// what it assigns is unknown everywhere from now on.
     deferred: bool,
+    /// Names exported to the programs this shell runs (`export`, `declare -x`, or any name
+    /// assigned while `set -a` is on).
+    exported: Vec<String>,
+    /// `set -a` (`set -o allexport`) is on: every name assigned is exported.
+    allexport: bool,
+    /// A shell just started: it takes no `IFS` from its environment, so an unquoted
+    /// value splits on blanks until it sets one.
+    own_ifs: bool,
 }
 
 impl Vars {
@@ -88,6 +96,33 @@ impl Vars {
         }
     }
 
+    /// The variables a program this shell runs starts with: what it exported, and nothing
+    /// known of the rest (they come from the environment the line does not show).
+    pub(super) fn inherited(&self) -> Vars {
+        let mut child = Vars::opaque();
+        child.entries = self
+            .entries
+            .iter()
+            .filter(|e| self.exported.contains(&e.name))
+            .cloned()
+            .collect();
+        child.exported = self.exported.clone();
+        child.own_ifs = true;
+        child
+    }
+
+    /// Gives `name` the export attribute.
+    pub(super) fn export(&mut self, name: &str) {
+        if !self.exported.iter().any(|n| n == name) {
+            self.exported.push(name.to_string());
+        }
+    }
+
+    /// `set -a` (`true`) or `set +a`.
+    pub(super) fn set_allexport(&mut self, on: bool) {
+        self.allexport = on;
+    }
+
     pub(super) fn is_deferred(&self) -> bool {
         self.deferred
     }
@@ -101,6 +136,7 @@ impl Vars {
     pub(super) fn get(&self, name: &str) -> Option<&[Value]> {
         match self.entries.iter().find(|e| e.name == name) {
             Some(e) => Some(&e.values),
+            None if name == "IFS" && self.own_ifs => None,
             None if self.opaque => Some(&[Value::Unknown]),
             None => None,
         }
@@ -108,6 +144,9 @@ impl Vars {
 
     /// Sets `name` for sure (`conditional` false) or as one more possibility.
     pub(super) fn set(&mut self, name: &str, mut values: Vec<Value>, conditional: bool) {
+        if self.allexport {
+            self.export(name);
+        }
         if values.is_empty() || values.len() > MAX_VARIANTS {
             values = vec![Value::Unknown];
         }
@@ -141,6 +180,7 @@ impl Vars {
     pub(super) fn havoc(&mut self) {
         self.entries.clear();
         self.opaque = true;
+        self.own_ifs = false;
     }
 
     /// What a `trap` action set when the shell was at `then` may meet, in a shell now at
@@ -151,6 +191,9 @@ impl Vars {
             entries: Vec::new(),
             opaque: then.opaque || self.opaque,
             deferred: true,
+            exported: self.exported.clone(),
+            allexport: self.allexport,
+            own_ifs: self.own_ifs,
         };
         let names = self
             .entries
@@ -1143,6 +1186,28 @@ pub(super) const ASSIGNERS: &[&str] = &[
     "readonly",
     "select",
 ];
+
+/// What `set`'s options `args` do to `set -a`: `Some(true)` for `-a` or `-o allexport`,
+/// `Some(false)` for `+a` or `+o allexport`, the last one winning.
+pub(super) fn allexport(args: &[Word]) -> Option<bool> {
+    let mut out = None;
+    let mut words = args.iter().map(|w| w.text.as_str()).peekable();
+    while let Some(word) = words.next() {
+        let on = match word.as_bytes().first() {
+            Some(b'-') if word != "--" && word != "-" => true,
+            Some(b'+') => false,
+            _ => break,
+        };
+        if word.len() == 2 && word.ends_with('o') {
+            if words.next_if(|name| *name == "allexport").is_some() {
+                out = Some(on);
+            }
+        } else if word[1..].contains('a') {
+            out = Some(on);
+        }
+    }
+    out
+}
 
 /// `read [-r] NAME... <<< WORD`: the values the names get, when the here-string is literal
 /// (without `-r`, a backslash in it would be an escape).
