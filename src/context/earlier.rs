@@ -51,6 +51,9 @@ pub(super) fn could_change(
     before.iter().any(|cmd| match effect(cmd) {
         _ if leaves_alone(finding, cmd) => false,
         _ if all_temp && runs_the_code(cmd) => false,
+        // A folder the line made has a name no one knew: a command given nothing that
+        // spells it, in its words, its environment or its input, cannot put anything there.
+        _ if all_temp && blind_to_fresh(cmd) => false,
         _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
         Effect::Anything => !(all_temp && only_creates(cmd)),
@@ -137,14 +140,31 @@ fn may_move_in(cmd: &SimpleCommand) -> bool {
     }
 }
 
+/// Whether `cmd` is given no way to name a folder the line made: every word literal and
+/// none of them marked inside such a folder, no prefixes, no input the line pipes or
+/// feeds it.
+fn blind_to_fresh(cmd: &SimpleCommand) -> bool {
+    cmd.argv.iter().all(|w| w.literal && w.temp.is_none())
+        && cmd.assigns.is_empty()
+        && cmd.input.is_none()
+        && cmd.fed_by.is_empty()
+        && cmd.redirects.iter().all(|r| r.target.literal)
+        && cmd.call.is_none()
+        && !matches!(
+            cmd.via,
+            Via::Xargs | Via::Parallel | Via::FindExec | Via::FdExec
+        )
+}
+
 /// Programs that only create or copy files (a clone, an archive unpacked, a download, a
-/// file interpreter code writes): the originals stay where they are.
+/// file interpreter code writes, a package built or installed): the originals stay where
+/// they are.
 fn only_creates(cmd: &SimpleCommand) -> bool {
     if cmd.call.is_some() && cmd.argv.len() == 1 && cmd.redirects.iter().all(|r| r.writes()) {
         return true;
     }
     match cmd.program() {
-        Some("git" | "unzip" | "curl" | "wget" | "mktemp") => true,
+        Some("git" | "unzip" | "curl" | "wget" | "mktemp" | "uv" | "pip" | "pip3") => true,
         Some("tar") => !cmd.args().iter().any(|w| w.text == "--remove-files"),
         _ => false,
     }

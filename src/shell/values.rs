@@ -96,15 +96,25 @@ impl Vars {
         }
     }
 
-    /// The variables a program this shell runs starts with: what it exported, and nothing
-    /// known of the rest (they come from the environment the line does not show).
+    /// The variables a program this shell runs starts with: what it exported; any other
+    /// name it set is unknown (set in the environment it started from, the name is
+    /// exported with its new value; otherwise the program does not see it); the rest comes
+    /// from the environment as this shell's does.
     pub(super) fn inherited(&self) -> Vars {
-        let mut child = Vars::opaque();
+        let mut child = Vars {
+            opaque: self.opaque,
+            ..Vars::default()
+        };
         child.entries = self
             .entries
             .iter()
-            .filter(|e| self.exported.contains(&e.name))
-            .cloned()
+            .map(|e| match self.exported.contains(&e.name) {
+                true => e.clone(),
+                false => Entry {
+                    name: e.name.clone(),
+                    values: vec![Value::Unknown],
+                },
+            })
             .collect();
         child.exported = self.exported.clone();
         child.own_ifs = true;
@@ -430,6 +440,9 @@ fn at_here(values: Vec<Value>, env: &Env) -> Vec<Value> {
 /// or the context needs. Anything that asks the disk or git (`realpath`, `git rev-parse`)
 /// is not read here.
 fn printed_by(node: Node, src: &str, env: &Env) -> Option<Vec<Value>> {
+    if too_nested(node, src) {
+        return None;
+    }
     let mut cursor = node.walk();
     let inner: Vec<Node> = node.named_children(&mut cursor).collect();
     let [inner] = inner.as_slice() else {
@@ -485,6 +498,15 @@ fn printed_by(node: Node, src: &str, env: &Env) -> Option<Vec<Value>> {
         }
         _ => None,
     }
+}
+
+/// Most substitutions one substitution read for its output may hold, nested or not: each
+/// is read again at every level.
+const MAX_INNER_SUBSTITUTIONS: usize = 4;
+
+fn too_nested(node: Node, src: &str) -> bool {
+    let raw = src.get(node.byte_range()).unwrap_or_default();
+    raw.matches("$(").count() + raw.matches('`').count() > MAX_INNER_SUBSTITUTIONS
 }
 
 /// A folder `cd` goes to as written, with no `..` (the shell's logical `..` may differ from
@@ -918,6 +940,9 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
         }
         // `cd "$(mktemp -d)"`: the folder made right there.
         "command_substitution" => {
+            if too_nested(node, src) {
+                return None;
+            }
             let mut cursor = node.walk();
             let inner: Vec<Node> = node.named_children(&mut cursor).collect();
             let [inner] = inner.as_slice() else {
