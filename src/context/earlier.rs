@@ -54,6 +54,7 @@ pub(super) fn could_change(
         // A folder the line made has a name no one knew: a command given nothing that
         // spells it, in its words, its environment or its input, cannot put anything there.
         _ if all_temp && blind_to_fresh(cmd) => false,
+        _ if only_shell_state(finding, cmd) => false,
         _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
         Effect::Anything => !(all_temp && only_creates(cmd)),
@@ -138,6 +139,27 @@ fn may_move_in(cmd: &SimpleCommand) -> bool {
             .is_some_and(|sub| sub.text == "mv"),
         _ => false,
     }
+}
+
+/// Whether `cmd` is a builtin that sets only the shell's own variables and options
+/// (`export OUT=dist`, `set -a`), for a finding about files: those change no file, and
+/// only `HOME` and `CDPATH` change which file a path names. Git's answers rest on its
+/// environment (`GIT_DIR`), so a git finding still counts them.
+fn only_shell_state(finding: &Finding, cmd: &SimpleCommand) -> bool {
+    const BUILTINS: &[&str] = &[
+        "export", "declare", "typeset", "local", "readonly", "set", "unset", "shift",
+    ];
+    let files = matches!(
+        finding.subject,
+        Subject::Paths(_) | Subject::Files(_) | Subject::Mirror(_)
+    );
+    files
+        && cmd.program().is_some_and(|p| BUILTINS.contains(&p))
+        && cmd.redirects.is_empty()
+        && cmd.args().iter().all(|w| {
+            let name = w.text.split('=').next().unwrap_or_default();
+            !matches!(name, "HOME" | "CDPATH") && !w.text.contains(['$', '`'])
+        })
 }
 
 /// Whether `cmd` is given no way to name a folder the line made: every word literal and
