@@ -1,6 +1,6 @@
 //! Words the line computes and the folder each command runs in, against real
-//! repositories: a path printed by `pwd`, `$PWD`, `~+` or `$(cd DIR && pwd)` is judged as
-//! the path it names, a relative delete inside a folder the line just made (`cd
+//! repositories: a path printed by `pwd`, `$PWD`, `~+`, `$(cd DIR && pwd)` or `git
+//! rev-parse` is judged as the path it names, a relative delete inside a folder the line just made (`cd
 //! "$(mktemp -d)"`) loses nothing, and what the line exports (`export`, `set -a`) reaches
 //! the shells it starts.
 
@@ -79,6 +79,29 @@ fn a_path_printed_from_the_folder_is_judged_as_that_path() {
         r#"d=$(pwd); cd target; rm -rf "$d/src""#,
         r#"for d in "$(pwd)"; do cd target; rm -rf "$d/src"; done"#,
         r#"rm -rf "$(dirname src/lib.rs)""#,
+    ] {
+        stops(&world, line, "fs.rm-recursive");
+    }
+}
+
+#[test]
+fn a_path_from_git_rev_parse_is_the_repositorys_answer() {
+    let world = repo();
+    world.write("src/deep/keep.rs", b"kept\n");
+    for line in [
+        r#"rm -rf "$(git rev-parse --show-toplevel)/target""#,
+        r#"cd src/deep && rm -rf "$(git rev-parse --show-toplevel)/target/debug""#,
+        r#"cd src && rm -rf "$(git rev-parse --show-cdup)target""#,
+    ] {
+        passes(&world, line, "regenerable");
+    }
+    for line in [
+        r#"rm -rf "$(git rev-parse --show-toplevel)/src""#,
+        r#"cd src/deep && rm -rf "$(git rev-parse --show-toplevel)""#,
+        r#"rm -rf "$(git rev-parse --git-dir)""#,
+        // The line points git elsewhere, or makes a repository first.
+        r#"export GIT_DIR=other; rm -rf "$(git rev-parse --show-toplevel)/target""#,
+        r#"git init -q src && cd src && rm -rf "$(git rev-parse --show-toplevel)/target""#,
     ] {
         stops(&world, line, "fs.rm-recursive");
     }

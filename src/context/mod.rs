@@ -326,6 +326,46 @@ impl GitAliases for Context {
     }
 }
 
+/// The words a line computes from git (`$(git rev-parse --show-toplevel)`) are git's own
+/// answer in the folder the command runs in, asked under this context's deadline.
+impl crate::shell::Repository for Context {
+    fn rev_parse(&self, dir: &Path, flag: &str) -> Option<String> {
+        if !crate::shell::REV_PARSE_FLAGS.contains(&flag) {
+            return None;
+        }
+        let out = run::git(self, dir, Some(&[]), &[], &["rev-parse", flag])?;
+        let out = out.strip_suffix('\n').unwrap_or(&out);
+        // One line, or the answer is not the one path it should be.
+        (!out.contains('\n')).then(|| out.to_string())
+    }
+}
+
+/// A [`Context`] made when the analysis first asks it something, so that its deadline
+/// starts with the question rather than with the analysis.
+pub struct AskedLater<'a> {
+    cwd: Option<&'a Path>,
+    settings: &'a Settings,
+    context: std::cell::OnceCell<Context>,
+}
+
+impl<'a> AskedLater<'a> {
+    pub fn new(cwd: Option<&'a Path>, settings: &'a Settings) -> Self {
+        AskedLater {
+            cwd,
+            settings,
+            context: std::cell::OnceCell::new(),
+        }
+    }
+}
+
+impl crate::shell::Repository for AskedLater<'_> {
+    fn rev_parse(&self, dir: &Path, flag: &str) -> Option<String> {
+        self.context
+            .get_or_init(|| Context::new(self.cwd, self.settings))
+            .rev_parse(dir, flag)
+    }
+}
+
 /// The prefixes of a git command that change which repository and configuration it
 /// uses (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CONFIG_COUNT`, ..., `HOME`): the questions about it
 /// are asked with the same. `None` when one of them is known only at run time.

@@ -67,7 +67,7 @@ impl<'t> Item<'t> {
     }
 }
 
-pub(super) struct Walker {
+pub(super) struct Walker<'r> {
     /// The one deadline of the whole line: nested scripts and embedded code share it.
     deadline: Deadline,
     out: Analysis,
@@ -108,6 +108,8 @@ pub(super) struct Walker {
     /// What the next script read in a shell of its own starts with: the variables its
     /// parent exported, and its command's prefixes (`X=1 sh -c '...'`).
     inherit: Option<Vars>,
+    /// Who answers what `git rev-parse` prints, when the caller may look.
+    repository: Option<&'r dyn super::Repository>,
 }
 
 /// A shell's `pushd` stack: how many of its `cd`s were in effect at each `pushd`, so that
@@ -193,8 +195,12 @@ impl Origin {
     }
 }
 
-impl Walker {
-    pub(super) fn new(deadline: Deadline, cwd: Option<Option<PathBuf>>) -> Self {
+impl<'r> Walker<'r> {
+    pub(super) fn new(
+        deadline: Deadline,
+        cwd: Option<Option<PathBuf>>,
+        repository: Option<&'r dyn super::Repository>,
+    ) -> Self {
         Walker {
             cwd,
             deadline,
@@ -211,6 +217,7 @@ impl Walker {
             traps: Vec::new(),
             stacks: std::collections::HashMap::new(),
             inherit: None,
+            repository,
         }
     }
 
@@ -531,12 +538,21 @@ impl Walker {
 
     /// The variables where a command of `scope` runs, to expand its words.
     fn env(&self, scope: usize) -> Option<Env<'_>> {
+        let dirs = self.scopes.get(scope)?;
         Some(Env {
             vars: self.vars.get(scope)?,
             poisoned: &self.poisoned,
             all_poisoned: self.all_poisoned,
-            dirs: self.scopes.get(scope)?,
+            dirs,
             here: std::cell::Cell::new(false),
+            repository: self.repository.and_then(|repository| {
+                let start = match self.cwd.as_ref()? {
+                    Some(cwd) => cwd.clone(),
+                    None => std::env::current_dir().ok()?,
+                };
+                Some((repository, start_dir(&start, dirs)?))
+            }),
+            repository_made: self.out.commands.iter().any(makes_repository),
         })
     }
 
@@ -1644,6 +1660,18 @@ impl Walker {
     }
 }
 
+/// Whether `cmd` may make a repository, or move one, where a later `git rev-parse` would
+/// find it: `git init`, `clone`, `worktree`, `submodule`, or a git command not read.
+fn makes_repository(cmd: &SimpleCommand) -> bool {
+    cmd.program() == Some("git")
+        && crate::syntax::git::read(cmd.args())
+            .subcommand()
+            .is_none_or(|sub| {
+                sub.value()
+                    .is_none_or(|sub| matches!(sub, "init" | "clone" | "worktree" | "submodule"))
+            })
+}
+
 /// The directory a command starts in, from the line's own and the `cd`s before it;
 /// `None` when a step is only known at run time.
 fn start_dir(cwd: &Path, dirs: &[Word]) -> Option<PathBuf> {
@@ -1655,7 +1683,7 @@ fn start_dir(cwd: &Path, dirs: &[Word]) -> Option<PathBuf> {
     Some(at)
 }
 
-impl Walker {
+impl Walker<'_> {
     /// Records what interpreter code does: each call it lowers to is followed like a
     /// command of the shell, in a scope of its own (a `cd` in the code stays there).
     /// `assigns` are the interpreter's own (`AGENT_GUARD_OFF=1 python3 -c ...`).
@@ -2157,6 +2185,35 @@ mod tests {
         assert_ne!(key(&[], "x.sh"), key(&["s"], "x.sh"));
         assert_eq!(key(&["-"], "x.sh"), None);
         assert_eq!(key(&["~"], "../x.sh"), None);
+    }
+
+    #[test]
+    fn popd_goes_back_to_where_its_pushd_ran() {
+        let dirs = |line: &str| -> Vec<String> {
+            let analysis = crate::shell::analyze(line);
+            let last = analysis.commands.last().expect("a command");
+            last.dirs.iter().map(|w| w.text.clone()).collect()
+        };
+        assert_eq!(dirs("pushd a; cd b; popd; rm x"), Vec::<String>::new());
+        assert_eq!(dirs("cd a; pushd b; pushd c; popd; rm x"), ["a", "b"]);
+        assert_eq!(dirs("popd; rm x"), ["?"]);
+        assert_eq!(dirs("pushd a; popd; cd -; rm x"), ["?"]);
+        assert_eq!(dirs("pushd; popd; rm x"), ["?", "?"]);
+    }
+
+    #[test]
+    fn printf_prints_its_format_for_each_round_of_arguments() {
+        assert_eq!(
+            printf_output("git reset --%s", &["hard"]).as_deref(),
+            Some("git reset --hard")
+        );
+        assert_eq!(
+            printf_output("%s=%d\\n", &["a", "1", "b", "2"]).as_deref(),
+            Some("a=1\nb=2\n")
+        );
+        assert_eq!(printf_output("100%%", &[]).as_deref(), Some("100%"));
+        assert_eq!(printf_output("%x", &["1"]), None);
+        assert_eq!(printf_output("%d", &["one"]), None);
     }
 
     #[test]

@@ -247,6 +247,11 @@ pub(super) struct Env<'a> {
     /// Set when an expansion gave a path that holds only from these `cd`s (see
     /// [`Value::Here`]): what it built must not be kept as plain text.
     pub here: std::cell::Cell<bool>,
+    /// Who answers what `git rev-parse` prints, and the folder the command runs in, when
+    /// both are known.
+    pub repository: Option<(&'a dyn super::Repository, std::path::PathBuf)>,
+    /// A command of the line before this one may have made or moved a repository.
+    pub repository_made: bool,
 }
 
 /// One reference to a variable, from the text of a `$x`/`${...}` node.
@@ -462,6 +467,11 @@ fn printed_by(node: Node, src: &str, env: &Env) -> Option<Vec<Value>> {
                 }
                 // A path spelled from `.` says nothing of the real folder's name or parent.
                 _ if from_here => return None,
+                ["git", "rev-parse", flag] if super::REV_PARSE_FLAGS.contains(flag) => {
+                    let text = rev_parse(env, flag)?;
+                    env.here.set(true);
+                    text
+                }
                 ["dirname", path] if !path.starts_with('-') => dirname(path),
                 ["basename", path] if !path.starts_with('-') => basename(path, ""),
                 ["basename", path, suffix] if !path.starts_with('-') => basename(path, suffix),
@@ -498,6 +508,28 @@ fn printed_by(node: Node, src: &str, env: &Env) -> Option<Vec<Value>> {
         }
         _ => None,
     }
+}
+
+/// What `git rev-parse FLAG` prints where `env`'s command runs, asked of the repository:
+/// never when the line itself may point git elsewhere (`GIT_DIR`, `GIT_WORK_TREE`, ...) or
+/// may have made a repository before.
+fn rev_parse(env: &Env, flag: &str) -> Option<String> {
+    const POINTERS: &[&str] = &[
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_COMMON_DIR",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    ];
+    let (repository, dir) = env.repository.as_ref()?;
+    let pointed = env.all_poisoned
+        || POINTERS.iter().any(|name| {
+            env.vars.get(name).is_some() || env.poisoned.iter().any(|(p, _)| p == name)
+        });
+    if pointed || env.repository_made {
+        return None;
+    }
+    repository.rev_parse(dir, flag)
 }
 
 /// Most substitutions one substitution read for its output may hold, nested or not: each
@@ -1382,6 +1414,78 @@ mod tests {
             words(&format!("for a in {many}; do echo $a; done")),
             [vec!["echo", "$a"]]
         );
+    }
+
+    #[test]
+    fn dirname_and_basename_print_as_the_tools_do() {
+        assert_eq!(dirname("src/app.py"), "src");
+        assert_eq!(dirname("app.py"), ".");
+        assert_eq!(dirname("/app"), "/");
+        assert_eq!(dirname("a//b//"), "a");
+        assert_eq!(dirname("///"), "/");
+        assert_eq!(basename("src/app.py", ".py"), "app");
+        assert_eq!(basename("src/", ""), "src");
+        assert_eq!(basename(".py", ".py"), ".py");
+    }
+
+    #[test]
+    fn set_turns_allexport_on_and_off() {
+        let args = |s: &[&str]| s.iter().map(|w| Word::literal(*w)).collect::<Vec<_>>();
+        assert_eq!(allexport(&args(&["-a"])), Some(true));
+        assert_eq!(allexport(&args(&["-eau"])), Some(true));
+        assert_eq!(allexport(&args(&["+a"])), Some(false));
+        assert_eq!(allexport(&args(&["-o", "allexport"])), Some(true));
+        assert_eq!(allexport(&args(&["+o", "allexport"])), Some(false));
+        assert_eq!(allexport(&args(&["-euo", "pipefail"])), None);
+        assert_eq!(allexport(&args(&["--", "-a"])), None);
+    }
+
+    #[test]
+    fn the_folder_a_command_runs_in_is_spelled_from_there() {
+        assert_eq!(
+            words("rm -rf \"$(pwd)/build\" $PWD/x ~+/y `pwd`"),
+            [vec!["rm", "-rf", "./build", "./x", "./y", "."]]
+        );
+        assert_eq!(
+            words("rm -rf \"$(cd app && pwd)/x\""),
+            [vec!["rm", "-rf", "app/x"], vec!["rm", "-rf", "/x"]]
+        );
+        assert_eq!(
+            words("rm -rf \"$(dirname src/a.py)\" \"$(basename /x/y.py .py)\""),
+            [vec!["rm", "-rf", "src", "y"]]
+        );
+        // Kept in a variable, it holds until the next `cd`.
+        assert_eq!(
+            words("d=$(pwd); rm -rf \"$d/a\"; cd sub; rm -rf \"$d/b\""),
+            [
+                vec!["rm", "-rf", "./a"],
+                vec!["cd", "sub"],
+                vec!["rm", "-rf", "$d/b"]
+            ]
+        );
+        // Nothing is known of the real folder's name or parent.
+        assert_eq!(
+            words("rm -rf \"$(dirname \"$(pwd)\")\""),
+            [vec!["rm", "-rf", "$(dirname \"$(pwd)\")"]]
+        );
+    }
+
+    #[test]
+    fn exports_reach_the_shells_the_line_starts() {
+        let last = |line: &str| words(line).pop().unwrap_or_default();
+        assert_eq!(
+            last("export M=hard; sh -c 'git reset --$M'"),
+            ["git", "reset", "--hard"]
+        );
+        assert_eq!(
+            last("M=hard; sh -c 'git reset --$M'"),
+            ["git", "reset", "--$M"]
+        );
+        assert_eq!(
+            last("set -a; M=hard; set +a; N=soft; sh -c 'echo $M $N'"),
+            ["echo", "hard", "$N"]
+        );
+        assert_eq!(last("M=hard bash -c 'echo $M'"), ["echo", "hard"]);
     }
 
     #[test]
