@@ -1641,7 +1641,7 @@ impl<'r> Walker<'r> {
                         .any(|w| !w.literal && w.text.starts_with('-'))
             })
             .map(|cmd| Unread {
-                code: cmd.display(),
+                code: visible(&cmd.argv),
                 span: cmd.span.clone(),
                 why: Some("the text it runs is built at run time".into()),
             })
@@ -2065,6 +2065,32 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
         });
     }
     out
+}
+
+/// The words of a command read from text built at run time, as far as they show what
+/// runs: a substitution shows its output only when it prints its own words (`printf`,
+/// `echo`); any other (`$(find ...)`) shows the command that prints, not what is printed,
+/// and stands as `?`.
+fn visible(argv: &[Word]) -> String {
+    let shows = |word: &Word| {
+        let text = word.text.as_str();
+        let opened = text.match_indices("$(").map(|(at, _)| at + 2);
+        let ticked = text.match_indices('`').map(|(at, _)| at + 1);
+        opened.chain(ticked).all(|at| {
+            let inner = text.get(at..).unwrap_or_default().trim_start();
+            inner.is_empty()
+                || inner.starts_with(['`', '"', '\''])
+                || inner.starts_with("printf ")
+                || inner.starts_with("echo ")
+        })
+    };
+    argv.iter()
+        .map(|w| match shows(w) {
+            true => w.shell_quoted(),
+            false => "?".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What `printf FORMAT ARGS...` prints, for the escapes and conversions read here (`%s`,
