@@ -70,6 +70,23 @@ fn a_path_printed_from_the_folder_is_judged_as_that_path() {
     ] {
         passes(&world, line, "regenerable");
     }
+    // The folder of the script a line writes, then runs: `$0` is the path it ran by.
+    let script = |body: &str| {
+        format!(
+            "mkdir -p tools && printf '%s\\n' 'root=\"$(cd \"$(dirname \"$0\")\" && pwd)\"' \
+             '{body}' > tools/clean.sh && bash tools/clean.sh"
+        )
+    };
+    passes(
+        &world,
+        &script(r#"rm -rf "$root/../target""#),
+        "regenerable",
+    );
+    stops(
+        &world,
+        &script(r#"rm -rf "$root/../src""#),
+        "fs.rm-recursive",
+    );
     for line in [
         r#"rm -rf "$(pwd)/src""#,
         r#"rm -rf "$(pwd)""#,
@@ -79,6 +96,8 @@ fn a_path_printed_from_the_folder_is_judged_as_that_path() {
         r#"d=$(pwd); cd target; rm -rf "$d/src""#,
         r#"for d in "$(pwd)"; do cd target; rm -rf "$d/src"; done"#,
         r#"rm -rf "$(dirname src/lib.rs)""#,
+        // Missing now, the folder is made first: `x/../src` is then `src`.
+        "mkdir -p x && rm -rf x/../src",
     ] {
         stops(&world, line, "fs.rm-recursive");
     }

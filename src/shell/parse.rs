@@ -863,11 +863,16 @@ impl<'r> Walker<'r> {
         scope: usize,
         shared: Option<usize>,
     ) {
+        let path = file.as_ref().and_then(Word::value).map(str::to_string);
         let text = file.and_then(|file| self.written_text(&cmd.dirs, &file));
         match text {
             Some(text) => {
                 if shared.is_none() {
                     self.pass_environment(scope, &cmd);
+                    // `$0` is the path the script was run by.
+                    if let (Some(vars), Some(path)) = (self.inherit.as_mut(), path) {
+                        vars.set("0", vec![Value::Text(path)], false);
+                    }
                 }
                 let nested = Origin::inside(&cmd, origin);
                 self.script_in(&text, Via::ScriptFile, &nested, shared);

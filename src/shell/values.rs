@@ -277,6 +277,8 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
     let Some(inner) = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
         return Some(match body {
             "$" | "RANDOM" | "BASHPID" => Reference::Digits,
+            // The script's own path, where a shell that runs a file gives it.
+            "0" => Reference::Plain("0"),
             "@" => Reference::All("@"),
             "*" => Reference::Joined("@"),
             name if is_name(name) => Reference::Plain(name),
@@ -285,6 +287,9 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
     };
     if matches!(inner, "RANDOM" | "BASHPID") {
         return Some(Reference::Digits);
+    }
+    if inner == "0" {
+        return Some(Reference::Plain("0"));
     }
     match inner {
         "@" => return Some(Reference::All("@")),
