@@ -141,6 +141,21 @@ fn a_delete_inside_a_folder_the_line_made_goes_freely() {
     ] {
         passes(&world, line, MADE);
     }
+    // Assigned in a chain of `&&`, the folder is surely the one made for what follows in
+    // the chain, wherever its `cd` leads.
+    for line in [
+        r#"cd src && d=$(mktemp -d) && cp -r . "$d/" && rm -rf "$d""#,
+        r#"cd /nowhere-here && d=$(mktemp -d) && cp -r "$d"/* /srv/out/ && rm -rf $d"#,
+    ] {
+        passes(&world, line, MADE);
+    }
+    for line in [
+        r#"cd src && d=$(mktemp -d) && d=../src && rm -rf "$d""#,
+        r#"d=src; cd target && d=$(mktemp -d); cd ..; rm -rf "$d""#,
+        r#"d=src; false && d=$(mktemp -d) || rm -rf "$d""#,
+    ] {
+        stops(&world, line, "fs.rm-recursive");
+    }
     // The work done in the folder voids nothing outside it.
     passes(
         &world,

@@ -248,10 +248,6 @@ fn reviewed_temporary_deletes_pass_with_context_in_a_scratch_repository() {
         "line 15253 T",
         "line 15775 T",
         "line 16158 T",
-        // `cd /git/server && … && TEMP_DIR=$(mktemp -d) && … && rm -rf $TEMP_DIR`: an
-        // assignment after the first `&&` is read as one that may not run, so the name may
-        // still hold what it held before.
-        "line 18043 T",
     ];
     let sandbox = Sandbox::new();
     let repo = repository(&sandbox);

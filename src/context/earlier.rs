@@ -68,6 +68,9 @@ pub(super) fn could_change(
             false
         }
         Effect::Paths(written) => match &finding.subject {
+            // Copies into a folder the line made are the line's own: only the other
+            // targets can be written over.
+            Subject::Paths(_) if all_temp => false,
             Subject::Paths(targets) => {
                 let Some(written_dir) = ctx.directory(&cmd.dirs) else {
                     return true;

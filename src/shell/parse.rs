@@ -110,6 +110,23 @@ pub(super) struct Walker<'r> {
     inherit: Option<Vars>,
     /// Who answers what `git rev-parse` prints, when the caller may look.
     repository: Option<&'r dyn super::Repository>,
+    /// Assignments after the first `&&` of a chain: may not run, but hold for sure for the
+    /// commands later in the same chain.
+    chained: Vec<Chained>,
+}
+
+/// An assignment in a chain of `&&` (`cd x && d=$(mktemp -d) && rm -rf "$d"`).
+struct Chained {
+    scope: usize,
+    name: String,
+    values: Vec<Value>,
+    /// The outermost list of the chain (its node id, in the tree it was read from).
+    root: usize,
+    range: Range<usize>,
+    /// Where the assignment ends: a command after it in the chain runs only if it ran.
+    after: usize,
+    /// Its place in [`Walker::history`]: a later assignment of the name ends the hold.
+    at: usize,
 }
 
 /// A shell's `pushd` stack: how many of its `cd`s were in effect at each `pushd`, so that
@@ -218,6 +235,7 @@ impl<'r> Walker<'r> {
             stacks: std::collections::HashMap::new(),
             inherit: None,
             repository,
+            chained: Vec::new(),
         }
     }
 
@@ -641,7 +659,21 @@ impl<'r> Walker<'r> {
             None => vec![Value::Text(String::new())],
             Some(value) => self.assigned_values(value, src, scope),
         };
-        self.set_var(scope, base, values, values::conditional(node));
+        let conditional = values::conditional(node);
+        self.set_var(scope, base, values.clone(), conditional);
+        if let Some(root) = conditional.then(|| and_chain(node)).flatten()
+            && !self.maybe
+        {
+            self.chained.push(Chained {
+                scope,
+                name: base.to_string(),
+                values,
+                root: root.id(),
+                range: root.byte_range(),
+                after: node.end_byte(),
+                at: self.history.len(),
+            });
+        }
     }
 
     /// The values an assignment's right side may give.
@@ -1192,7 +1224,11 @@ impl<'r> Walker<'r> {
         if !worth {
             return None;
         }
-        let env = self.env(scope)?;
+        let held = self.held_in_chain(node, scope);
+        let mut env = self.env(scope)?;
+        if let Some(held) = &held {
+            env.vars = held;
+        }
         let mut cursor = node.walk();
         let nodes: Vec<Node> = node
             .children(&mut cursor)
@@ -1257,6 +1293,45 @@ impl<'r> Walker<'r> {
             argv.extend(extra.iter().cloned());
         }
         Some(combos)
+    }
+
+    /// The variables of `scope` as `node` meets them when it stands later in a chain of `&&`
+    /// than an assignment not yet replaced: that assignment then surely ran. Only lists lie
+    /// between `node` and the chain, so no loop or function runs it at another time.
+    fn held_in_chain(&self, node: Node, scope: usize) -> Option<Vars> {
+        let held: Vec<&Chained> = self
+            .chained
+            .iter()
+            .filter(|c| {
+                c.scope == scope
+                    && node.start_byte() >= c.after
+                    && node.end_byte() <= c.range.end
+                    && !self
+                        .history
+                        .get(c.at..)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|(s, n, _)| *s == scope && *n == c.name)
+            })
+            .collect();
+        if held.is_empty() {
+            return None;
+        }
+        let mut root = None;
+        let mut at = node;
+        while let Some(parent) = at.parent().filter(|p| p.kind() == "list") {
+            root = Some(parent.id());
+            if held.iter().any(|c| c.root == parent.id()) {
+                break;
+            }
+            at = parent;
+        }
+        let root = root?;
+        let mut vars = self.vars.get(scope)?.clone();
+        for c in held.iter().filter(|c| c.root == root) {
+            vars.set(&c.name, c.values.clone(), false);
+        }
+        Some(vars)
     }
 
     /// What `cmd` does to the variables of its shell: `read`, `set --`, `shift`, the
@@ -1663,6 +1738,25 @@ impl<'r> Walker<'r> {
             why: Some(format!("the recipe it runs cannot be told: {why}")),
         });
     }
+}
+
+/// The outermost list of `&&` that `node` stands in, past its first element: `node` runs
+/// only if everything before it in that list succeeded.
+fn and_chain(node: Node) -> Option<Node> {
+    let mut at = node;
+    let mut root = None;
+    while let Some(parent) = at.parent().filter(|p| p.kind() == "list") {
+        let mut cursor = parent.walk();
+        let and = parent
+            .children(&mut cursor)
+            .any(|c| !c.is_named() && c.kind() == "&&");
+        if !and {
+            break;
+        }
+        root = Some(parent);
+        at = parent;
+    }
+    root.filter(|root| root.start_byte() < node.start_byte())
 }
 
 /// Whether `cmd` may make a repository, or move one, where a later `git rev-parse` would
