@@ -76,12 +76,20 @@ pub fn evaluate_dialect(
     settings: &Settings,
     channel: Channel,
 ) -> Verdict {
-    let mut analysis = shell::analyze_in(command, dialect, cwd);
+    // With context on, the words a line computes from git are asked of the repository.
+    let repository = settings
+        .context
+        .then(|| context::AskedLater::new(cwd, settings));
+    let analyze = |line: &str| match &repository {
+        Some(repository) => shell::analyze_asking(line, dialect, cwd, repository),
+        None => shell::analyze_in(line, dialect, cwd),
+    };
+    let mut analysis = analyze(command);
     // `--yes-i-know` is the agent's word to the guard, not part of the command: the command
     // is judged without it.
     let confirmed = policy::confirmation(command, &analysis);
     if let Some(stripped) = &confirmed {
-        analysis = shell::analyze_in(stripped, dialect, cwd);
+        analysis = analyze(stripped);
     }
     let line = confirmed.as_deref().unwrap_or(command);
     let found = rules_findings(line, &analysis, settings);

@@ -240,17 +240,14 @@ fn reviewed_temporary_deletes_pass_with_context_in_a_scratch_repository() {
         "line 4067 T",
         // `foreach ($t in $targets) { Remove-Item $t }`: a PowerShell loop variable.
         "line 4078 T",
-        // `cd ~/Documents/… && python3 -c "… Path(tempfile.mkdtemp()) …"`: the folder the
-        // line moves to is not on this machine, so where the code runs is not known.
-        "line 9137 T",
-        // A folder `mktemp -d` made, but before the delete a command runs that is not shown
-        // to only create or copy there (a script, a program installed into the folder, a
-        // word redacted from the record, `docker`), so anyone's files could have moved in.
+        // A folder `mktemp -d` made, but before the delete a command is handed its name
+        // that is not shown to only create or copy there (a script given it in `PATH`, a
+        // program installed into the folder, a word redacted from the record, a container
+        // that mounts it), so anyone's files could have moved in.
         "line 14560 T",
         "line 15253 T",
         "line 15775 T",
         "line 16158 T",
-        "line 18043 T",
     ];
     let sandbox = Sandbox::new();
     let repo = repository(&sandbox);

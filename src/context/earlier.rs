@@ -60,11 +60,26 @@ pub(super) fn could_change(
         _ if leaves_alone(finding, cmd) => false,
         _ if deletes_what_find_finds(cmd) => false,
         _ if runs_the_code(cmd) => false,
+        // A folder the line made has a name no one knew: a command given nothing that
+        // spells it, in its words, its environment or its input, cannot put anything there.
+        _ if all_temp && blind_to_fresh(cmd) => false,
+        _ if only_shell_state(finding, cmd) => false,
         _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
         Effect::Anything => !(all_temp && only_creates(cmd)),
         // Git's answers rest on the whole tree and its refs: a write anywhere may matter.
+        // Writes only inside a folder the line made touch nothing that was there before.
+        Effect::Paths(written)
+            if written
+                .iter()
+                .all(|w| matches!(w.temp, Some(crate::syntax::Temp::Made(_)))) =>
+        {
+            false
+        }
         Effect::Paths(written) => match &finding.subject {
+            // Copies into a folder the line made are the line's own: only the other
+            // targets can be written over.
+            Subject::Paths(_) if all_temp => false,
             Subject::Paths(targets) => {
                 let Some(written_dir) = ctx.directory(&cmd.dirs) else {
                     return true;
@@ -138,14 +153,52 @@ fn may_move_in(cmd: &SimpleCommand) -> bool {
     }
 }
 
+/// Whether `cmd` is a builtin that sets only the shell's own variables and options
+/// (`export OUT=dist`, `set -a`), for a finding about files: those change no file, and
+/// only `HOME` and `CDPATH` change which file a path names. Git's answers rest on its
+/// environment (`GIT_DIR`), so a git finding still counts them.
+fn only_shell_state(finding: &Finding, cmd: &SimpleCommand) -> bool {
+    const BUILTINS: &[&str] = &[
+        "export", "declare", "typeset", "local", "readonly", "set", "unset", "shift",
+    ];
+    let files = matches!(
+        finding.subject,
+        Subject::Paths(_) | Subject::Files(_) | Subject::Mirror(_)
+    );
+    files
+        && cmd.program().is_some_and(|p| BUILTINS.contains(&p))
+        && cmd.redirects.is_empty()
+        && cmd.args().iter().all(|w| {
+            let name = w.text.split('=').next().unwrap_or_default();
+            !matches!(name, "HOME" | "CDPATH") && !w.text.contains(['$', '`'])
+        })
+}
+
+/// Whether `cmd` is given no way to name a folder the line made: every word literal and
+/// none of them marked inside such a folder, no prefixes, no input the line pipes or
+/// feeds it.
+fn blind_to_fresh(cmd: &SimpleCommand) -> bool {
+    cmd.argv.iter().all(|w| w.literal && w.temp.is_none())
+        && cmd.assigns.is_empty()
+        && cmd.input.is_none()
+        && cmd.fed_by.is_empty()
+        && cmd.redirects.iter().all(|r| r.target.literal)
+        && cmd.call.is_none()
+        && !matches!(
+            cmd.via,
+            Via::Xargs | Via::Parallel | Via::FindExec | Via::FdExec
+        )
+}
+
 /// Programs that only create or copy files (a clone, an archive unpacked, a download, a
-/// file interpreter code writes): the originals stay where they are.
+/// file interpreter code writes, a package built or installed): the originals stay where
+/// they are.
 fn only_creates(cmd: &SimpleCommand) -> bool {
     if cmd.call.is_some() && cmd.argv.len() == 1 && cmd.redirects.iter().all(|r| r.writes()) {
         return true;
     }
     match cmd.program() {
-        Some("git" | "unzip" | "curl" | "wget" | "mktemp") => true,
+        Some("git" | "unzip" | "curl" | "wget" | "mktemp" | "uv" | "pip" | "pip3") => true,
         Some("tar") => !cmd.args().iter().any(|w| w.text == "--remove-files"),
         _ => false,
     }
@@ -209,7 +262,8 @@ fn effect(cmd: &SimpleCommand) -> Effect {
     let Some(program) = cmd.program() else {
         return Effect::Anything;
     };
-    if reads_only(cmd) {
+    // `mktemp` makes a name no one had: nothing that was there before changes.
+    if reads_only(cmd) || program == "mktemp" {
         written.extend(output_options(program, cmd.args()));
         return if written.is_empty() {
             Effect::Nothing

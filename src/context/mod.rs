@@ -161,7 +161,14 @@ impl Context {
         {
             return Assessment::Clear(why);
         }
-        let Some(dir) = self.directory(&finding.dirs) else {
+        // Where a delete runs does not matter when every target is shown inside a folder
+        // the line made (`cd "$(mktemp -d)" && rm -rf ./*`): nothing there is looked at.
+        let all_temp = matches!(&finding.subject, Subject::Paths(targets)
+            if !targets.is_empty() && targets.iter().all(|t| t.temp.is_some()));
+        let Some(dir) = self
+            .directory(&finding.dirs)
+            .or_else(|| all_temp.then(|| self.start.clone()).flatten())
+        else {
             return Assessment::Unknown;
         };
         let assessment = match &finding.subject {
@@ -367,6 +374,46 @@ fn clean_of_output(finding: &Finding) -> bool {
             ..
         }
     )
+}
+
+/// The words a line computes from git (`$(git rev-parse --show-toplevel)`) are git's own
+/// answer in the folder the command runs in, asked under this context's deadline.
+impl crate::shell::Repository for Context {
+    fn rev_parse(&self, dir: &Path, flag: &str) -> Option<String> {
+        if !crate::shell::REV_PARSE_FLAGS.contains(&flag) {
+            return None;
+        }
+        let out = run::git(self, dir, Some(&[]), &[], &["rev-parse", flag])?;
+        let out = out.strip_suffix('\n').unwrap_or(&out);
+        // One line, or the answer is not the one path it should be.
+        (!out.contains('\n')).then(|| out.to_string())
+    }
+}
+
+/// A [`Context`] made when the analysis first asks it something, so that its deadline
+/// starts with the question rather than with the analysis.
+pub struct AskedLater<'a> {
+    cwd: Option<&'a Path>,
+    settings: &'a Settings,
+    context: std::cell::OnceCell<Context>,
+}
+
+impl<'a> AskedLater<'a> {
+    pub fn new(cwd: Option<&'a Path>, settings: &'a Settings) -> Self {
+        AskedLater {
+            cwd,
+            settings,
+            context: std::cell::OnceCell::new(),
+        }
+    }
+}
+
+impl crate::shell::Repository for AskedLater<'_> {
+    fn rev_parse(&self, dir: &Path, flag: &str) -> Option<String> {
+        self.context
+            .get_or_init(|| Context::new(self.cwd, self.settings))
+            .rev_parse(dir, flag)
+    }
 }
 
 /// The prefixes of a git command that change which repository and configuration it

@@ -104,11 +104,29 @@ fn temp_reason(temp: Temp) -> String {
 }
 
 fn resolve(ctx: &Context, dir: &Path, text: &str) -> Option<PathBuf> {
-    Some(match text {
+    let path = match text {
         "~" => ctx.home.clone()?,
         t if t.starts_with("~/") => ctx.home.as_ref()?.join(&t[2..]),
         t => dir.join(t),
-    })
+    };
+    // `x/../src` names nothing while `x` is missing, but the line may make `x` first
+    // (`mkdir -p x && rm -rf x/../src`): then it is `src`.
+    if std::fs::symlink_metadata(&path).is_err() {
+        let mut folded = PathBuf::new();
+        for part in path.components() {
+            match part {
+                std::path::Component::ParentDir => {
+                    folded.pop();
+                }
+                std::path::Component::CurDir => {}
+                other => folded.push(other),
+            }
+        }
+        if std::fs::symlink_metadata(&folded).is_ok() {
+            return Some(folded);
+        }
+    }
+    Some(path)
 }
 
 fn target(ctx: &Context, journals: &mut Journals, path: &Path, text: &str) -> Option<Target> {

@@ -309,6 +309,45 @@ pub fn analyze_in(command: &str, dialect: Dialect, cwd: Option<&Path>) -> Analys
     analyze_within(command, dialect, Deadline::after(PARSE_DEADLINE), files)
 }
 
+/// What only git can tell of the repository a line runs in, for the words a line computes
+/// from it (`rm -rf "$(git rev-parse --show-toplevel)/target"`). This layer reads text and
+/// runs nothing: the caller that may look at the repository answers (the context, under its
+/// deadline), and without an answer such a word stays unknown. Asked only for a line that
+/// substitutes `git rev-parse`, so every other line costs no git process.
+pub trait Repository {
+    /// What `git rev-parse <flag>` prints run in `dir`, its newline dropped, for a flag of
+    /// [`REV_PARSE_FLAGS`]; `None` when that is not known.
+    fn rev_parse(&self, dir: &Path, flag: &str) -> Option<String>;
+}
+
+/// The `git rev-parse` flags whose output names a folder: the top of the work tree, the
+/// way from it to here and back, and the repository's own folder.
+pub const REV_PARSE_FLAGS: &[&str] = &[
+    "--show-toplevel",
+    "--show-prefix",
+    "--show-cdup",
+    "--git-dir",
+    "--absolute-git-dir",
+    "--git-common-dir",
+];
+
+/// [`analyze_in`], with `repository` answering for the words the line computes from git.
+pub fn analyze_asking(
+    command: &str,
+    dialect: Dialect,
+    cwd: Option<&Path>,
+    repository: &dyn Repository,
+) -> Analysis {
+    let files = cwd.map_or(Files::Current, Files::In);
+    run_walker(
+        command,
+        dialect,
+        Deadline::after(PARSE_DEADLINE),
+        files,
+        Some(repository),
+    )
+}
+
 /// Where the files a line's task runners read are found.
 #[derive(Debug, Clone, Copy)]
 pub enum Files<'a> {
@@ -329,6 +368,16 @@ pub fn analyze_within(
     deadline: Deadline,
     files: Files,
 ) -> Analysis {
+    run_walker(command, dialect, deadline, files, None)
+}
+
+fn run_walker(
+    command: &str,
+    dialect: Dialect,
+    deadline: Deadline,
+    files: Files,
+    repository: Option<&dyn Repository>,
+) -> Analysis {
     if command.len() > MAX_INPUT_BYTES {
         return Analysis {
             incomplete: Some(Incomplete::TooLarge),
@@ -340,7 +389,7 @@ pub fn analyze_within(
         Files::In(dir) => Some(Some(dir.to_path_buf())),
         Files::Current => Some(None),
     };
-    let walker = parse::Walker::new(deadline, cwd);
+    let walker = parse::Walker::new(deadline, cwd, repository);
     match dialect {
         Dialect::Posix => walker.run(command),
         Dialect::PowerShell => walker.run_code(crate::lang::Lang::PowerShell, command),

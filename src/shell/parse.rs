@@ -68,7 +68,7 @@ impl<'t> Item<'t> {
     }
 }
 
-pub(super) struct Walker {
+pub(super) struct Walker<'r> {
     /// The one deadline of the whole line: nested scripts and embedded code share it.
     deadline: Deadline,
     out: Analysis,
@@ -112,6 +112,39 @@ pub(super) struct Walker {
     /// The script files being walked, innermost last: one that runs itself again is not
     /// read again.
     running: Vec<String>,
+    /// The `pushd` stack of each shell in [`Walker::scopes`] that has one.
+    stacks: std::collections::HashMap<usize, DirStack>,
+    /// What the next script read in a shell of its own starts with: the variables its
+    /// parent exported, and its command's prefixes (`X=1 sh -c '...'`).
+    inherit: Option<Vars>,
+    /// Who answers what `git rev-parse` prints, when the caller may look.
+    repository: Option<&'r dyn super::Repository>,
+    /// Assignments after the first `&&` of a chain: may not run, but hold for sure for the
+    /// commands later in the same chain.
+    chained: Vec<Chained>,
+}
+
+/// An assignment in a chain of `&&` (`cd x && d=$(mktemp -d) && rm -rf "$d"`).
+struct Chained {
+    scope: usize,
+    name: String,
+    values: Vec<Value>,
+    /// The outermost list of the chain (its node id, in the tree it was read from).
+    root: usize,
+    range: Range<usize>,
+    /// Where the assignment ends: a command after it in the chain runs only if it ran.
+    after: usize,
+    /// Its place in [`Walker::history`]: a later assignment of the name ends the hold.
+    at: usize,
+}
+
+/// A shell's `pushd` stack: how many of its `cd`s were in effect at each `pushd`, so that
+/// `popd` goes back to there.
+#[derive(Debug, Clone, Default)]
+struct DirStack {
+    pushed: Vec<usize>,
+    /// The last change was a `popd`: `cd -` then goes where the `cd`s do not say.
+    popped: bool,
 }
 
 /// A shell function: its body's text, and where that text lies when it is in a script file.
@@ -362,8 +395,12 @@ impl Origin {
     }
 }
 
-impl Walker {
-    pub(super) fn new(deadline: Deadline, cwd: Option<Option<PathBuf>>) -> Self {
+impl<'r> Walker<'r> {
+    pub(super) fn new(
+        deadline: Deadline,
+        cwd: Option<Option<PathBuf>>,
+        repository: Option<&'r dyn super::Repository>,
+    ) -> Self {
         Walker {
             cwd,
             deadline,
@@ -381,6 +418,10 @@ impl Walker {
             functions: Vec::new(),
             calling: Vec::new(),
             running: Vec::new(),
+            stacks: std::collections::HashMap::new(),
+            inherit: None,
+            repository,
+            chained: Vec::new(),
         }
     }
 
@@ -389,7 +430,71 @@ impl Walker {
     fn subshell(&mut self, parent: usize) -> usize {
         let dirs = self.scopes.get(parent).cloned().unwrap_or_default();
         let vars = self.vars.get(parent).cloned().unwrap_or_default();
-        self.new_scope(dirs, vars)
+        let stack = self.stacks.get(&parent).cloned();
+        let scope = self.new_scope(dirs, vars);
+        if let Some(stack) = stack {
+            self.stacks.insert(scope, stack);
+        }
+        scope
+    }
+
+    /// Makes the next script read in a shell of its own start with what `cmd`, run in
+    /// `scope`, passes it in its environment.
+    fn pass_environment(&mut self, scope: usize, cmd: &SimpleCommand) {
+        let Some(vars) = self.vars.get(scope) else {
+            return;
+        };
+        let mut child = vars.inherited();
+        for (name, value) in &cmd.assigns {
+            let value = value
+                .value()
+                .map_or(Value::Unknown, |v| Value::Text(v.to_string()));
+            child.set(name, vec![value], false);
+        }
+        self.inherit = Some(child);
+    }
+
+    /// Follows a `cd`, `pushd` or `popd` of `scope`'s shell. `popd` goes back to where the
+    /// matching `pushd` was run, whatever `cd`s came between; with no `pushd` seen, or
+    /// after a `pushd` that rotates the stack, where it goes is unknown.
+    fn change_directory(&mut self, scope: usize, cmd: &SimpleCommand) {
+        let Some(dir) = unwrap::changes_directory(cmd) else {
+            return;
+        };
+        let Some(dirs) = self.scopes.get_mut(scope) else {
+            return;
+        };
+        let stack = self.stacks.entry(scope).or_default();
+        let unknown = Word {
+            text: "?".into(),
+            literal: false,
+            temp: None,
+        };
+        match cmd.program() {
+            Some("popd") if cmd.args().is_empty() => match stack.pushed.pop() {
+                Some(len) => {
+                    dirs.truncate(len);
+                    stack.popped = true;
+                }
+                None => dirs.push(unknown),
+            },
+            Some("popd") => {
+                stack.pushed.clear();
+                dirs.push(unknown);
+            }
+            program => {
+                if program == Some("pushd") {
+                    if dir.literal || dir.temp.is_some() {
+                        stack.pushed.push(dirs.len());
+                    } else {
+                        stack.pushed.clear();
+                    }
+                }
+                let back = dir.value() == Some("-");
+                dirs.push(if back && stack.popped { unknown } else { dir });
+                stack.popped = false;
+            }
+        }
     }
 
     fn new_scope(&mut self, dirs: Vec<Word>, vars: Vars) -> usize {
@@ -446,6 +551,7 @@ impl Walker {
     /// Parses `src` as a script run by the shell of `scope` itself (`eval`): its `cd`s
     /// move the commands after it.
     fn script_in(&mut self, src: &str, via: Via, origin: &Origin, shared: Option<usize>) {
+        let inherit = self.inherit.take();
         // Past the deadline no nested script is read: scripts that run each other many times
         // over would otherwise go on being followed one by one. (The line itself starts with
         // its deadline; its parse and walk watch the deadline on their own.)
@@ -502,8 +608,8 @@ impl Walker {
                 _ if origin.depth == 0 => Vars::default(),
                 Via::Trap => Vars::deferred(),
                 // Backquotes run in a subshell of this shell, whose `IFS` may be any.
-                Via::Substitution => Vars::opaque(),
-                _ => Vars::new_shell(None),
+                Via::Substitution => inherit.unwrap_or_else(Vars::opaque),
+                _ => inherit.unwrap_or_else(|| Vars::new_shell(None)),
             };
             self.new_scope(origin.dirs.clone(), vars)
         });
@@ -575,6 +681,7 @@ impl Walker {
             // `export GIT_DIR=..`, `declare -x`, `unset`: they change what later commands
             // run with, so they are recorded as commands (their words never literal).
             "declaration_command" | "unset_command" => {
+                self.exports(node, src, scope);
                 self.declaration(node, src, via, scope, origin);
                 push_children(stack, node, via, scope, src);
             }
@@ -666,11 +773,21 @@ impl Walker {
 
     /// The variables where a command of `scope` runs, to expand its words.
     fn env(&self, scope: usize) -> Option<Env<'_>> {
+        let dirs = self.scopes.get(scope)?;
         Some(Env {
             vars: self.vars.get(scope)?,
             poisoned: &self.poisoned,
             all_poisoned: self.all_poisoned,
-            dirs: self.scopes.get(scope)?,
+            dirs,
+            here: std::cell::Cell::new(false),
+            repository: self.repository.and_then(|repository| {
+                let start = match self.cwd.as_ref()? {
+                    Some(cwd) => cwd.clone(),
+                    None => std::env::current_dir().ok()?,
+                };
+                Some((repository, start_dir(&start, dirs)?))
+            }),
+            repository_made: self.out.commands.iter().any(makes_repository),
         })
     }
 
@@ -759,7 +876,21 @@ impl Walker {
             None => vec![Value::Text(String::new())],
             Some(value) => self.assigned_values(value, src, scope),
         };
-        self.set_var(scope, base, values, values::conditional(node));
+        let conditional = values::conditional(node);
+        self.set_var(scope, base, values.clone(), conditional);
+        if let Some(root) = conditional.then(|| and_chain(node)).flatten()
+            && !self.maybe
+        {
+            self.chained.push(Chained {
+                scope,
+                name: base.to_string(),
+                values,
+                root: root.id(),
+                range: root.byte_range(),
+                after: node.end_byte(),
+                at: self.history.len(),
+            });
+        }
     }
 
     /// The values an assignment's right side may give.
@@ -788,6 +919,9 @@ impl Walker {
                     }
                 }
             }
+            if env.here.get() {
+                return vec![Value::Unknown];
+            }
             return vec![Value::List(items)];
         }
         let one = |words: &[Word]| match words {
@@ -797,10 +931,24 @@ impl Walker {
             [] => Value::Text(String::new()),
             _ => Value::Unknown,
         };
-        match values::expand_quoted(value, src, &env) {
+        let values: Vec<Value> = match values::expand_quoted(value, src, &env) {
             Some(alternatives) => alternatives.iter().map(|words| one(words)).collect(),
             None => vec![one(&[word::from_node(value, src)])],
+        };
+        // `d=$(pwd)`: the path holds from here only, not after a later `cd`.
+        if !env.here.get() {
+            return values;
         }
+        values
+            .into_iter()
+            .map(|v| match v {
+                Value::Text(path) => Value::Here {
+                    from: env.dirs.to_vec(),
+                    path,
+                },
+                v => v,
+            })
+            .collect()
     }
 
     /// `$(mktemp -d ...)` (quoted or not): the folder it makes.
@@ -881,11 +1029,42 @@ impl Walker {
                     }
                 }
             }
+            // A path that holds from here only may be read after a `cd` in the body.
+            known &= !env.here.get();
         }
         if !known || items.len() > MAX_VARIANTS || names.contains(&name) {
             items = vec![Value::Unknown];
         }
         self.set_var(scope, &name, items, values::conditional(node));
+    }
+
+    /// `export NAME[=value]...`, `declare -x NAME...`: the names go to the programs the
+    /// shell runs from now on.
+    fn exports(&mut self, node: Node, src: &str, scope: usize) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let keyword = children.first().map(|k| &src[k.byte_range()]);
+        let flagged = children.iter().any(|c| {
+            let text = &src[c.byte_range()];
+            c.kind() == "word" && text.starts_with('-') && text.contains('x')
+        });
+        if !(keyword == Some("export") || matches!(keyword, Some("declare" | "typeset")) && flagged)
+        {
+            return;
+        }
+        let Some(vars) = self.vars.get_mut(scope) else {
+            return;
+        };
+        for child in children {
+            let name = match child.kind() {
+                "variable_assignment" => child.child_by_field_name("name"),
+                "variable_name" => Some(child),
+                _ => None,
+            };
+            if let Some(name) = name {
+                vars.export(&src[name.byte_range()]);
+            }
+        }
     }
 
     fn declaration(&mut self, node: Node, src: &str, via: Via, scope: usize, origin: &Origin) {
@@ -1003,7 +1182,17 @@ impl Walker {
             self.out.commands.push(cmd.clone());
         }
         match reader {
-            Reader::Shell => self.shell_file(&text, &nested, scope, how, args),
+            Reader::Shell => {
+                // A shell of its own starts with what this one exported, and `$0` is the
+                // path it was run by.
+                if how != Runs::Source {
+                    self.pass_environment(scope, &cmd);
+                    if let (Some(vars), Some(path)) = (self.inherit.as_mut(), file.value()) {
+                        vars.set("0", vec![Value::Text(path.to_string())], false);
+                    }
+                }
+                self.shell_file(&text, &nested, scope, how, args)
+            }
             Reader::Lang(lang) => {
                 // A PHP file is read as PHP reads it: text until `<?php`.
                 let lang = if lang == Lang::Php {
@@ -1032,7 +1221,10 @@ impl Walker {
         args: Option<Vec<String>>,
     ) {
         if how != Runs::Source {
-            let vars = Vars::new_shell(args);
+            let mut vars = self.inherit.take().unwrap_or_else(|| Vars::new_shell(None));
+            if let Some(args) = args {
+                vars.set("@", vec![Value::List(args)], false);
+            }
             let own = self.new_scope(origin.dirs.clone(), vars);
             self.script_in(text, Via::ScriptFile, origin, Some(own));
             self.run_traps(Some(own));
@@ -1456,6 +1648,12 @@ impl Walker {
                 .collect(),
             None => vec![cmd],
         };
+        let mut cmds = cmds;
+        if let Some(made) = values::fresh_folder(self.scopes.get(scope).map_or(&[][..], |d| d)) {
+            for cmd in &mut cmds {
+                values::mark_inside(made, cmd);
+            }
+        }
         if let [one] = cmds.as_slice() {
             self.note_written(one);
         }
@@ -1490,16 +1688,21 @@ impl Walker {
     ) -> Option<Vec<Vec<Word>>> {
         let text = &src[node.byte_range()];
         let vars = self.vars.get(scope)?;
-        // Only a line that gives values, or names the temporary root, pays for the look.
-        let worth = text.contains('$')
+        // Only a line that gives values, names the temporary root or the folder it runs
+        // in, or substitutes a command, pays for the look.
+        let worth = (text.contains('$') || text.contains('`'))
             && (!vars.is_empty()
-                || ["${", "$$", "TMPDIR", "RANDOM", "BASHPID"]
+                || ["${", "$$", "$(", "`", "TMPDIR", "RANDOM", "BASHPID", "PWD"]
                     .iter()
                     .any(|s| text.contains(s)));
         if !worth {
             return None;
         }
-        let env = self.env(scope)?;
+        let held = self.held_in_chain(node, scope);
+        let mut env = self.env(scope)?;
+        if let Some(held) = &held {
+            env.vars = held;
+        }
         let mut cursor = node.walk();
         let nodes: Vec<Node> = node
             .children(&mut cursor)
@@ -1566,6 +1769,45 @@ impl Walker {
         Some(combos)
     }
 
+    /// The variables of `scope` as `node` meets them when it stands later in a chain of `&&`
+    /// than an assignment not yet replaced: that assignment then surely ran. Only lists lie
+    /// between `node` and the chain, so no loop or function runs it at another time.
+    fn held_in_chain(&self, node: Node, scope: usize) -> Option<Vars> {
+        let held: Vec<&Chained> = self
+            .chained
+            .iter()
+            .filter(|c| {
+                c.scope == scope
+                    && node.start_byte() >= c.after
+                    && node.end_byte() <= c.range.end
+                    && !self
+                        .history
+                        .get(c.at..)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|(s, n, _)| *s == scope && *n == c.name)
+            })
+            .collect();
+        if held.is_empty() {
+            return None;
+        }
+        let mut root = None;
+        let mut at = node;
+        while let Some(parent) = at.parent().filter(|p| p.kind() == "list") {
+            root = Some(parent.id());
+            if held.iter().any(|c| c.root == parent.id()) {
+                break;
+            }
+            at = parent;
+        }
+        let root = root?;
+        let mut vars = self.vars.get(scope)?.clone();
+        for c in held.iter().filter(|c| c.root == root) {
+            vars.set(&c.name, c.values.clone(), false);
+        }
+        Some(vars)
+    }
+
     /// What `cmd` does to the variables of its shell: `read`, `set --`, `shift`, the
     /// builtins that assign their operands, and `eval`/`source` of text not shown.
     fn note_variables(&mut self, node: Node, src: &str, scope: usize, cmd: &SimpleCommand) {
@@ -1588,6 +1830,11 @@ impl Walker {
                 }
             }
             "set" => {
+                if let Some(on) = values::allexport(args)
+                    && let Some(vars) = self.vars.get_mut(scope)
+                {
+                    vars.set_allexport(on);
+                }
                 let values = match args.split_first() {
                     Some((first, rest)) if first.text == "--" => {
                         let items: Option<Vec<String>> =
@@ -1670,11 +1917,7 @@ impl Walker {
         match unwrap::resolve(cmd) {
             Run::Nothing => {}
             Run::Command(cmd) => {
-                if let Some(dir) = unwrap::changes_directory(&cmd)
-                    && let Some(dirs) = self.scopes.get_mut(scope)
-                {
-                    dirs.push(dir);
-                }
+                self.change_directory(scope, &cmd);
                 if self.call(&cmd, origin, scope) {
                     // The function's name stands for the commands of its body.
                     return;
@@ -1704,6 +1947,11 @@ impl Walker {
                 via,
                 literal,
             } => {
+                let computed = matches!(via, Via::Eval | Via::ShellArgument) && !literal;
+                let (script, literal) = match computed.then(|| self.computed(&script)).flatten() {
+                    Some(text) => (text, true),
+                    None => (script, literal),
+                };
                 let nested = Origin {
                     uncertain: cmd.uncertain || !literal,
                     ..Origin::inside(&cmd, origin)
@@ -1733,13 +1981,29 @@ impl Walker {
                         .iter()
                         .map(|w| w.value().map(str::to_string))
                         .collect();
-                    let own = self.new_scope(nested.dirs.clone(), Vars::new_shell(args));
+                    self.pass_environment(scope, &cmd);
+                    let mut vars = self.inherit.take().unwrap_or_else(|| Vars::new_shell(None));
+                    if let Some(args) = args {
+                        vars.set("@", vec![Value::List(args)], false);
+                    }
+                    let own = self.new_scope(nested.dirs.clone(), vars);
+                    let first = self.out.commands.len();
                     self.script_in(&script, via, &nested, Some(own));
                     self.run_traps(Some(own));
+                    if computed && !literal {
+                        self.built_at_run_time(first);
+                    }
                     return;
                 }
                 let shared = (via == Via::Eval).then_some(scope);
+                if shared.is_none() {
+                    self.pass_environment(scope, &cmd);
+                }
+                let first = self.out.commands.len();
                 self.script_in(&script, via, &nested, shared);
+                if computed && !literal {
+                    self.built_at_run_time(first);
+                }
             }
             Run::ShellReadingStdin { cmd, via } => {
                 // `sh < scripts/reset.sh`: the file it reads is its script.
@@ -1750,7 +2014,10 @@ impl Walker {
                     .find(|r| r.op == "<")
                     .map(|r| r.target.clone());
                 match (stdin, from_file) {
-                    (Some(script), _) => self.script(&script, via, &Origin::inside(&cmd, origin)),
+                    (Some(script), _) => {
+                        self.pass_environment(scope, &cmd);
+                        self.script(&script, via, &Origin::inside(&cmd, origin))
+                    }
                     (None, Some(file)) if via == Via::ShellStdin => {
                         self.run_file(cmd, Some(file), origin, scope, Runs::Shell)
                     }
@@ -1979,6 +2246,60 @@ impl Walker {
         }
     }
 
+    /// The text of `$(printf FORMAT ARGS...)` or `$(echo WORDS...)` handed whole to `eval` or
+    /// `sh -c`, when every word is known: what the shell then runs.
+    fn computed(&mut self, script: &str) -> Option<String> {
+        let inner = script.strip_prefix("$(")?.strip_suffix(')')?;
+        let tree = self.parse(inner)?;
+        let root = tree.root_node();
+        if root.has_error() || root.named_child_count() != 1 {
+            return None;
+        }
+        let command = root.named_child(0).filter(|c| c.kind() == "command")?;
+        let parts = command_parts(command, inner);
+        let words: Option<Vec<&str>> = parts.argv.iter().map(Word::value).collect();
+        let words = words?;
+        if !parts.assigns.is_empty() || command.named_child_count() != words.len() {
+            return None;
+        }
+        let text = match words.split_first()? {
+            (&"printf", [format, args @ ..]) if !format.starts_with('-') => {
+                printf_output(format, args)?
+            }
+            (&"echo", args) if args.first().is_none_or(|a| !a.starts_with('-')) => args.join(" "),
+            _ => return None,
+        };
+        // A substitution drops the trailing newlines of what it captures.
+        Some(text.trim_end_matches('\n').to_string())
+    }
+
+    /// `eval` or `sh -c` of text built at run time, whose commands from `first` on were read
+    /// from its unexpanded text: one whose program, or one of whose options, is only known
+    /// then (`eval "$(printf 'git reset --%s' "$m")"`, `sh -c "git reset --$m"`) may be
+    /// anything its visible words allow, so the text is kept as not read.
+    fn built_at_run_time(&mut self, first: usize) {
+        let unread: Vec<Unread> = self
+            .out
+            .commands
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .filter(|cmd| {
+                cmd.program().is_none()
+                    || cmd
+                        .args()
+                        .iter()
+                        .any(|w| !w.literal && w.text.starts_with('-'))
+            })
+            .map(|cmd| Unread {
+                code: visible(&cmd.argv),
+                span: cmd.span.clone(),
+                why: Some("the text it runs is built at run time".into()),
+            })
+            .collect();
+        self.out.unread.extend(unread);
+    }
+
     /// Notes that what `cmd` runs could not be resolved: `seen` is the recipe text that
     /// could be seen, any of which may run.
     fn unresolved(&mut self, cmd: &SimpleCommand, why: &str, seen: &str) {
@@ -2024,6 +2345,37 @@ fn is_batch(name: &str) -> bool {
     lower.ends_with(".bat") || lower.ends_with(".cmd")
 }
 
+/// The outermost list of `&&` that `node` stands in, past its first element: `node` runs
+/// only if everything before it in that list succeeded.
+fn and_chain(node: Node) -> Option<Node> {
+    let mut at = node;
+    let mut root = None;
+    while let Some(parent) = at.parent().filter(|p| p.kind() == "list") {
+        let mut cursor = parent.walk();
+        let and = parent
+            .children(&mut cursor)
+            .any(|c| !c.is_named() && c.kind() == "&&");
+        if !and {
+            break;
+        }
+        root = Some(parent);
+        at = parent;
+    }
+    root.filter(|root| root.start_byte() < node.start_byte())
+}
+
+/// Whether `cmd` may make a repository, or move one, where a later `git rev-parse` would
+/// find it: `git init`, `clone`, `worktree`, `submodule`, or a git command not read.
+fn makes_repository(cmd: &SimpleCommand) -> bool {
+    cmd.program() == Some("git")
+        && crate::syntax::git::read(cmd.args())
+            .subcommand()
+            .is_none_or(|sub| {
+                sub.value()
+                    .is_none_or(|sub| matches!(sub, "init" | "clone" | "worktree" | "submodule"))
+            })
+}
+
 /// The directory a command starts in, from the line's own and the `cd`s before it;
 /// `None` when a step is only known at run time.
 fn start_dir(cwd: &Path, dirs: &[Word]) -> Option<PathBuf> {
@@ -2035,7 +2387,7 @@ fn start_dir(cwd: &Path, dirs: &[Word]) -> Option<PathBuf> {
     Some(at)
 }
 
-impl Walker {
+impl Walker<'_> {
     /// Records what interpreter code does: each call it lowers to is followed like a
     /// command of the shell, in a scope of its own (a `cd` in the code stays there).
     /// `assigns` are the interpreter's own (`AGENT_GUARD_OFF=1 python3 -c ...`).
@@ -2422,6 +2774,74 @@ fn listers(pipeline: Node, count: usize, src: &str) -> Vec<Vec<Word>> {
     out
 }
 
+/// The words of a command read from text built at run time, as far as they show what
+/// runs: a substitution shows its output only when it prints its own words (`printf`,
+/// `echo`); any other (`$(find ...)`) shows the command that prints, not what is printed,
+/// and stands as `?`.
+fn visible(argv: &[Word]) -> String {
+    let shows = |word: &Word| {
+        let text = word.text.as_str();
+        let opened = text.match_indices("$(").map(|(at, _)| at + 2);
+        let ticked = text.match_indices('`').map(|(at, _)| at + 1);
+        opened.chain(ticked).all(|at| {
+            let inner = text.get(at..).unwrap_or_default().trim_start();
+            inner.is_empty()
+                || inner.starts_with(['`', '"', '\''])
+                || inner.starts_with("printf ")
+                || inner.starts_with("echo ")
+        })
+    };
+    argv.iter()
+        .map(|w| match shows(w) {
+            true => w.shell_quoted(),
+            false => "?".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What `printf FORMAT ARGS...` prints, for the escapes and conversions read here (`%s`,
+/// `%b` of text without escapes, `%d`, `%%`); the format is reused while arguments remain.
+fn printf_output(format: &str, args: &[&str]) -> Option<String> {
+    let mut out = String::new();
+    let mut args = args.iter();
+    loop {
+        let mut used = false;
+        let mut chars = format.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => out.push(match chars.next()? {
+                    'n' => '\n',
+                    't' => '\t',
+                    c @ ('\\' | '"' | '\'') => c,
+                    _ => return None,
+                }),
+                '%' => match chars.next()? {
+                    '%' => out.push('%'),
+                    's' | 'b' => {
+                        used = true;
+                        let arg = args.next().copied().unwrap_or("");
+                        if arg.contains('\\') {
+                            return None;
+                        }
+                        out.push_str(arg);
+                    }
+                    'd' | 'i' => {
+                        used = true;
+                        let arg = args.next().copied().unwrap_or("0");
+                        out.push_str(&arg.parse::<i64>().ok()?.to_string());
+                    }
+                    _ => return None,
+                },
+                c => out.push(c),
+            }
+        }
+        if !used || args.len() == 0 {
+            return Some(out);
+        }
+    }
+}
+
 /// What `cmd` prints, when that is plain from its text: `echo`/`printf` of literal words,
 /// or `cat` of its stdin, wrappers peeled (`command echo …`, `timeout 30 echo …`).
 pub(super) fn printed(cmd: SimpleCommand) -> Option<String> {
@@ -2498,6 +2918,35 @@ mod tests {
         assert_ne!(key(&[], "x.sh"), key(&["s"], "x.sh"));
         assert_eq!(key(&["-"], "x.sh"), None);
         assert_eq!(key(&["~"], "../x.sh"), None);
+    }
+
+    #[test]
+    fn popd_goes_back_to_where_its_pushd_ran() {
+        let dirs = |line: &str| -> Vec<String> {
+            let analysis = crate::shell::analyze(line);
+            let last = analysis.commands.last().expect("a command");
+            last.dirs.iter().map(|w| w.text.clone()).collect()
+        };
+        assert_eq!(dirs("pushd a; cd b; popd; rm x"), Vec::<String>::new());
+        assert_eq!(dirs("cd a; pushd b; pushd c; popd; rm x"), ["a", "b"]);
+        assert_eq!(dirs("popd; rm x"), ["?"]);
+        assert_eq!(dirs("pushd a; popd; cd -; rm x"), ["?"]);
+        assert_eq!(dirs("pushd; popd; rm x"), ["?", "?"]);
+    }
+
+    #[test]
+    fn printf_prints_its_format_for_each_round_of_arguments() {
+        assert_eq!(
+            printf_output("git reset --%s", &["hard"]).as_deref(),
+            Some("git reset --hard")
+        );
+        assert_eq!(
+            printf_output("%s=%d\\n", &["a", "1", "b", "2"]).as_deref(),
+            Some("a=1\nb=2\n")
+        );
+        assert_eq!(printf_output("100%%", &[]).as_deref(), Some("100%"));
+        assert_eq!(printf_output("%x", &["1"]), None);
+        assert_eq!(printf_output("%d", &["one"]), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@
 
 use tree_sitter::Node;
 
+use super::SimpleCommand;
 use super::word::{self, Word};
 use crate::syntax::Temp;
 
@@ -45,10 +46,17 @@ pub(super) enum Value {
     },
     /// The machine's temporary root itself (`$TMPDIR`, `${TMPDIR:-/tmp}`).
     TempRoot,
+    /// A path that names a folder only from where it was computed: `$(pwd)` or `$PWD` is
+    /// `.` there, `$(cd app && pwd)` is `app`. `from` holds the `cd`s in effect then; read
+    /// after other `cd`s, it is unknown.
+    Here {
+        from: Vec<Word>,
+        path: String,
+    },
 }
 
 #[derive(Debug, Clone)]
-struct Entry {
+pub(super) struct Entry {
     name: String,
     values: Vec<Value>,
 }
@@ -63,6 +71,14 @@ pub(super) struct Vars {
     /// A function body or a `trap` action: it runs whenever it is called or signalled, so
     /// what it assigns is unknown everywhere from now on.
     deferred: bool,
+    /// Names exported to the programs this shell runs (`export`, `declare -x`, or any name
+    /// assigned while `set -a` is on).
+    exported: Vec<String>,
+    /// `set -a` (`set -o allexport`) is on: every name assigned is exported.
+    allexport: bool,
+    /// A shell just started: it takes no `IFS` from its environment, so an unquoted
+    /// value splits on blanks until it sets one.
+    own_ifs: bool,
 }
 
 impl Vars {
@@ -105,6 +121,45 @@ impl Vars {
         }
     }
 
+    /// The variables a program this shell runs starts with: what it exported; any other
+    /// name it set is unknown (set in the environment it started from, the name is
+    /// exported with its new value; otherwise the program does not see it); the rest comes
+    /// from the environment as this shell's does.
+    pub(super) fn inherited(&self) -> Vars {
+        let mut child = Vars {
+            opaque: self.opaque,
+            ..Vars::default()
+        };
+        // A shell sets its own `IFS` when it starts, whatever its parent had.
+        child.entries = self
+            .entries
+            .iter()
+            .filter(|e| e.name != "IFS")
+            .map(|e| match self.exported.contains(&e.name) {
+                true => e.clone(),
+                false => Entry {
+                    name: e.name.clone(),
+                    values: vec![Value::Unknown],
+                },
+            })
+            .collect();
+        child.exported = self.exported.clone();
+        child.own_ifs = true;
+        child
+    }
+
+    /// Gives `name` the export attribute.
+    pub(super) fn export(&mut self, name: &str) {
+        if !self.exported.iter().any(|n| n == name) {
+            self.exported.push(name.to_string());
+        }
+    }
+
+    /// `set -a` (`true`) or `set +a`.
+    pub(super) fn set_allexport(&mut self, on: bool) {
+        self.allexport = on;
+    }
+
     pub(super) fn is_deferred(&self) -> bool {
         self.deferred
     }
@@ -118,6 +173,7 @@ impl Vars {
     pub(super) fn get(&self, name: &str) -> Option<&[Value]> {
         match self.entries.iter().find(|e| e.name == name) {
             Some(e) => Some(&e.values),
+            None if name == "IFS" && self.own_ifs => None,
             None if self.opaque => Some(&[Value::Unknown]),
             None => None,
         }
@@ -125,6 +181,9 @@ impl Vars {
 
     /// Sets `name` for sure (`conditional` false) or as one more possibility.
     pub(super) fn set(&mut self, name: &str, mut values: Vec<Value>, conditional: bool) {
+        if self.allexport {
+            self.export(name);
+        }
         if values.is_empty() || values.len() > MAX_VARIANTS {
             values = vec![Value::Unknown];
         }
@@ -167,6 +226,7 @@ impl Vars {
     pub(super) fn havoc(&mut self) {
         self.entries.clear();
         self.opaque = true;
+        self.own_ifs = false;
     }
 
     /// What a `trap` action set when the shell was at `then` may meet, in a shell now at
@@ -177,6 +237,9 @@ impl Vars {
             entries: Vec::new(),
             opaque: then.opaque || self.opaque,
             deferred: true,
+            exported: self.exported.clone(),
+            allexport: self.allexport,
+            own_ifs: self.own_ifs,
         };
         let names = self
             .entries
@@ -217,6 +280,14 @@ pub(super) struct Env<'a> {
     pub all_poisoned: bool,
     /// The `cd`s in effect where the command runs.
     pub dirs: &'a [Word],
+    /// Set when an expansion gave a path that holds only from these `cd`s (see
+    /// [`Value::Here`]): what it built must not be kept as plain text.
+    pub here: std::cell::Cell<bool>,
+    /// Who answers what `git rev-parse` prints, and the folder the command runs in, when
+    /// both are known.
+    pub repository: Option<(&'a dyn super::Repository, std::path::PathBuf)>,
+    /// A command of the line before this one may have made or moved a repository.
+    pub repository_made: bool,
 }
 
 /// One reference to a variable, from the text of a `$x`/`${...}` node.
@@ -247,7 +318,9 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
         return Some(match body {
             "$" | "RANDOM" | "BASHPID" => Reference::Digits,
             "#" => Reference::Count,
-            n if n.len() == 1 && n != "0" && n.bytes().all(|b| b.is_ascii_digit()) => {
+            // The script's own path, where a shell that runs a file gives it.
+            "0" => Reference::Plain("0"),
+            n if n.len() == 1 && n.bytes().all(|b| b.is_ascii_digit()) => {
                 Reference::Positional(n.parse().ok()?)
             }
             "@" => Reference::All("@"),
@@ -258,6 +331,9 @@ fn reference(raw: &str) -> Option<Reference<'_>> {
     };
     if matches!(inner, "RANDOM" | "BASHPID") {
         return Some(Reference::Digits);
+    }
+    if inner == "0" {
+        return Some(Reference::Plain("0"));
     }
     match inner {
         "@" => return Some(Reference::All("@")),
@@ -370,6 +446,8 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
                 })
                 .collect(),
             None if *name == "TMPDIR" && temp_root_from_env() => vec![Value::TempRoot],
+            // The shell keeps `PWD` where each `cd` leads.
+            None if *name == "PWD" => vec![here(env.dirs, ".")],
             None => vec![Value::Unknown],
         },
         Reference::All(name) => known(name).unwrap_or_else(|| vec![Value::Unknown]),
@@ -415,6 +493,195 @@ fn lookup(env: &Env, reference: &Reference) -> Vec<Value> {
             }
             None => vec![Value::Unknown],
         },
+    }
+}
+
+/// The folder `path` names from the `cd`s `dirs`.
+fn here(dirs: &[Word], path: &str) -> Value {
+    Value::Here {
+        from: dirs.to_vec(),
+        path: path.to_string(),
+    }
+}
+
+/// `values` as they read where `env`'s command runs: a path computed from where the line
+/// was then is text when the `cd`s are the same, and unknown otherwise.
+fn at_here(values: Vec<Value>, env: &Env) -> Vec<Value> {
+    values
+        .into_iter()
+        .map(|v| match v {
+            Value::Here { from, path } if from == env.dirs => {
+                env.here.set(true);
+                Value::Text(path)
+            }
+            Value::Here { .. } => Value::Unknown,
+            v => v,
+        })
+        .collect()
+}
+
+/// What a command substitution prints, when that is known from the line alone and from
+/// where it runs: `$(pwd)` (and `` `pwd` ``), `$(cd DIR && pwd)`, `$(dirname PATH)`,
+/// `$(basename PATH)`. The folder it runs in is spelled `.` (see [`Value::Here`]): a path
+/// built from it names the same file where the command using it runs, which is all a rule
+/// or the context needs. Anything that asks the disk or git (`realpath`, `git rev-parse`)
+/// is not read here.
+fn printed_by(node: Node, src: &str, env: &Env) -> Option<Vec<Value>> {
+    if too_nested(node, src) {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let inner: Vec<Node> = node.named_children(&mut cursor).collect();
+    let [inner] = inner.as_slice() else {
+        return None;
+    };
+    match inner.kind() {
+        "command" => {
+            let was = env.here.replace(false);
+            let argv = command_words(*inner, src, env);
+            let from_here = env.here.replace(was);
+            let argv = argv?;
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            let text = match argv.as_slice() {
+                ["pwd"] | ["pwd", "-L" | "-P"] => {
+                    env.here.set(true);
+                    ".".to_string()
+                }
+                // A path spelled from `.` says nothing of the real folder's name or parent.
+                _ if from_here => return None,
+                ["git", "rev-parse", flag] if super::REV_PARSE_FLAGS.contains(flag) => {
+                    let text = rev_parse(env, flag)?;
+                    env.here.set(true);
+                    text
+                }
+                ["dirname", path] if !path.starts_with('-') => dirname(path),
+                ["basename", path] if !path.starts_with('-') => basename(path, ""),
+                ["basename", path, suffix] if !path.starts_with('-') => basename(path, suffix),
+                _ => return None,
+            };
+            Some(vec![Value::Text(text)])
+        }
+        // `$(cd DIR && pwd)`: DIR, or nothing when the `cd` fails.
+        "list" => {
+            let mut cursor = inner.walk();
+            let parts: Vec<Node> = inner.children(&mut cursor).collect();
+            let [first, and, second] = parts.as_slice() else {
+                return None;
+            };
+            if and.kind() != "&&" || first.kind() != "command" || second.kind() != "command" {
+                return None;
+            }
+            let was = env.here.replace(false);
+            let cd = command_words(*first, src, env);
+            let from_here = env.here.replace(was);
+            let cd = cd?;
+            let pwd = command_words(*second, src, env)?;
+            let dir = match cd.as_slice() {
+                [cd, dir] if cd == "cd" => dir,
+                _ => return None,
+            };
+            if pwd != ["pwd"] || !plain_folder(dir) || from_here && dir.starts_with('/') {
+                return None;
+            }
+            if !dir.starts_with('/') {
+                env.here.set(true);
+            }
+            Some(vec![Value::Text(dir.clone()), Value::Text(String::new())])
+        }
+        _ => None,
+    }
+}
+
+/// What `git rev-parse FLAG` prints where `env`'s command runs, asked of the repository:
+/// never when the line itself may point git elsewhere (`GIT_DIR`, `GIT_WORK_TREE`, ...) or
+/// may have made a repository before.
+fn rev_parse(env: &Env, flag: &str) -> Option<String> {
+    const POINTERS: &[&str] = &[
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_COMMON_DIR",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    ];
+    let (repository, dir) = env.repository.as_ref()?;
+    let pointed = env.all_poisoned
+        || POINTERS.iter().any(|name| {
+            env.vars.get(name).is_some() || env.poisoned.iter().any(|(p, _)| p == name)
+        });
+    if pointed || env.repository_made {
+        return None;
+    }
+    repository.rev_parse(dir, flag)
+}
+
+/// Most substitutions one substitution read for its output may hold, nested or not: each
+/// is read again at every level.
+const MAX_INNER_SUBSTITUTIONS: usize = 4;
+
+fn too_nested(node: Node, src: &str) -> bool {
+    let raw = src.get(node.byte_range()).unwrap_or_default();
+    raw.matches("$(").count() + raw.matches('`').count() > MAX_INNER_SUBSTITUTIONS
+}
+
+/// A folder `cd` goes to as written, with no `..` (the shell's logical `..` may differ from
+/// the file system's), `-`, `~` or option.
+fn plain_folder(dir: &str) -> bool {
+    !dir.is_empty() && !dir.starts_with(['-', '~', '+']) && !climbs(dir)
+}
+
+/// The words of a simple command inside a substitution, each known: no prefixes, no
+/// redirects.
+fn command_words(node: Node, src: &str, env: &Env) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    for (i, child) in node.children(&mut cursor).enumerate() {
+        if !matches!(
+            node.field_name_for_child(i as u32),
+            Some("name" | "argument")
+        ) {
+            return None;
+        }
+        let w = word::from_node(child, src);
+        if w.literal {
+            out.push(w.text);
+            continue;
+        }
+        match expand_quoted(child, src, env)?.as_slice() {
+            [one] => match one.as_slice() {
+                [w] => out.push(w.value()?.to_string()),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// What `dirname` prints for `path`.
+fn dirname(path: &str) -> String {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if path.is_empty() { "." } else { "/" }.to_string();
+    }
+    match trimmed.rfind('/') {
+        None => ".".to_string(),
+        Some(at) => {
+            let parent = trimmed[..at].trim_end_matches('/');
+            if parent.is_empty() { "/" } else { parent }.to_string()
+        }
+    }
+}
+
+/// What `basename` prints for `path`, less `suffix` when it ends so and is not all of it.
+fn basename(path: &str, suffix: &str) -> String {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if path.is_empty() { "" } else { "/" }.to_string();
+    }
+    let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+    match name.strip_suffix(suffix) {
+        Some(stem) if !suffix.is_empty() && !stem.is_empty() => stem.to_string(),
+        _ => name.to_string(),
     }
 }
 
@@ -575,10 +842,18 @@ fn walk(
                     "simple_expansion" | "expansion" => {
                         variable(child, src, env, true, states, substituted)?
                     }
+                    "command_substitution" => {
+                        let values = printed_by(child, src, env)?;
+                        apply(values, env, true, false, states, substituted)?
+                    }
                     _ => return None,
                 }
                 pos = Some(child.end_byte());
             }
+        }
+        "command_substitution" => {
+            let values = printed_by(node, src, env)?;
+            apply(values, env, quoted, false, states, substituted)?
         }
         "concatenation" | "command_name" => {
             if word::has_brace_expansion(raw) {
@@ -604,7 +879,20 @@ fn variable(
     substituted: &mut bool,
 ) -> Option<()> {
     let reference = reference(src.get(node.byte_range())?)?;
-    let values = lookup(env, &reference);
+    let values = at_here(lookup(env, &reference), env);
+    let joined = matches!(reference, Reference::Joined(_));
+    apply(values, env, quoted, joined, states, substituted)
+}
+
+/// Appends what an expansion may give, `values`, to every state.
+fn apply(
+    values: Vec<Value>,
+    env: &Env,
+    quoted: bool,
+    joined: bool,
+    states: &mut Vec<Option<Fields>>,
+    substituted: &mut bool,
+) -> Option<()> {
     if !values
         .iter()
         .any(|v| matches!(v, Value::Text(_) | Value::List(_)))
@@ -616,7 +904,7 @@ fn variable(
     }
     // A line that sets `IFS` splits unquoted values, and joins `"$*"`, where this cannot
     // tell.
-    let splits_known = (quoted && !matches!(reference, Reference::Joined(_)))
+    let splits_known = (quoted && !joined)
         || (!env.all_poisoned
             && env.vars.default_ifs()
             && !env.poisoned.iter().any(|(p, _)| p == "IFS"));
@@ -750,7 +1038,9 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
                     "string_content" => out.push(Piece::Text(word::double_quoted(
                         src.get(child.byte_range())?,
                     ))),
-                    "simple_expansion" | "expansion" => pieces_of(child, src, env, true, out)?,
+                    "simple_expansion" | "expansion" | "command_substitution" => {
+                        pieces_of(child, src, env, true, out)?
+                    }
                     _ => return None,
                 }
                 pos = Some(child.end_byte());
@@ -762,6 +1052,26 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
                 pieces_of(child, src, env, quoted, out)?;
             }
         }
+        // `cd "$(mktemp -d)"`: the folder made right there.
+        "command_substitution" => {
+            if too_nested(node, src) {
+                return None;
+            }
+            let mut cursor = node.walk();
+            let inner: Vec<Node> = node.named_children(&mut cursor).collect();
+            let [inner] = inner.as_slice() else {
+                return None;
+            };
+            let argv: Vec<Word> = command_words(*inner, src, env)?
+                .iter()
+                .map(Word::literal)
+                .collect();
+            let root_known = env.vars.get("TMPDIR").is_none();
+            match mktemp_dir(&argv, env.dirs, root_known)? {
+                Value::Fresh { made, plain, .. } if quoted || plain => out.push(Piece::Fresh(made)),
+                _ => return None,
+            }
+        }
         // tree-sitter leaves `$$` an unnamed `$` token.
         "$" if src.get(node.byte_range()) == Some("$$") => out.push(Piece::Digits),
         "simple_expansion" | "expansion" => {
@@ -770,7 +1080,7 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
                 out.push(Piece::Digits);
                 return Some(());
             }
-            let values = lookup(env, &reference);
+            let values = at_here(lookup(env, &reference), env);
             let piece = match values.as_slice() {
                 [Value::Fresh { made, from, plain }] => {
                     let here = from.as_deref().is_none_or(|from| from == env.dirs);
@@ -788,6 +1098,57 @@ fn pieces_of(node: Node, src: &str, env: &Env, quoted: bool, out: &mut Vec<Piece
         _ => return None,
     }
     Some(())
+}
+
+/// Where the `cd`s `dirs` lead, when that is inside a folder the line just made
+/// (`cd "$(mktemp -d)"`, `d=$(mktemp -d); cd "$d/out"`): the call that made it, and how
+/// many folders below the one the `cd` into it named the command runs (a later `cd ..` may
+/// climb back, never above it).
+pub(super) fn fresh_folder(dirs: &[Word]) -> Option<(&'static str, usize)> {
+    let mut at: Option<(&'static str, usize)> = None;
+    for step in dirs {
+        // A word marked inside such a folder at an unknown depth stands for its top.
+        if let Some(Temp::Made(made)) = step.temp.filter(|_| !step.literal) {
+            at = Some((made, 0));
+            continue;
+        }
+        let (made, depth) = at?;
+        let text = step.value().filter(|t| !t.starts_with(['/', '~', '-']))?;
+        at = Some((made, below(depth, text)?));
+    }
+    at
+}
+
+/// How deep `path` leads from `depth` folders below a root; `None` when it climbs above.
+fn below(depth: usize, path: &str) -> Option<usize> {
+    path.split('/').try_fold(depth, |depth, part| match part {
+        "" | "." => Some(depth),
+        ".." => depth.checked_sub(1),
+        _ => Some(depth + 1),
+    })
+}
+
+/// Marks the words of `cmd` that, as relative paths, lie inside the folder `made` (see
+/// [`fresh_folder`]): `rm -rf ./*` or `rm -rf build` right after `cd "$(mktemp -d)"`. A
+/// glob among them cannot climb out (`*` never matches `/`; a part that starts with a dot
+/// and holds a glob may match `..`, and is refused).
+pub(super) fn mark_inside((made, depth): (&'static str, usize), cmd: &mut SimpleCommand) {
+    for word in cmd.argv.iter_mut().skip(1) {
+        let text = &word.text;
+        let plain = word.literal
+            || !text.contains(['$', '`', '{'])
+                && text
+                    .split('/')
+                    .all(|part| !(part.starts_with('.') && part.contains(['*', '?', '['])));
+        if word.temp.is_none()
+            && plain
+            && !text.is_empty()
+            && !text.starts_with(['-', '/', '~'])
+            && below(depth, text).is_some()
+        {
+            word.temp = Some(Temp::Made(made));
+        }
+    }
 }
 
 /// `mktemp -d [-p DIR | -t | --tmpdir[=DIR]] [TEMPLATE]`: the folder it makes, when
@@ -965,6 +1326,28 @@ pub(super) const ASSIGNERS: &[&str] = &[
     "select",
 ];
 
+/// What `set`'s options `args` do to `set -a`: `Some(true)` for `-a` or `-o allexport`,
+/// `Some(false)` for `+a` or `+o allexport`, the last one winning.
+pub(super) fn allexport(args: &[Word]) -> Option<bool> {
+    let mut out = None;
+    let mut words = args.iter().map(|w| w.text.as_str()).peekable();
+    while let Some(word) = words.next() {
+        let on = match word.as_bytes().first() {
+            Some(b'-') if word != "--" && word != "-" => true,
+            Some(b'+') => false,
+            _ => break,
+        };
+        if word.len() == 2 && word.ends_with('o') {
+            if words.next_if(|name| *name == "allexport").is_some() {
+                out = Some(on);
+            }
+        } else if word[1..].contains('a') {
+            out = Some(on);
+        }
+    }
+    out
+}
+
 /// `read [-r] NAME... <<< WORD`: the values the names get, when the here-string is literal
 /// (without `-r`, a backslash in it would be an escape).
 pub(super) fn read_values(args: &[Word], input: Option<&Word>) -> Option<Vec<(String, String)>> {
@@ -1113,6 +1496,77 @@ mod tests {
             words(&format!("for a in {many}; do echo $a; done")),
             [vec!["echo", "$a"]]
         );
+    }
+
+    #[test]
+    fn dirname_and_basename_print_as_the_tools_do() {
+        assert_eq!(dirname("src/app.py"), "src");
+        assert_eq!(dirname("app.py"), ".");
+        assert_eq!(dirname("/app"), "/");
+        assert_eq!(dirname("a//b//"), "a");
+        assert_eq!(dirname("///"), "/");
+        assert_eq!(basename("src/app.py", ".py"), "app");
+        assert_eq!(basename("src/", ""), "src");
+        assert_eq!(basename(".py", ".py"), ".py");
+    }
+
+    #[test]
+    fn set_turns_allexport_on_and_off() {
+        let args = |s: &[&str]| s.iter().map(|w| Word::literal(*w)).collect::<Vec<_>>();
+        assert_eq!(allexport(&args(&["-a"])), Some(true));
+        assert_eq!(allexport(&args(&["-eau"])), Some(true));
+        assert_eq!(allexport(&args(&["+a"])), Some(false));
+        assert_eq!(allexport(&args(&["-o", "allexport"])), Some(true));
+        assert_eq!(allexport(&args(&["+o", "allexport"])), Some(false));
+        assert_eq!(allexport(&args(&["-euo", "pipefail"])), None);
+        assert_eq!(allexport(&args(&["--", "-a"])), None);
+    }
+
+    #[test]
+    fn the_folder_a_command_runs_in_is_spelled_from_there() {
+        let words = |line: &str| -> Vec<Vec<String>> {
+            words(line).into_iter().filter(|w| w[0] == "rm").collect()
+        };
+        assert_eq!(
+            words("rm -rf \"$(pwd)/build\" $PWD/x ~+/y `pwd`"),
+            [vec!["rm", "-rf", "./build", "./x", "./y", "."]]
+        );
+        assert_eq!(
+            words("rm -rf \"$(cd app && pwd)/x\""),
+            [vec!["rm", "-rf", "app/x"], vec!["rm", "-rf", "/x"]]
+        );
+        assert_eq!(
+            words("rm -rf \"$(dirname src/a.py)\" \"$(basename /x/y.py .py)\""),
+            [vec!["rm", "-rf", "src", "y"]]
+        );
+        // Kept in a variable, it holds until the next `cd`.
+        assert_eq!(
+            words("d=$(pwd); rm -rf \"$d/a\"; cd sub; rm -rf \"$d/b\""),
+            [vec!["rm", "-rf", "./a"], vec!["rm", "-rf", "$d/b"]]
+        );
+        // Nothing is known of the real folder's name or parent.
+        assert_eq!(
+            words("rm -rf \"$(dirname \"$(pwd)\")\""),
+            [vec!["rm", "-rf", "$(dirname \"$(pwd)\")"]]
+        );
+    }
+
+    #[test]
+    fn exports_reach_the_shells_the_line_starts() {
+        let last = |line: &str| words(line).pop().unwrap_or_default();
+        assert_eq!(
+            last("export M=hard; sh -c 'git reset --$M'"),
+            ["git", "reset", "--hard"]
+        );
+        assert_eq!(
+            last("M=hard; sh -c 'git reset --$M'"),
+            ["git", "reset", "--$M"]
+        );
+        assert_eq!(
+            last("set -a; M=hard; set +a; N=soft; sh -c 'echo $M $N'"),
+            ["echo", "hard", "$N"]
+        );
+        assert_eq!(last("M=hard bash -c 'echo $M'"), ["echo", "hard"]);
     }
 
     #[test]

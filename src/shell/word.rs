@@ -78,6 +78,20 @@ fn append(node: Node, src: &str, out: &mut Word) {
 
 /// An unquoted word: backslashes quote the next character; globs make it non-literal.
 fn unquoted(raw: &str, out: &mut Word) {
+    let mut raw = raw;
+    // `~+` is the folder the shell is in, `~-` the one it was in before the last `cd`.
+    if out.text.is_empty() {
+        let tilde = |prefix: &str| {
+            raw.strip_prefix(prefix)
+                .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        if let Some(rest) = tilde("~+") {
+            out.text.push('.');
+            raw = rest;
+        } else if tilde("~-").is_some() {
+            out.literal = false;
+        }
+    }
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
         match c {

@@ -288,6 +288,42 @@ pub const FORMS: &[(Kind, &str)] = &[
         "work=$(mktemp -d); trap 'rm -rf \"$work\"' EXIT; cp -r src \"$work\"",
     ),
     (Kind::Plain, "m=--hard; git reset $m"),
+    // Paths the line computes, and the folder each command runs in.
+    (Kind::Plain, "rm -rf \"$(pwd)/build\""),
+    (Kind::Plain, "rm -rf \"$(pwd)/drafts\""),
+    (Kind::Plain, "rm -rf $PWD/target"),
+    (Kind::Plain, "rm -rf ~+/drafts"),
+    (Kind::Plain, "rm -rf \"$(cd build && pwd)\"/*"),
+    (Kind::Plain, "rm -rf \"$(dirname build/x)\""),
+    (Kind::Plain, "d=$(pwd); cd src; rm -rf \"$d/drafts\""),
+    (Kind::Plain, "d=$(pwd); cd src; rm -rf \"$d/build\""),
+    (
+        Kind::Plain,
+        "rm -rf \"$(git rev-parse --show-toplevel)/build\"",
+    ),
+    (
+        Kind::Plain,
+        "rm -rf \"$(git rev-parse --show-toplevel)/drafts\"",
+    ),
+    (Kind::Plain, "cd \"$(mktemp -d)\" && rm -rf ./*"),
+    (
+        Kind::Plain,
+        "d=$(mktemp -d); cd \"$d\"; touch a; rm -rf build ./*",
+    ),
+    (Kind::Plain, "pushd \"$(mktemp -d)\" && rm -rf * && popd"),
+    (Kind::Plain, "pushd \"$(mktemp -d)\"; popd; rm -rf drafts"),
+    (Kind::Plain, "cd \"$(mktemp -d)\"; cd -; rm -rf drafts"),
+    (
+        Kind::Plain,
+        "d=$(mktemp -d); mv drafts \"$d/\"; cd \"$d\"; rm -rf ./*",
+    ),
+    (Kind::Plain, "export D=drafts; sh -c 'rm -rf \"$D\"'"),
+    (Kind::Plain, "export D=build; sh -c 'rm -rf \"$D\"'"),
+    (
+        Kind::Plain,
+        "printf 'D=build\\n' > v.env; set -a; . ./v.env; set +a; sh -c 'rm -rf \"$D\"'",
+    ),
+    (Kind::Plain, "eval \"$(printf 'git reset --%s' hard)\""),
     (
         Kind::Needs("python3"),
         "python3 -c 'import tempfile, shutil; d = tempfile.mkdtemp(); shutil.rmtree(d)'",

@@ -287,13 +287,22 @@ fn is_disposable(word: &Word) -> bool {
 pub(super) fn in_temporary_folder(dirs: &[Word]) -> bool {
     let mut parts: Vec<&str> = Vec::new();
     let mut rooted = false;
+    // In a folder the line just made (`cd "$(mktemp -d)"`), which a `..` may climb out of.
+    let mut fresh = false;
     for word in dirs {
+        if !word.literal && matches!(word.temp, Some(crate::syntax::Temp::Made(_))) {
+            parts.clear();
+            rooted = true;
+            fresh = true;
+            continue;
+        }
         let Some(step) = word.value() else {
             return false;
         };
         if step.starts_with('/') {
             parts.clear();
             rooted = true;
+            fresh = false;
         } else if step == "-" || step.starts_with('~') {
             return false;
         }
@@ -301,14 +310,16 @@ pub(super) fn in_temporary_folder(dirs: &[Word]) -> bool {
             match part {
                 "" | "." => {}
                 ".." => {
-                    parts.pop();
+                    if parts.pop().is_none() && fresh {
+                        return false;
+                    }
                 }
                 p => parts.push(p),
             }
         }
     }
     let rest = parts.strip_prefix(&["private"][..]).unwrap_or(&parts[..]);
-    rooted && matches!(rest, ["tmp", ..] | ["var", "tmp", ..])
+    rooted && (fresh || matches!(rest, ["tmp", ..] | ["var", "tmp", ..]))
 }
 
 /// A recursive `rm` protected only for deleting "here" (`*`, `.`, `./*`) is an ordinary
