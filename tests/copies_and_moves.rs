@@ -16,20 +16,10 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{Sandbox, clip, fail_if_any, par_map, read_jsonl, rule_ids, test_file};
+use common::rows::verdict_rows;
+use common::{Sandbox, clip, fail_if_any, par_map};
 use serde_json::{Value, json};
 
-const KEYS: [&str; 9] = [
-    "committed",
-    "files",
-    "agent",
-    "command",
-    "expect",
-    "rule",
-    "reason",
-    "snapshot",
-    "note",
-];
 const MIN_EACH: usize = 10;
 
 struct Case {
@@ -45,83 +35,22 @@ struct Case {
 }
 
 fn load() -> Vec<Case> {
-    let dir = test_file("cases-moves");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|entry| entry.expect("read tests/cases-moves").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    paths.sort();
-    let ids = rule_ids();
-    let mut cases = Vec::new();
-    let mut errors = Vec::new();
-    for path in &paths {
-        let name = path.file_name().expect("a file name").to_string_lossy();
-        for (line, value) in read_jsonl(path) {
-            let at = format!("tests/cases-moves/{name}:{line}");
-            match value.and_then(|v| parse(&v, at.clone(), &ids)) {
-                Ok(case) => cases.push(case),
-                Err(e) => errors.push(format!("{at}: {e}")),
-            }
-        }
-    }
-    fail_if_any("invalid case lines", &errors);
-    cases
-}
-
-fn parse(value: &Value, at: String, ids: &[&str]) -> Result<Case, String> {
-    let object = value.as_object().ok_or("not a JSON object")?;
-    if let Some(key) = object.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return Err(format!("unknown key {key:?}"));
-    }
-    if let Some(key) = KEYS.iter().find(|k| !object.contains_key(**k)) {
-        return Err(format!("missing key {key:?}"));
-    }
-    let files = |key: &str| -> Result<Vec<(String, String)>, String> {
-        object[key]
-            .as_object()
-            .ok_or(format!("{key} must be an object"))?
-            .iter()
-            .map(|(path, text)| {
-                text.as_str()
-                    .map(|t| (path.clone(), t.to_string()))
-                    .ok_or_else(|| format!("{key} file {path} must be a string"))
-            })
-            .collect()
-    };
-    let text = |key: &str| -> Result<Option<String>, String> {
-        match &object[key] {
-            Value::Null => Ok(None),
-            Value::String(s) if !s.is_empty() => Ok(Some(s.clone())),
-            _ => Err(format!("{key} must be a non-empty string or null")),
-        }
-    };
-    let command = text("command")?.ok_or("command is required")?;
-    let expect = text("expect")?.filter(|e| e == "allow" || e == "deny");
-    let expect = expect.ok_or("expect must be allow or deny")?;
-    text("note")?.ok_or("note is required")?;
-    let rule = text("rule")?;
-    if (expect == "deny") != rule.is_some() {
-        return Err("a deny names its rule, an allow has rule null".into());
-    }
-    if let Some(rule) = &rule
-        && !ids.contains(&rule.as_str())
-    {
-        return Err(format!("unknown rule {rule}"));
-    }
-    let snapshot = object["snapshot"]
-        .as_bool()
-        .ok_or("snapshot must be a bool")?;
-    Ok(Case {
-        at,
-        committed: files("committed")?,
-        files: files("files")?,
-        agent: files("agent")?,
-        command,
-        expect,
-        rule,
-        reason: text("reason")?,
-        snapshot,
+    let own = ["committed", "files", "agent", "snapshot"];
+    verdict_rows("cases-moves", &own, |row| {
+        let snapshot = row.object["snapshot"]
+            .as_bool()
+            .ok_or("snapshot must be a bool")?;
+        Ok(Case {
+            committed: row.files("committed")?,
+            files: row.files("files")?,
+            agent: row.files("agent")?,
+            at: row.at,
+            command: row.command,
+            expect: row.expect,
+            rule: row.rule,
+            reason: row.reason,
+            snapshot,
+        })
     })
 }
 

@@ -301,7 +301,13 @@ fn attribution(node: Node, src: &str, origin: &Origin) -> Option<Box<FromRecipe>
     let line = file.above + node.start_position().row + joined + 1;
     let text = src[node.byte_range()].lines().next().unwrap_or("").trim();
     let here = format!("{}:{line}", file.name);
-    Some(Box::new(match &origin.from {
+    Some(in_file(origin, file, here, text))
+}
+
+/// `text`, found at `here` in the script file `file` that `origin`'s command runs: by the
+/// line's own command, or in turn by the script that ran that one.
+fn in_file(origin: &Origin, file: &InFile, here: String, text: &str) -> Box<FromRecipe> {
+    Box::new(match &origin.from {
         None => FromRecipe {
             runner: file.runner.clone(),
             source: here,
@@ -312,7 +318,7 @@ fn attribution(node: Node, src: &str, origin: &Origin) -> Option<Box<FromRecipe>
             source: format!("{here}, run by {}", outer.source),
             text: text.to_string(),
         },
-    }))
+    })
 }
 
 /// A `trap` action waiting for the end of the shell that set it.
@@ -2325,18 +2331,7 @@ fn called_from(origin: &Origin, code: &str, call: &str) -> Option<Box<FromRecipe
         ),
         None => file.name.clone(),
     };
-    Some(Box::new(match &origin.from {
-        None => FromRecipe {
-            runner: file.runner.clone(),
-            source: here,
-            text: call.to_string(),
-        },
-        Some(outer) => FromRecipe {
-            runner: outer.runner.clone(),
-            source: format!("{here}, run by {}", outer.source),
-            text: call.to_string(),
-        },
-    }))
+    Some(in_file(origin, file, here, call))
 }
 
 /// A Windows batch file, which `cmd` runs when it is named (`cmd /c build.bat`).

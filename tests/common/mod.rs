@@ -14,6 +14,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 
+pub mod rows;
 pub mod ui;
 
 /// Every rule id the binary may report, read from the registry itself so that the tests

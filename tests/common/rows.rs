@@ -1,0 +1,112 @@
+//! Tables whose rows each name a command, the verdict it must get, the rule and the words its
+//! reason must hold, and what to build before it runs: one reading of their common keys, so
+//! that each table adds only its own.
+
+use serde_json::{Map, Value};
+
+use super::{fail_if_any, read_jsonl, rule_ids, test_file};
+
+/// The keys every such row has.
+const COMMON: [&str; 5] = ["command", "expect", "rule", "reason", "note"];
+
+/// One row: its place, its common keys read, and the whole object for the table's own keys.
+pub struct VerdictRow {
+    pub at: String,
+    pub command: String,
+    pub expect: String,
+    pub rule: Option<String>,
+    pub reason: Option<String>,
+    pub object: Map<String, Value>,
+}
+
+impl VerdictRow {
+    /// The files of `key`, an object of path to text.
+    pub fn files(&self, key: &str) -> Result<Vec<(String, String)>, String> {
+        self.object[key]
+            .as_object()
+            .ok_or(format!("{key} must be an object"))?
+            .iter()
+            .map(|(path, text)| {
+                text.as_str()
+                    .map(|t| (path.clone(), t.to_string()))
+                    .ok_or_else(|| format!("{key} file {path} must be a string"))
+            })
+            .collect()
+    }
+}
+
+/// Every row of `tests/<dir>/*.jsonl`, whose keys are the common ones and `own`, made into a
+/// case by `case`; the test fails listing every line that is not a valid row.
+pub fn verdict_rows<T>(
+    dir: &str,
+    own: &[&str],
+    case: impl Fn(VerdictRow) -> Result<T, String>,
+) -> Vec<T> {
+    let folder = test_file(dir);
+    let mut paths: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", folder.display()))
+        .map(|entry| entry.expect("read a table folder").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    paths.sort();
+    let ids = rule_ids();
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for path in &paths {
+        let name = path.file_name().expect("a file name").to_string_lossy();
+        for (line, value) in read_jsonl(path) {
+            let at = format!("tests/{dir}/{name}:{line}");
+            match value
+                .and_then(|v| read(v, at.clone(), own, &ids))
+                .and_then(&case)
+            {
+                Ok(case) => cases.push(case),
+                Err(e) => errors.push(format!("{at}: {e}")),
+            }
+        }
+    }
+    fail_if_any(&format!("invalid lines in tests/{dir}"), &errors);
+    cases
+}
+
+fn read(value: Value, at: String, own: &[&str], ids: &[&str]) -> Result<VerdictRow, String> {
+    let Value::Object(object) = value else {
+        return Err("not a JSON object".into());
+    };
+    let known = |k: &str| COMMON.contains(&k) || own.contains(&k);
+    if let Some(key) = object.keys().find(|k| !known(k)) {
+        return Err(format!("unknown key {key:?}"));
+    }
+    if let Some(key) = COMMON.iter().chain(own).find(|k| !object.contains_key(**k)) {
+        return Err(format!("missing key {key:?}"));
+    }
+    let text = |key: &str| -> Result<Option<String>, String> {
+        match &object[key] {
+            Value::Null => Ok(None),
+            Value::String(s) if !s.is_empty() => Ok(Some(s.clone())),
+            _ => Err(format!("{key} must be a non-empty string or null")),
+        }
+    };
+    let command = text("command")?.ok_or("command is required")?;
+    let expect = text("expect")?.filter(|e| e == "allow" || e == "deny");
+    let expect = expect.ok_or("expect must be allow or deny")?;
+    text("note")?.ok_or("note is required")?;
+    let rule = text("rule")?;
+    if (expect == "deny") != rule.is_some() {
+        return Err("a deny names its rule, an allow has rule null".into());
+    }
+    if let Some(rule) = &rule
+        && !ids.contains(&rule.as_str())
+    {
+        return Err(format!("unknown rule {rule}"));
+    }
+    let reason = text("reason")?;
+    Ok(VerdictRow {
+        at,
+        command,
+        expect,
+        rule,
+        reason,
+        object,
+    })
+}
