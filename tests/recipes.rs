@@ -15,10 +15,9 @@ mod scratch;
 
 use agent_guard::policy::Decision;
 use agent_guard::settings::Settings;
-use common::rows::verdict_rows;
-use common::{Sandbox, clip, fail_if_any, par_map};
+use common::rows::{Found, check_in_folder, verdict_rows};
+use common::{fail_if_any, par_map};
 use scratch::World;
-use serde_json::Value;
 
 const MIN_EACH: usize = 15;
 
@@ -46,55 +45,8 @@ fn load() -> Vec<Case> {
 
 /// The verdict in the folder the case builds: the decision, and each finding's rule and
 /// reason.
-fn run(case: &Case) -> Result<(String, Vec<(String, String)>), String> {
-    let sandbox = Sandbox::new();
-    for (path, text) in &case.files {
-        let full = sandbox.cwd().join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-        }
-        std::fs::write(&full, text).map_err(|e| e.to_string())?;
-        // A file that starts with `#!` is a program the line may run by its path.
-        #[cfg(unix)]
-        if text.starts_with("#!") {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&full, std::fs::Permissions::from_mode(0o755))
-                .map_err(|e| e.to_string())?;
-        }
-    }
-    let out = sandbox
-        .command()
-        .args([
-            "check",
-            "--json",
-            "--profile",
-            "standard",
-            "--",
-            &case.command,
-        ])
-        .output()
-        .map_err(|e| format!("could not run agent-guard: {e}"))?;
-    let value: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!(
-            "stdout is not JSON ({e}): {}",
-            clip(&String::from_utf8_lossy(&out.stdout), 300)
-        )
-    })?;
-    let decision = value["decision"].as_str().unwrap_or("").to_string();
-    let findings = value["findings"]
-        .as_array()
-        .map(|all| {
-            all.iter()
-                .map(|f| {
-                    (
-                        f["rule"].as_str().unwrap_or("").to_string(),
-                        f["reason"].as_str().unwrap_or("").to_string(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Ok((decision, findings))
+fn run(case: &Case) -> Result<(String, Vec<Found>), String> {
+    check_in_folder(&case.files, &case.command, None)
 }
 
 #[test]

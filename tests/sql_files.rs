@@ -9,9 +9,8 @@
 
 mod common;
 
-use common::rows::verdict_rows;
-use common::{Sandbox, clip, fail_if_any, par_map};
-use serde_json::Value;
+use common::rows::{Found, check_in_folder, verdict_rows};
+use common::{fail_if_any, par_map};
 
 const MIN_EACH: usize = 10;
 
@@ -39,49 +38,8 @@ fn load() -> Vec<Case> {
 
 /// The verdict in the folder the case builds, with context `on` or `off`: the decision, and
 /// each finding's rule and reason.
-fn run(case: &Case, context: &str) -> Result<(String, Vec<(String, String)>), String> {
-    let sandbox = Sandbox::new();
-    for (path, text) in &case.files {
-        let full = sandbox.cwd().join(path);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-        }
-        std::fs::write(&full, text).map_err(|e| e.to_string())?;
-    }
-    let out = sandbox
-        .command()
-        .env("AGENT_GUARD_CONTEXT", context)
-        .args([
-            "check",
-            "--json",
-            "--profile",
-            "standard",
-            "--",
-            &case.command,
-        ])
-        .output()
-        .map_err(|e| format!("could not run agent-guard: {e}"))?;
-    let value: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!(
-            "stdout is not JSON ({e}): {}",
-            clip(&String::from_utf8_lossy(&out.stdout), 300)
-        )
-    })?;
-    let decision = value["decision"].as_str().unwrap_or("").to_string();
-    let findings = value["findings"]
-        .as_array()
-        .map(|all| {
-            all.iter()
-                .map(|f| {
-                    (
-                        f["rule"].as_str().unwrap_or("").to_string(),
-                        f["reason"].as_str().unwrap_or("").to_string(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Ok((decision, findings))
+fn run(case: &Case, context: &str) -> Result<(String, Vec<Found>), String> {
+    check_in_folder(&case.files, &case.command, Some(context))
 }
 
 #[test]

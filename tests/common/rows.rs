@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{fail_if_any, read_jsonl, rule_ids, test_file};
+use super::{Sandbox, clip, fail_if_any, read_jsonl, rule_ids, test_file};
 
 /// The keys every such row has.
 const COMMON: [&str; 5] = ["command", "expect", "rule", "reason", "note"];
@@ -109,4 +109,61 @@ fn read(value: Value, at: String, own: &[&str], ids: &[&str]) -> Result<VerdictR
         reason,
         object,
     })
+}
+
+/// A rule id and the reason it gave.
+pub type Found = (String, String);
+
+/// `agent-guard check --json --profile standard -- command` in a fresh folder holding
+/// `files` (one that starts with `#!` executable, a program the line may run by its path),
+/// with the context setting `context` when given: the decision, and each finding's rule and
+/// reason.
+pub fn check_in_folder(
+    files: &[(String, String)],
+    command: &str,
+    context: Option<&str>,
+) -> Result<(String, Vec<Found>), String> {
+    let sandbox = Sandbox::new();
+    for (path, text) in files {
+        let full = sandbox.cwd().join(path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&full, text).map_err(|e| e.to_string())?;
+        #[cfg(unix)]
+        if text.starts_with("#!") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&full, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    let mut check = sandbox.command();
+    if let Some(context) = context {
+        check.env("AGENT_GUARD_CONTEXT", context);
+    }
+    let out = check
+        .args(["check", "--json", "--profile", "standard", "--", command])
+        .output()
+        .map_err(|e| format!("could not run agent-guard: {e}"))?;
+    let value: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "stdout is not JSON ({e}): {}",
+            clip(&String::from_utf8_lossy(&out.stdout), 300)
+        )
+    })?;
+    let decision = value["decision"].as_str().unwrap_or("").to_string();
+    let findings = value["findings"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .map(|f| {
+                    (
+                        f["rule"].as_str().unwrap_or("").to_string(),
+                        f["reason"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((decision, findings))
 }
