@@ -237,6 +237,27 @@ fn a_package_managers_install_folder_beside_its_manifest_is_output_ignored_or_no
 }
 
 #[test]
+fn a_push_to_dot_moves_the_branches_of_the_repository_here_whatever_git_dir_says() {
+    let repo = Repo::new();
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("f.txt", "only on feature\n");
+    repo.commit("feature work");
+    repo.git(&["checkout", "-q", "main"]);
+    let other = repo.dir.parent().unwrap().join("other");
+    let init = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .arg(&other)
+        .status()
+        .unwrap();
+    assert!(init.success());
+    // `other` has no `feature`; the push still writes this repository's, by path.
+    let line = "GIT_DIR=../other/.git git push . +main:feature";
+    let verdict = repo.check(&format!("cd src && {line}"));
+    assert_eq!(verdict.decision, Decision::Deny, "{}", verdict.reason);
+    stopped(&repo.check(line), "git.branch-move", "feature");
+}
+
+#[test]
 fn branch_force_delete_merged_and_unmerged() {
     let repo = Repo::new();
     repo.git(&["checkout", "-q", "-b", "feature"]);

@@ -15,6 +15,17 @@ pub(super) fn assess(
     what: &GitSubject,
 ) -> Assessment {
     let ask = |args: &[&str]| git(ctx, dir, Some(env), globals, args);
+    // `GIT_DIR=../other git push . +a:b` writes the branches of the repository here, by path:
+    // asking the one `GIT_DIR` names would answer about the wrong branches.
+    let elsewhere = env
+        .iter()
+        .any(|(name, _)| matches!(name.as_str(), "GIT_DIR" | "GIT_WORK_TREE"))
+        || globals
+            .iter()
+            .any(|g| g.starts_with("--git-dir") || g.starts_with("--work-tree"));
+    if matches!(what, GitSubject::BranchMove { by_path: true, .. }) && elsewhere {
+        return Assessment::Unknown;
+    }
     let answer = match what {
         GitSubject::ResetHard { target } => reset_hard(&ask, target.as_deref()),
         GitSubject::Discard { paths } => discard(&ask, paths),

@@ -13,7 +13,7 @@ type Ask<'a> = &'a dyn Fn(&[&str]) -> Option<String>;
 
 pub(super) fn assess(ask: Ask, what: &GitSubject) -> Option<Assessment> {
     match what {
-        GitSubject::BranchMove { refs, to } => branch_move(ask, refs, to.as_deref()),
+        GitSubject::BranchMove { refs, to, .. } => branch_move(ask, refs, to.as_deref()),
         GitSubject::Overwrite { paths, untracked } => overwrite(ask, paths, *untracked),
         GitSubject::Submodules { paths } => submodules(ask, paths),
         _ => None,

@@ -68,9 +68,13 @@ fn made_earlier(cmd: &SimpleCommand, subject: &Subject, earlier: &[SimpleCommand
 /// the same folder, with nothing but git commands that leave the tree clean after it: what
 /// `cmd` then overwrites is committed, and the stash keeps what was not.
 fn after_stash(cmd: &SimpleCommand, earlier: &[SimpleCommand]) -> bool {
+    // `git -C ../other checkout -f` after a stash here overwrites another tree's work.
+    if !in_its_folder(cmd) {
+        return false;
+    }
     let Some(stash) = earlier
         .iter()
-        .rposition(|e| whole_stash(e) && e.dirs == cmd.dirs)
+        .rposition(|e| whole_stash(e) && e.dirs == cmd.dirs && in_its_folder(e))
     else {
         return false;
     };
@@ -98,6 +102,16 @@ fn after_stash(cmd: &SimpleCommand, earlier: &[SimpleCommand]) -> bool {
                     )
                 })
         })
+}
+
+/// Whether git command `cmd` works on the repository of the folder it runs in: no global
+/// option (`-C`, `--git-dir`, `--work-tree`) and no `GIT_*` variable points it elsewhere.
+fn in_its_folder(cmd: &SimpleCommand) -> bool {
+    crate::syntax::git::read(cmd.args()).prefix().is_empty()
+        && cmd
+            .assigns
+            .iter()
+            .all(|(name, _)| !name.starts_with("GIT_"))
 }
 
 /// `git stash`, `git stash push` or `git stash save` of every change to tracked files

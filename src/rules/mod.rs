@@ -203,6 +203,9 @@ pub enum GitSubject {
     BranchMove {
         refs: Vec<String>,
         to: Option<String>,
+        /// The refs are those of the repository at the folder the command runs in (`git push
+        /// . a:b` names it by path), whatever repository `GIT_DIR` or `--git-dir` point to.
+        by_path: bool,
     },
     /// Tracked paths overwritten or removed (empty: the whole tree), with `untracked` when
     /// untracked files in the way go too.

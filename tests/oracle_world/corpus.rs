@@ -541,17 +541,20 @@ pub const FORMS: &[(Kind, &str)] = &[
         Kind::Needs("make"),
         "docker run --rm -v \"$PWD\":/src -w /src builder make wipe\tmake wipe",
     ),
+    // In the container npm sees only the mounted folder: it looks for `package.json` there
+    // and above it inside the mount, never in the folders above `$PWD` that it would climb
+    // to here.
     (
         Kind::Needs("npm"),
-        "docker run --rm -v \"$PWD\":/src -w /src node npm run wipe\tnpm run wipe",
+        "docker run --rm -v \"$PWD\":/src -w /src node npm run wipe\t[ -f package.json ] && npm run wipe",
     ),
     (
         Kind::Needs("npm"),
-        "docker run --rm -v \"$PWD\":/src -w /src node npm run clean\tnpm run clean",
+        "docker run --rm -v \"$PWD\":/src -w /src node npm run clean\t[ -f package.json ] && npm run clean",
     ),
     (
         Kind::Needs("npm"),
-        "docker run --rm -v \"$PWD\":/src -w /src/src node npm run wipe\tcd src && npm run wipe",
+        "docker run --rm -v \"$PWD\":/src -w /src/src node npm run wipe\t{ [ -f src/package.json ] || [ -f package.json ]; } && cd src && npm run wipe",
     ),
     // ... and on what is not this machine's: nothing here runs.
     (

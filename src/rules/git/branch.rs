@@ -327,6 +327,7 @@ pub(super) fn update_ref_stdin(
         .about(about(GitSubject::BranchMove {
             refs: moved.clone(),
             to: None,
+            by_path: false,
         }));
         hit.needs_confirmation = true;
         return Some(hit);
@@ -571,6 +572,7 @@ fn ref_move(inv: &Invocation, p: &Parsed) -> Option<Hit> {
         (Some(n), to) => about(GitSubject::BranchMove {
             refs: vec![n.to_string()],
             to: to.map(str::to_string),
+            by_path: false,
         }),
         _ => Subject::Nothing,
     };
@@ -636,6 +638,7 @@ pub(super) fn fetch(inv: &Invocation) -> Option<Hit> {
             true => about(GitSubject::BranchMove {
                 refs: moved_refs.into_iter().map(|(_, _, full)| full).collect(),
                 to: None,
+                by_path: false,
             }),
             false => Subject::Nothing,
         }),
@@ -695,6 +698,7 @@ pub(super) fn push_here(inv: &Invocation, specs: &[&Word], forced: bool) -> Opti
         true => about(GitSubject::BranchMove {
             to: if moved_refs.len() == 1 { target } else { None },
             refs: moved_refs.into_iter().map(|(_, full)| full).collect(),
+            by_path: true,
         }),
         false => Subject::Nothing,
     };
@@ -707,6 +711,7 @@ fn moved(hit: Hit, branch: &Word, to: Option<&str>) -> Hit {
         Some(name) => about(GitSubject::BranchMove {
             refs: vec![format!("refs/heads/{name}")],
             to: to.map(str::to_string),
+            by_path: false,
         }),
         None => Subject::Nothing,
     };
