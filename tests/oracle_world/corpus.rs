@@ -676,6 +676,14 @@ pub fn decorate(form: (Kind, &str), rng: &mut Seeded) -> String {
     let quiet = rng.pick(QUIET);
     let git = (kind == Kind::Git).then(|| rng.pick(GITS));
     let (cd, prefix, word) = (rng.pick(CDS), rng.pick(PREFIXES), rng.pick(WORD_WRAPPERS));
+    // In front of an assignment a wrapper makes it a command of its own (`env work=$(mktemp
+    // -d)` sets nothing in the shell), and the `"$work/c"` that follows would name `/c`,
+    // outside the world.
+    let word = if starts_with_assignment(text) {
+        ""
+    } else {
+        word
+    };
     let wrapper = rng.pick(LINE_WRAPPERS);
     let sides: Vec<String> = text
         .split('\t')
@@ -695,6 +703,15 @@ pub fn decorate(form: (Kind, &str), rng: &mut Seeded) -> String {
         .map(|side| wrapper.replace('%', side))
         .collect();
     wrapped.join("\t")
+}
+
+/// Whether `text` starts with `NAME=`.
+fn starts_with_assignment(text: &str) -> bool {
+    text.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 /// Whether `program` is an executable file in a folder of `PATH`.
