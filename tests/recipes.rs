@@ -15,7 +15,7 @@ mod scratch;
 
 use agent_guard::policy::Decision;
 use agent_guard::settings::Settings;
-use common::rows::{Found, check_in_folder, verdict_rows};
+use common::rows::{Found, check_in_folder, mismatch, verdict_rows};
 use common::{fail_if_any, par_map};
 use scratch::World;
 
@@ -62,24 +62,13 @@ fn recipes_are_judged_as_the_shell_they_hold() {
             Ok(verdict) => verdict,
             Err(e) => return Some(format!("{}: `{}`: {e}", case.at, case.command)),
         };
-        let rules: Vec<&str> = findings.iter().map(|(r, _)| r.as_str()).collect();
-        let wrong = if decision != case.expect {
-            Some(format!(
-                "expected {}, got {decision} {rules:?}",
-                case.expect
-            ))
-        } else if let Some(rule) = &case.rule {
-            match findings.iter().find(|(r, _)| r == rule) {
-                None => Some(format!("expected rule {rule}, got {rules:?}")),
-                Some((_, reason)) => case
-                    .reason
-                    .as_ref()
-                    .filter(|want| !reason.contains(want.as_str()))
-                    .map(|want| format!("reason lacks {want:?}: {reason}")),
-            }
-        } else {
-            None
-        };
+        let wrong = mismatch(
+            &case.expect,
+            case.rule.as_deref(),
+            case.reason.as_deref(),
+            &decision,
+            &findings,
+        );
         wrong.map(|w| format!("{}: `{}`: {w}", case.at, case.command))
     })
     .into_iter()

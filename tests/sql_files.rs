@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::rows::{Found, check_in_folder, verdict_rows};
+use common::rows::{Found, check_in_folder, mismatch, verdict_rows};
 use common::{fail_if_any, par_map};
 
 const MIN_EACH: usize = 10;
@@ -55,24 +55,13 @@ fn sql_files_are_judged_by_the_statements_they_hold() {
             Ok(verdict) => verdict,
             Err(e) => return Some(format!("{}: `{}`: {e}", case.at, case.command)),
         };
-        let rules: Vec<&str> = findings.iter().map(|(r, _)| r.as_str()).collect();
-        let wrong = if decision != case.expect {
-            Some(format!(
-                "expected {}, got {decision} {rules:?}",
-                case.expect
-            ))
-        } else if let Some(rule) = &case.rule {
-            match findings.iter().find(|(r, _)| r == rule) {
-                None => Some(format!("expected rule {rule}, got {rules:?}")),
-                Some((_, reason)) => case
-                    .reason
-                    .as_ref()
-                    .filter(|want| !reason.contains(want.as_str()))
-                    .map(|want| format!("reason lacks {want:?}: {reason}")),
-            }
-        } else {
-            None
-        };
+        let wrong = mismatch(
+            &case.expect,
+            case.rule.as_deref(),
+            case.reason.as_deref(),
+            &decision,
+            &findings,
+        );
         wrong.map(|w| format!("{}: `{}`: {w}", case.at, case.command))
     })
     .into_iter()

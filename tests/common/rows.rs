@@ -167,3 +167,25 @@ pub fn check_in_folder(
         .unwrap_or_default();
     Ok((decision, findings))
 }
+
+/// What is wrong with a verdict (`decision` and its findings) against what a row expects:
+/// the decision, then the rule among the findings, then words of that rule's reason.
+pub fn mismatch(
+    expect: &str,
+    rule: Option<&str>,
+    reason: Option<&str>,
+    decision: &str,
+    findings: &[Found],
+) -> Option<String> {
+    let rules: Vec<&str> = findings.iter().map(|(r, _)| r.as_str()).collect();
+    if decision != expect {
+        return Some(format!("expected {expect}, got {decision} {rules:?}"));
+    }
+    let rule = rule?;
+    match findings.iter().find(|(r, _)| r == rule) {
+        None => Some(format!("expected rule {rule}, got {rules:?}")),
+        Some((_, given)) => reason
+            .filter(|want| !given.contains(want))
+            .map(|want| format!("reason lacks {want:?}: {given}")),
+    }
+}
