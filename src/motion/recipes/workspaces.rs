@@ -52,7 +52,17 @@ pub(super) struct Root<'a> {
     pub json: &'a Value,
 }
 
-impl Root<'_> {
+impl<'a> Root<'a> {
+    /// The root found at `dir`, with its `package.json`, for a command run in `from`: named
+    /// in reasons when it lies above it.
+    fn found(dir: &'a Path, json: &'a Value, from: &Path) -> Root<'a> {
+        Root {
+            dir,
+            shown: (dir != from).then(|| shown_dir(dir)),
+            json,
+        }
+    }
+
     /// A package's folder as a recipe's directory.
     fn dir_of(&self, package: &str) -> Option<String> {
         match (&self.shown, package) {
@@ -283,6 +293,19 @@ fn scripts(root: &Root, package: &Package, name: &str, extra: &[Word]) -> Vec<Re
     out
 }
 
+/// The workspace root at or above `dir`, or what a run there comes to when there is none
+/// (nothing runs) or it cannot be read.
+fn root_above(dir: &Path) -> Result<(std::path::PathBuf, Value), Outcome> {
+    match find_root(dir) {
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => Err(Outcome::Nothing),
+        Err(why) => Err(Outcome::Unknown {
+            why,
+            seen: String::new(),
+        }),
+    }
+}
+
 /// The root package.json for a monorepo tool started in `dir`: the nearest one that names
 /// workspaces (or has a lerna.json or pnpm-workspace.yaml beside it).
 pub(super) fn find_root(dir: &Path) -> Result<Option<(std::path::PathBuf, Value)>, String> {
@@ -402,21 +425,11 @@ pub(super) fn read_tool(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcom
             seen: String::new(),
         };
     }
-    let (root_dir, json) = match find_root(dir) {
-        Ok(Some(found)) => found,
-        Ok(None) => return Outcome::Nothing,
-        Err(why) => {
-            return Outcome::Unknown {
-                why,
-                seen: String::new(),
-            };
-        }
+    let (root_dir, json) = match root_above(dir) {
+        Ok(found) => found,
+        Err(outcome) => return outcome,
     };
-    let root = Root {
-        dir: &root_dir,
-        shown: (root_dir != dir).then(|| shown_dir(&root_dir)),
-        json: &json,
-    };
+    let root = Root::found(&root_dir, &json, dir);
     let pick = if selected.is_empty() {
         Pick::All { root: false }
     } else {
@@ -744,21 +757,11 @@ pub(super) fn read_nx(args: &[Word], dir: Option<&Path>) -> Outcome {
     let Some(dir) = dir else {
         return Outcome::Nothing;
     };
-    let (root_dir, json) = match find_root(dir) {
-        Ok(Some(found)) => found,
-        Ok(None) => return Outcome::Nothing,
-        Err(why) => {
-            return Outcome::Unknown {
-                why,
-                seen: String::new(),
-            };
-        }
+    let (root_dir, json) = match root_above(dir) {
+        Ok(found) => found,
+        Err(outcome) => return outcome,
     };
-    let root = Root {
-        dir: &root_dir,
-        shown: (root_dir != dir).then(|| shown_dir(&root_dir)),
-        json: &json,
-    };
+    let root = Root::found(&root_dir, &json, dir);
     let all = match projects(&root) {
         Ok(all) => all,
         Err(why) => {
