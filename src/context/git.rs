@@ -260,9 +260,9 @@ fn clean(
         .filter(|(code, _)| code == "!!")
         .map(|(_, p)| p)
         .collect();
-    let output = |p: &String| {
-        (ignored.contains(p) && super::paths::regenerable(ctx, p))
-            || super::paths::installed(dir, p)
+    let mut manifests = super::paths::Manifests::default();
+    let mut output = |p: &String| {
+        (ignored.contains(p) && super::paths::regenerable(ctx, p)) || manifests.installed(dir, p)
     };
     let lost: Vec<&String> = doomed.iter().filter(|p| !output(p)).collect();
     if lost.is_empty() {

@@ -209,10 +209,11 @@ fn target(ctx: &Context, journals: &mut Journals, path: &Path, text: &str) -> Op
     let mut ignored = Vec::new();
     let mut agents = Vec::new();
     let mut unstaged = Vec::new();
+    let mut manifests = Manifests::default();
     for (code, file) in porcelain(&status) {
         match code.as_str() {
             "!!" if regenerable(ctx, &file) => {}
-            "??" if installed(&top, &file) => {}
+            "??" if manifests.installed(&top, &file) => {}
             "??" | "!!" if journals.owner_of_all(&top.join(&file)).is_agents() => agents.push(file),
             "??" => untracked.push(file),
             "!!" => ignored.push(file),
@@ -295,19 +296,32 @@ const INSTALL_FOLDERS: &[(&str, &[&str])] = &[
     (".dart_tool", &["pubspec.yaml"]),
 ];
 
-/// Whether `path` (relative to `top`) lies in a package manager's install folder that has
-/// its manifest beside it (`node_modules` next to `package.json`, `.venv` next to
-/// `pyproject.toml` or a `requirements*.txt`).
-pub(super) fn installed(top: &Path, path: &str) -> bool {
-    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    parts.iter().enumerate().any(|(at, part)| {
-        let Some((_, manifests)) = INSTALL_FOLDERS.iter().find(|(name, _)| name == part) else {
-            return false;
-        };
-        let beside = top.join(parts.get(..at).unwrap_or_default().join("/"));
-        manifests.iter().any(|m| beside.join(m).is_file())
-            || (manifests.contains(&"requirements.txt") && has_requirements(&beside))
-    })
+/// Which folders hold a package manager's manifest, as asked so far: a listing names every
+/// file of an install folder, and each would ask of the same folder again.
+#[derive(Default)]
+pub(super) struct Manifests(std::collections::HashMap<(PathBuf, &'static str), bool>);
+
+impl Manifests {
+    /// Whether `path` (relative to `top`) lies in a package manager's install folder that
+    /// has its manifest beside it (`node_modules` next to `package.json`, `.venv` next to
+    /// `pyproject.toml` or a `requirements*.txt`).
+    pub(super) fn installed(&mut self, top: &Path, path: &str) -> bool {
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        parts.iter().enumerate().any(|(at, part)| {
+            let Some(&(name, manifests)) = INSTALL_FOLDERS.iter().find(|(name, _)| name == part)
+            else {
+                return false;
+            };
+            let beside = top.join(parts.get(..at).unwrap_or_default().join("/"));
+            *self
+                .0
+                .entry((beside, name))
+                .or_insert_with_key(|(beside, _)| {
+                    manifests.iter().any(|m| beside.join(m).is_file())
+                        || (manifests.contains(&"requirements.txt") && has_requirements(beside))
+                })
+        })
+    }
 }
 
 /// `requirements-dev.txt` and the like.
