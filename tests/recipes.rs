@@ -15,66 +15,15 @@ mod scratch;
 
 use agent_guard::policy::Decision;
 use agent_guard::settings::Settings;
-use common::rows::{Found, check_in_folder, mismatch, verdict_rows};
-use common::{fail_if_any, par_map};
+use common::rows::{check_folder_cases, folder_cases};
 use scratch::World;
 
 const MIN_EACH: usize = 15;
 
-struct Case {
-    at: String,
-    files: Vec<(String, String)>,
-    command: String,
-    expect: String,
-    rule: Option<String>,
-    reason: Option<String>,
-}
-
-fn load() -> Vec<Case> {
-    verdict_rows("cases-recipes", &["files"], |row| {
-        Ok(Case {
-            files: row.files("files")?,
-            at: row.at,
-            command: row.command,
-            expect: row.expect,
-            rule: row.rule,
-            reason: row.reason,
-        })
-    })
-}
-
-/// The verdict in the folder the case builds: the decision, and each finding's rule and
-/// reason.
-fn run(case: &Case) -> Result<(String, Vec<Found>), String> {
-    check_in_folder(&case.files, &case.command, None)
-}
-
 #[test]
 fn recipes_are_judged_as_the_shell_they_hold() {
-    let cases = load();
-    let count = |expect: &str| cases.iter().filter(|c| c.expect == expect).count();
-    assert!(
-        count("deny") >= MIN_EACH && count("allow") >= MIN_EACH,
-        "the recipe table needs at least {MIN_EACH} stops and {MIN_EACH} passes"
-    );
-    let failures: Vec<String> = par_map(&cases, |case| {
-        let (decision, findings) = match run(case) {
-            Ok(verdict) => verdict,
-            Err(e) => return Some(format!("{}: `{}`: {e}", case.at, case.command)),
-        };
-        let wrong = mismatch(
-            &case.expect,
-            case.rule.as_deref(),
-            case.reason.as_deref(),
-            &decision,
-            &findings,
-        );
-        wrong.map(|w| format!("{}: `{}`: {w}", case.at, case.command))
-    })
-    .into_iter()
-    .flatten()
-    .collect();
-    fail_if_any("recipe cases", &failures);
+    let cases = folder_cases("cases-recipes", MIN_EACH);
+    check_folder_cases("recipe cases", &cases, None);
 }
 
 /// The recipe's commands meet the repository as written ones do: a hard reset in a script

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Sandbox, clip, fail_if_any, read_jsonl, rule_ids, test_file};
+use super::{Sandbox, clip, fail_if_any, par_map, read_jsonl, rule_ids, test_file};
 
 /// The keys every such row has.
 const COMMON: [&str; 5] = ["command", "expect", "rule", "reason", "note"];
@@ -188,4 +188,64 @@ pub fn mismatch(
             .filter(|want| !given.contains(want))
             .map(|want| format!("reason lacks {want:?}: {given}")),
     }
+}
+
+/// A row of a table whose rows build a folder of `files` and run their command there.
+pub struct FolderCase {
+    pub at: String,
+    pub files: Vec<(String, String)>,
+    pub command: String,
+    pub expect: String,
+    pub rule: Option<String>,
+    pub reason: Option<String>,
+}
+
+impl FolderCase {
+    /// Its verdict in its folder, with the context setting `context` when given.
+    pub fn run(&self, context: Option<&str>) -> Result<(String, Vec<Found>), String> {
+        check_in_folder(&self.files, &self.command, context)
+    }
+}
+
+/// Every row of `tests/<dir>/*.jsonl`, a folder table's (the common keys and `files`), with
+/// at least `least` stops and as many passes.
+pub fn folder_cases(dir: &str, least: usize) -> Vec<FolderCase> {
+    let cases = verdict_rows(dir, &["files"], |row| {
+        Ok(FolderCase {
+            files: row.files("files")?,
+            at: row.at,
+            command: row.command,
+            expect: row.expect,
+            rule: row.rule,
+            reason: row.reason,
+        })
+    });
+    let count = |expect: &str| cases.iter().filter(|c| c.expect == expect).count();
+    assert!(
+        count("deny") >= least && count("allow") >= least,
+        "tests/{dir} needs at least {least} stops and {least} passes"
+    );
+    cases
+}
+
+/// Fails listing every case whose verdict, with the context setting `context`, is not the
+/// one it expects.
+pub fn check_folder_cases(title: &str, cases: &[FolderCase], context: Option<&str>) {
+    let failures: Vec<String> = par_map(cases, |case| {
+        let wrong = match case.run(context) {
+            Ok((decision, findings)) => mismatch(
+                &case.expect,
+                case.rule.as_deref(),
+                case.reason.as_deref(),
+                &decision,
+                &findings,
+            ),
+            Err(e) => Some(e),
+        };
+        wrong.map(|w| format!("{}: `{}`: {w}", case.at, case.command))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    fail_if_any(title, &failures);
 }
