@@ -737,11 +737,25 @@ fn readers_that_write_through_an_option_count_as_writers() {
 fn a_sql_file_written_earlier_in_the_line_is_judged_by_what_the_line_writes() {
     let repo = Repo::new();
     repo.write("reset.sql", "SELECT 1;\n");
-    // The line shows all it writes: that text is what runs.
-    for line in [
-        "echo 'DROP TABLE users;' > reset.sql && psql -f reset.sql",
-        "echo 'DROP TABLE users;' > new.sql && psql -f new.sql",
-        "cat > reset.sql <<'EOF'\nDROP TABLE users;\nEOF\npsql app < reset.sql",
+    // The line shows all it writes: that text is what runs. What it writes is not shown, or
+    // comes on top of what was there: it cannot be read.
+    let shown = "drops table `users` (`";
+    let unread = "before it in this line writes";
+    for (line, why) in [
+        (
+            "echo 'DROP TABLE users;' > reset.sql && psql -f reset.sql",
+            shown,
+        ),
+        (
+            "echo 'DROP TABLE users;' > new.sql && psql -f new.sql",
+            shown,
+        ),
+        (
+            "cat > reset.sql <<'EOF'\nDROP TABLE users;\nEOF\npsql app < reset.sql",
+            shown,
+        ),
+        ("cp other.sql reset.sql; psql -f reset.sql", unread),
+        ("echo 'SELECT 2;' >> reset.sql && psql -f reset.sql", unread),
     ] {
         let verdict = repo.check(line);
         assert_eq!(
@@ -750,29 +764,7 @@ fn a_sql_file_written_earlier_in_the_line_is_judged_by_what_the_line_writes() {
             "{line}: {}",
             verdict.reason
         );
-        assert!(
-            verdict.reason.contains("drops table `users` (`"),
-            "{}",
-            verdict.reason
-        );
-    }
-    // What it writes is not shown, or comes on top of what was there: it cannot be read.
-    for line in [
-        "cp other.sql reset.sql; psql -f reset.sql",
-        "echo 'SELECT 2;' >> reset.sql && psql -f reset.sql",
-    ] {
-        let verdict = repo.check(line);
-        assert_eq!(
-            verdict.decision,
-            Decision::Deny,
-            "{line}: {}",
-            verdict.reason
-        );
-        assert!(
-            verdict.reason.contains("before it in this line writes"),
-            "{}",
-            verdict.reason
-        );
+        assert!(verdict.reason.contains(why), "{}", verdict.reason);
     }
     // A file nothing earlier writes is judged by what it holds, one the line writes by what
     // it writes: harmless SQL runs.
