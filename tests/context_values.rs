@@ -321,11 +321,38 @@ fn a_delete_inside_a_folder_the_line_made_goes_freely() {
         r#"d=$(mktemp -d); cd "$d"; rm -rf ../*"#,
         // Moved in, then deleted with it.
         r#"d=$(mktemp -d); mv src "$d/"; cd "$d"; rm -rf ./*"#,
-        // A program handed the folder's name may put anything there.
-        r#"d=$(mktemp -d); ./sync.sh "$d"; rm -rf "$d""#,
-        r#"d=$(mktemp -d); PATH="$d" ./run.sh; rm -rf "$d""#,
+        // A name known only when it runs may be any program, `mv` too.
+        r#"d=$(mktemp -d); $TOOL "$d"; rm -rf "$d""#,
+        // An archiver that removes what it packs, a folder mounted over it.
+        r#"d=$(mktemp -d); tar -cf "$d/a.tar" --remove-files src; rm -rf "$d""#,
+        r#"d=$(mktemp -d); sudo mount --bind src "$d"; rm -rf "$d""#,
         // Where an unknown `cd` leads, a relative delete is judged as today.
         r#"cd "$DEST" && rm -rf src"#,
+    ] {
+        stops(&world, line);
+    }
+}
+
+/// What a program given the name of a folder the line made puts there comes from the line:
+/// it builds, copies, installs or reads there. Only a move brings anyone's work in, and a
+/// script the line runs is read for one.
+#[test]
+fn what_programs_put_in_a_folder_the_line_made_is_the_lines() {
+    let world = repo();
+    world.write("build.sh", b"#!/bin/sh\ncargo build --target-dir \"$1\"\n");
+    world.write("sync.sh", b"#!/bin/sh\nmv src \"$1/\"\n");
+    for line in [
+        r#"d=$(mktemp -d); ./build.sh "$d"; rm -rf "$d""#,
+        r#"d=$(mktemp -d); PATH="$d" ./run.sh; rm -rf "$d""#,
+        r#"d=$(mktemp -d); docker run --rm -v "$d:/out:ro" alpine ls /out; rm -rf "$d""#,
+        r#"d=$(mktemp -d); uv venv "$d/venv"; "$d/venv/bin/tool" --help; rm -rf "$d""#,
+        r#"d=$(mktemp -d); GIT_DIR="$d" some-tool status; rm -r "$d""#,
+    ] {
+        passes(&world, line, MADE);
+    }
+    for line in [
+        r#"d=$(mktemp -d); ./sync.sh "$d"; rm -rf "$d""#,
+        r#"d=$(mktemp -d); sh ./sync.sh "$d" && rm -rf "$d""#,
     ] {
         stops(&world, line);
     }

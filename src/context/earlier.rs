@@ -66,7 +66,11 @@ pub(super) fn could_change(
         _ if only_shell_state(finding, cmd) => false,
         _ if temp && may_move_in(cmd) => true,
         Effect::Nothing => false,
-        Effect::Anything => !(all_temp && only_creates(cmd)),
+        // What the line's own folder holds came from the line: a program given its name
+        // creates, copies, builds or reads there. Only a move (ruled out above) brings
+        // anyone's files in.
+        _ if all_temp => false,
+        Effect::Anything => true,
         // Git's answers rest on the whole tree and its refs: a write anywhere may matter.
         // Writes only inside a folder the line made touch nothing that was there before.
         Effect::Paths(written)
@@ -141,11 +145,20 @@ fn leaves_alone(finding: &Finding, cmd: &SimpleCommand) -> bool {
 }
 
 /// Whether `cmd` may move existing files somewhere (into a temporary folder a later
-/// command deletes): `mv`, `rsync`, `rename`, `git mv`, or a program not known.
+/// command deletes): `mv`, `rsync`, `rename`, `git mv`, an archiver that removes what it
+/// packs, a mount that lays a folder over it, or a program whose name is known only when
+/// it runs (one the line built inside its own folder is named by that folder).
 fn may_move_in(cmd: &SimpleCommand) -> bool {
+    let has = |flags: &[&str]| cmd.args().iter().any(|w| flags.contains(&w.text.as_str()));
     match cmd.program() {
-        None => true,
-        Some("mv" | "rsync" | "rename") => true,
+        None => !cmd
+            .argv
+            .first()
+            .is_some_and(|w| matches!(w.temp, Some(crate::syntax::Temp::Made(_)))),
+        Some("mv" | "rsync" | "rename" | "mount" | "bindfs") => true,
+        Some("tar") => has(&["--remove-files"]),
+        Some("zip") => has(&["-m", "--move"]),
+        Some("7z" | "7za") => has(&["-sdel"]),
         Some("git") => crate::syntax::git::read(cmd.args())
             .subcommand()
             .is_some_and(|sub| sub.text == "mv"),
@@ -188,20 +201,6 @@ fn blind_to_fresh(cmd: &SimpleCommand) -> bool {
             cmd.via,
             Via::Xargs | Via::Parallel | Via::FindExec | Via::FdExec
         )
-}
-
-/// Programs that only create or copy files (a clone, an archive unpacked, a download, a
-/// file interpreter code writes, a package built or installed): the originals stay where
-/// they are.
-fn only_creates(cmd: &SimpleCommand) -> bool {
-    if cmd.call.is_some() && cmd.argv.len() == 1 && cmd.redirects.iter().all(|r| r.writes()) {
-        return true;
-    }
-    match cmd.program() {
-        Some("git" | "unzip" | "curl" | "wget" | "mktemp" | "uv" | "pip" | "pip3") => true,
-        Some("tar") => !cmd.args().iter().any(|w| w.text == "--remove-files"),
-        _ => false,
-    }
 }
 
 /// Where `source` lands when written to `path`: inside it when `path` is a folder that

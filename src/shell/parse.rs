@@ -1818,7 +1818,15 @@ impl<'r> Walker<'r> {
     /// builtins that assign their operands, and `eval`/`source` of text not shown.
     fn note_variables(&mut self, node: Node, src: &str, scope: usize, cmd: &SimpleCommand) {
         let Some(program) = cmd.program() else {
-            self.havoc(scope);
+            // A program inside a folder the line made is named by a path, and a name with a
+            // slash is never a builtin or a function: it cannot touch this shell's variables.
+            let in_made_folder = cmd
+                .argv
+                .first()
+                .is_some_and(|w| matches!(w.temp, Some(crate::syntax::Temp::Made(_))));
+            if !in_made_folder {
+                self.havoc(scope);
+            }
             return;
         };
         let args = cmd.args();
@@ -2034,6 +2042,7 @@ impl<'r> Walker<'r> {
                 let mut nested = Origin::inside(&cmd, origin);
                 let mut file_lang = lang;
                 let code = match code {
+                    Code::Text(word) if lang == Lang::PowerShell => Some(powershell_env(word)),
                     Code::Text(word) => Some(word),
                     Code::Stdin => stdin.map(Word::literal),
                     Code::Elsewhere => None,
@@ -2581,6 +2590,26 @@ fn push_children<'t>(stack: &mut Vec<Item<'t>>, node: Node<'t>, via: Via, scope:
     }
     if let Some(children) = stack.get_mut(start..) {
         children.reverse();
+    }
+}
+
+/// PowerShell code in a shell string whose only expansions are `$env:NAME`: the shell
+/// reads `$env` as a variable of its own, which no shell sets, so PowerShell gets `:NAME`, a
+/// path that names nothing; what the line means is PowerShell's environment variable. Read
+/// that way the code is known whole, and judged by no less than it can do.
+fn powershell_env(word: Word) -> Word {
+    let only_env = !word.text.contains('`')
+        && word.text.match_indices('$').all(|(at, _)| {
+            word.text[at + 1..]
+                .get(..4)
+                .is_some_and(|head| head.eq_ignore_ascii_case("env:"))
+        });
+    if word.literal || !only_env {
+        return word;
+    }
+    Word {
+        literal: true,
+        ..word
     }
 }
 

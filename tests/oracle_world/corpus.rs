@@ -287,6 +287,19 @@ pub const FORMS: &[(Kind, &str)] = &[
         Kind::Plain,
         "work=$(mktemp -d); trap 'rm -rf \"$work\"' EXIT; cp -r src \"$work\"",
     ),
+    // What a program handed the folder's name puts there is the line's own; a move is not.
+    (
+        Kind::Plain,
+        "work=$(mktemp -d); sh tools/check.sh \"$work\"; git init -q \"$work/r\"; rm -rf \"$work\"",
+    ),
+    (
+        Kind::Plain,
+        "work=$(mktemp -d); tar -cf \"$work/a.tar\" --remove-files drafts; rm -rf \"$work\"",
+    ),
+    (
+        Kind::Plain,
+        "work=$(mktemp -d); printf 'mv drafts \"$1\"\\n' > m.sh; sh m.sh \"$work\"; rm -rf \"$work\"",
+    ),
     (Kind::Plain, "m=--hard; git reset $m"),
     // Paths the line computes, and the folder each command runs in.
     (Kind::Plain, "rm -rf \"$(pwd)/build\""),
