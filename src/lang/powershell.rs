@@ -67,6 +67,18 @@ fn splats(nodes: &[Node], src: &str) -> Vec<(String, Splat)> {
         else {
             continue;
         };
+        // `@('a', 'b')`: the array subexpression around a list of items.
+        let literal = inside
+            .iter()
+            .find(|n| n.kind() == "array_expression" && text(**n, src).trim() == whole)
+            .and_then(|sub| sub.child_by_field_name("statements"))
+            .and_then(|list| {
+                let body = text(list, src).trim();
+                named_nodes(list).into_iter().find(|n| {
+                    n.kind() == "array_literal_expression" && text(*n, src).trim() == body
+                })
+            })
+            .unwrap_or(literal);
         let splat = if literal.kind() == "hash_literal_expression" {
             let entries = named_nodes(literal)
                 .into_iter()
@@ -299,6 +311,12 @@ fn elements(node: Node, src: &str, splats: &[(String, Splat)]) -> Vec<Element> {
                     }
                 }
             }
+            _ if let Some(items) = loop_items(part, src, splats) => {
+                out.extend(items.into_iter().map(Element::Value));
+            }
+            _ if let Some(listed) = current_item(part, src, splats) => {
+                out.push(Element::Value(listed));
+            }
             "array_literal_expression" => {
                 let items: Vec<Node> = tree::args(part);
                 if items.len() > 1 {
@@ -311,6 +329,72 @@ fn elements(node: Node, src: &str, splats: &[(String, Splat)]) -> Vec<Element> {
         }
     }
     out
+}
+
+/// `$t` inside `foreach ($t in $targets) { … }` when the collection is known: an array
+/// literal, or a variable the code assigned one. The loop runs the command once with each
+/// item, which for a command that takes several paths is the same as one run with all.
+fn loop_items(part: Node, src: &str, splats: &[(String, Splat)]) -> Option<Vec<Word>> {
+    let name = text(part, src).trim().strip_prefix('$')?;
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return None;
+    }
+    let mut at = part.parent();
+    while let Some(node) = at {
+        if node.kind() == "foreach_statement"
+            && let Some(variable) = tree::args(node)
+                .into_iter()
+                .find(|n| n.kind() == "variable")
+            && text(variable, src)
+                .trim()
+                .trim_start_matches('$')
+                .eq_ignore_ascii_case(name)
+        {
+            let collection = tree::args(node)
+                .into_iter()
+                .find(|n| n.kind() == "pipeline")?;
+            let whole = text(collection, src).trim();
+            if let Some(held) = whole.strip_prefix('$') {
+                return splats.iter().rev().find_map(|(n, splat)| match splat {
+                    Splat::Positional(items) if n.eq_ignore_ascii_case(held) => Some(items.clone()),
+                    _ => None,
+                });
+            }
+            let literal = named_nodes(collection).into_iter().find(|n| {
+                n.kind() == "array_literal_expression" && text(*n, src).trim() == whole
+            })?;
+            return Some(
+                tree::args(literal)
+                    .into_iter()
+                    .map(|i| value(i, src))
+                    .collect(),
+            );
+        }
+        at = node.parent();
+    }
+    None
+}
+
+/// `$_` or `$PSItem` (or its `.FullName`) in the script block `ForEach-Object` runs for
+/// each item `Get-ChildItem` lists before it: what lies inside the listed folder, as
+/// [`listed_before`] reads it for a `Remove-Item` the listing is piped into.
+fn current_item(part: Node, src: &str, splats: &[(String, Splat)]) -> Option<Word> {
+    let raw = text(part, src).trim().to_ascii_lowercase();
+    let item = raw
+        .strip_prefix("$_")
+        .or_else(|| raw.strip_prefix("$psitem"))?;
+    if !matches!(item, "" | ".fullname" | ".pspath") {
+        return None;
+    }
+    let block = std::iter::successors(part.parent(), |n| n.parent())
+        .find(|n| n.kind() == "script_block_expression")?;
+    let each =
+        std::iter::successors(block.parent(), |n| n.parent()).find(|n| n.kind() == "command")?;
+    let name = text(each.child_by_field_name("command_name")?, src).to_ascii_lowercase();
+    if !matches!(name.as_str(), "foreach-object" | "%" | "foreach") {
+        return None;
+    }
+    listed_before(each, src, splats)
 }
 
 /// A word as PowerShell passes it: quotes removed, literal unless it expands a variable or
@@ -664,7 +748,7 @@ mod tests {
         assert_eq!(lowered("Remove-Item -Recurse:$false out"), ["rm out"]);
         assert_eq!(
             lowered("Get-ChildItem | ForEach-Object { Remove-Item $_ -Recurse }"),
-            ["rm -r $_"]
+            ["rm -r *"]
         );
     }
 
@@ -682,7 +766,44 @@ mod tests {
             ["rm -r C:/Windows/Temp/*"]
         );
         assert_eq!(lowered("Get-ChildItem | Remove-Item"), ["rm *"]);
+        assert_eq!(
+            lowered(
+                "Get-ChildItem $env:TEMP -Directory | ForEach-Object { Remove-Item $_.FullName \
+                 -Recurse }"
+            ),
+            ["rm -r $env:TEMP/*"]
+        );
+        assert_eq!(
+            lowered("Get-ChildItem build | ForEach-Object { Remove-Item $PSItem -Recurse }"),
+            ["rm -r build/*"]
+        );
+        // Only the item itself: its `Name` is read from the current folder.
+        assert_eq!(
+            lowered("Get-ChildItem build | ForEach-Object { Remove-Item $_.Name }"),
+            ["rm $_.Name"]
+        );
         assert_eq!(lowered("Get-Content list.txt | Remove-Item"), ["rm"]);
+    }
+
+    #[test]
+    fn a_loop_over_known_items_runs_with_each() {
+        assert_eq!(
+            lowered(
+                "$targets = @('out', 'C:\\Temp\\x')\nforeach ($t in $targets) { \
+                 Remove-Item -Path $t -Recurse }"
+            ),
+            ["rm -r out C:/Temp/x"]
+        );
+        assert_eq!(
+            lowered("foreach ($d in 'a', 'b') { Remove-Item $d }"),
+            ["rm a b"]
+        );
+        // A collection known only when it runs, or another variable, stays unknown.
+        assert_eq!(
+            lowered("foreach ($t in Get-Content list.txt) { Remove-Item $t }"),
+            ["rm $t"]
+        );
+        assert_eq!(lowered("foreach ($t in 'a') { Remove-Item $u }"), ["rm $u"]);
     }
 
     #[test]
