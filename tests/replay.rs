@@ -231,24 +231,9 @@ fn reviewed_agent_traffic_keeps_its_stops_and_drops_every_false_stop() {
 
 /// The reviewed stops that delete only under a temporary location (class T), replayed with
 /// the repository context on from a scratch repository (their own folders are not here):
-/// every one passes but those listed, each with why.
+/// every one passes.
 #[test]
 fn reviewed_temporary_deletes_pass_with_context_in_a_scratch_repository() {
-    const STILL_STOPPED: &[&str] = &[
-        // `powershell -Command "… $env:TEMP …"`: bash expands `$env` inside the double
-        // quotes, so what PowerShell gets is known only when it runs.
-        "line 4067 T",
-        // `foreach ($t in $targets) { Remove-Item $t }`: a PowerShell loop variable.
-        "line 4078 T",
-        // A folder `mktemp -d` made, but before the delete a command is handed its name
-        // that is not shown to only create or copy there (a script given it in `PATH`, a
-        // program installed into the folder, a word redacted from the record, a container
-        // that mounts it), so anyone's files could have moved in.
-        "line 14560 T",
-        "line 15253 T",
-        "line 15775 T",
-        "line 16158 T",
-    ];
     let sandbox = Sandbox::new();
     let repo = repository(&sandbox);
     // `%TEMP%` and `$TMPDIR` stand for this folder, which holds no one else's checkout.
@@ -281,7 +266,7 @@ fn reviewed_temporary_deletes_pass_with_context_in_a_scratch_repository() {
         .iter()
         .map(|s| s["session"].as_str().expect("a session"))
         .collect();
-    assert_eq!(stopped, STILL_STOPPED, "{report:#}");
+    assert!(stopped.is_empty(), "{report:#}");
 }
 
 /// Transcripts hold MCP tool calls and Codex's `apply_patch` too: each is judged as the hook
