@@ -106,7 +106,10 @@ pub fn evaluate_dialect(
             exempted,
             ..Judged::default()
         };
-        return policy::decide(judged, command, settings, channel, confirmed);
+        return read_once(
+            policy::decide(judged, command, settings, channel, confirmed),
+            analysis,
+        );
     }
     let ctx = Context::new(cwd, settings);
     let mut found = found;
@@ -152,7 +155,19 @@ pub fn evaluate_dialect(
         cleared,
         exempted,
     };
-    policy::decide(judged, command, settings, channel, confirmed)
+    read_once(
+        policy::decide(judged, command, settings, channel, confirmed),
+        analysis,
+    )
+}
+
+/// `verdict` carrying the reading of the line it was given on, so that nothing after it
+/// reads the line again.
+fn read_once(verdict: Verdict, analysis: shell::Analysis) -> Verdict {
+    Verdict {
+        analysis: Some(std::rc::Rc::new(analysis)),
+        ..verdict
+    }
 }
 
 /// Judges `command` with `judge`, which must not let it through by failing: when `judge`

@@ -8,6 +8,8 @@
 //! the configuration says so and the host can ask. Observe mode then turns every stop into an
 //! allow that is only logged.
 
+use std::rc::Rc;
+
 use crate::rules::{Finding, Tier};
 use crate::settings::{Mode, OnDestructive, Settings};
 use crate::shell::{Analysis, Via};
@@ -90,6 +92,9 @@ pub struct Verdict {
     pub rewrite: Option<String>,
     /// In observe mode, the decision that was not enforced.
     pub observed: Option<Decision>,
+    /// The line as it was read for this verdict, when it was: what runs after the verdict
+    /// (the journal of what the line writes) asks it instead of reading the line again.
+    pub analysis: Option<Rc<Analysis>>,
 }
 
 impl Verdict {
@@ -104,6 +109,7 @@ impl Verdict {
             reason: String::new(),
             rewrite: None,
             observed: None,
+            analysis: None,
         }
     }
 
@@ -284,6 +290,7 @@ pub fn decide(
         reason,
         rewrite: rewrite.filter(|_| decision == Decision::Allow),
         observed,
+        analysis: None,
     }
 }
 

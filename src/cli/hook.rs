@@ -12,7 +12,7 @@ use crate::host::{self, Done, FileEdit, Host, OtherTool, Reply, ToolCall};
 use crate::journal;
 use crate::policy::{Channel, Decision, Verdict};
 use crate::settings::Settings;
-use crate::shell::Dialect;
+use crate::shell::{Analysis, Dialect};
 
 /// Judges the call on stdin, or with `after` only records what a call that ran wrote.
 pub fn run(host: Option<Host>, after: bool) -> ExitCode {
@@ -110,7 +110,7 @@ pub fn respond_with(
     };
     audit(&call, loaded.repository, &outcome, settings, started);
     if verdict.decision == Decision::Allow && error.is_none() && !settings.off {
-        journal_before(&call);
+        journal_before(&call, verdict.analysis.as_deref());
     }
     host::encode(&call, &verdict)
 }
@@ -123,13 +123,13 @@ fn observe_after(input: &[u8], host: Option<Host>) {
     }
 }
 
-/// Writes down in the journal what a line about to run creates: only a line that may write
-/// a file costs a look.
-fn journal_before(call: &ToolCall) {
+/// Writes down in the journal what a line about to run creates, from the reading the
+/// verdict was given on: only a line that may write a file costs a look.
+fn journal_before(call: &ToolCall, analysis: Option<&Analysis>) {
     if !journal::may_write(&call.command) {
         return;
     }
-    let written = written(call);
+    let written = written(call, analysis);
     if written.is_empty() {
         return;
     }
@@ -139,8 +139,9 @@ fn journal_before(call: &ToolCall) {
     }
 }
 
-/// The paths a shell call writes, absolute.
-fn written(call: &ToolCall) -> Vec<journal::targets::Written> {
+/// The paths a shell call writes, absolute, read from `analysis` when the line was read
+/// already.
+fn written(call: &ToolCall, analysis: Option<&Analysis>) -> Vec<journal::targets::Written> {
     let Some(cwd) = call.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
         return Vec::new();
     };
@@ -148,7 +149,14 @@ fn written(call: &ToolCall) -> Vec<journal::targets::Written> {
         crate::config::dirs::Os::CURRENT,
         &crate::config::dirs::process_env,
     );
-    let analysis = crate::shell::analyze_as(&call.command, call.dialect());
+    let read;
+    let analysis = match analysis {
+        Some(analysis) => analysis,
+        None => {
+            read = crate::shell::analyze_as(&call.command, call.dialect());
+            &read
+        }
+    };
     journal::targets::of(&analysis.commands)
         .iter()
         .flat_map(|t| journal::targets::resolve(&cwd, t, home.as_deref()))
@@ -166,7 +174,7 @@ fn session_of(given: Option<&str>) -> String {
 fn observe(done: &Done) {
     let paths = match done {
         Done::Shell(call) if journal::may_write(&call.command) => {
-            written(call).into_iter().map(|w| w.path).collect()
+            written(call, None).into_iter().map(|w| w.path).collect()
         }
         Done::Shell(_) => return,
         Done::Files(edit) => edit_paths(edit),
@@ -379,5 +387,39 @@ fn write(record: &Record, settings: &Settings) {
             "agent-guard: could not write the audit log {}: {e}",
             path.display()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line is read once a call: the verdict carries that reading to the journal of what
+    /// the line writes.
+    #[test]
+    fn a_call_reads_its_line_once() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        for command in [
+            "git status",
+            "mkdir -p out && cp notes.txt out/ 2>&1",
+            "cat notes.txt > copy.txt",
+            "rm -rf ./nothing-here",
+        ] {
+            let payload = serde_json::json!({
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": command},
+                "cwd": dir.path(),
+                "session_id": "s",
+            });
+            let parsed = || crate::lang::PARSED.with(std::cell::Cell::get);
+            let before = parsed();
+            respond(
+                payload.to_string().as_bytes(),
+                Some(Host::ClaudeCode),
+                Instant::now(),
+            );
+            assert_eq!(parsed() - before, 1, "{command}");
+        }
     }
 }

@@ -56,6 +56,12 @@ impl Grammar {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Texts parsed on this thread, for the tests that a call reads its line once.
+    pub(crate) static PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 thread_local! {
     /// One parser per grammar, created the first time that grammar is needed: building a
     /// parser allocates; the hook parses once, benchmarks parse millions of times.
@@ -74,6 +80,8 @@ pub(crate) fn parse(grammar: Grammar, src: &str, deadline: Deadline) -> Option<T
         }
     };
     let bytes = src.as_bytes();
+    #[cfg(test)]
+    PARSED.with(|n| n.set(n.get() + 1));
     PARSERS.with_borrow_mut(|parsers| {
         let at = match parsers.iter().position(|(g, _)| *g == grammar) {
             Some(at) => at,
