@@ -5,6 +5,7 @@
 pub mod argv;
 pub mod git;
 pub mod kubectl;
+pub mod writes;
 
 use std::time::Duration;
 
