@@ -13,6 +13,8 @@ use std::path::{Component, Path, PathBuf};
 use super::Context;
 use crate::rules::{Finding, GitSubject, Subject};
 use crate::shell::{SimpleCommand, Via, Word};
+use crate::syntax::argv::{self, Style};
+use crate::syntax::writes;
 
 /// What one command may change.
 enum Effect {
@@ -263,7 +265,13 @@ fn effect(cmd: &SimpleCommand) -> Effect {
     };
     // `mktemp` makes a name no one had: nothing that was there before changes.
     if reads_only(cmd) || program == "mktemp" {
-        written.extend(output_options(program, cmd.args()));
+        // `sort -o out`, `tree -o out`, `less --log-file=out`, `uniq in out`.
+        written.extend(
+            writes::of(program, cmd.args())
+                .writes
+                .into_iter()
+                .map(|w| w.path),
+        );
         return if written.is_empty() {
             Effect::Nothing
         } else {
@@ -273,21 +281,19 @@ fn effect(cmd: &SimpleCommand) -> Effect {
     if !WRITERS.contains(&program) {
         return Effect::Anything;
     }
-    let mut options_done = false;
-    for word in cmd.args() {
-        if !options_done && word.text == "--" {
-            options_done = true;
-        } else if !options_done && word.text.starts_with('-') {
-            // `--target-directory=dir`: the value is a path written too.
-            if let Some((_, value)) = word.text.split_once('=') {
-                written.push(Word {
-                    text: value.to_string(),
-                    literal: word.literal,
-                    temp: None,
-                });
+    let args = cmd.args();
+    match program {
+        // What they change is every operand.
+        "chmod" | "rm" | "rmdir" => {
+            let read = argv::read(args, Style::Getopt, &argv::Valued(&[]));
+            written.extend(read.operands.iter().filter_map(|&at| args.get(at).cloned()));
+        }
+        // What they write, and what `mv` takes away from where it was.
+        _ => {
+            for write in writes::of(program, args).writes {
+                written.extend(write.from.filter(|_| write.moves));
+                written.push(write.path);
             }
-        } else {
-            written.push(word.clone());
         }
     }
     Effect::Paths(written)
@@ -306,61 +312,6 @@ fn reads_only(cmd: &SimpleCommand) -> bool {
         Some(program) => READERS.contains(&program),
         None => false,
     }
-}
-
-/// The files a reader writes through an option: `sort -o out`, `tree -o out`,
-/// `less --log-file=out`, and `uniq in out`'s second operand. Every word that may be such a
-/// file is counted: counting one too many only keeps a finding standing.
-fn output_options(program: &str, args: &[Word]) -> Vec<Word> {
-    let (short, long): (char, &[&str]) = match program {
-        "sort" => ('o', &["--output"]),
-        "tree" => ('o', &[]),
-        "less" => ('o', &["--log-file", "--LOG-FILE"]),
-        "uniq" => {
-            return args
-                .iter()
-                .filter(|w| !w.text.starts_with('-') || w.text == "-")
-                .skip(1)
-                .cloned()
-                .collect();
-        }
-        _ => return Vec::new(),
-    };
-    let mut out = Vec::new();
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        let value = if let Some((name, value)) = text.split_once('=')
-            && long.contains(&name)
-        {
-            Some(Word {
-                text: value.to_string(),
-                literal: word.literal,
-                temp: None,
-            })
-        } else if long.contains(&text) {
-            words.next().cloned()
-        } else if let Some(flags) = text.strip_prefix('-')
-            && !flags.starts_with('-')
-            && let Some(at) = flags.find([short, short.to_ascii_uppercase()])
-        {
-            // `-o out`, `-oout`, `-ro out`: the rest of the word, or the next word.
-            let rest = &flags[at + 1..];
-            if rest.is_empty() {
-                words.next().cloned()
-            } else {
-                Some(Word {
-                    text: rest.to_string(),
-                    literal: word.literal,
-                    temp: None,
-                })
-            }
-        } else {
-            None
-        };
-        out.extend(value);
-    }
-    out
 }
 
 /// Whether a command in `before` may write `file` (resolved from `dir`): a redirect into
@@ -406,8 +357,8 @@ fn writes(ctx: &Context, cmd: &SimpleCommand, target: &Path) -> bool {
     }
 }
 
-/// Programs that change no file and no repository (their output redirects and the output
-/// options [`output_options`] knows aside).
+/// Programs that change no file and no repository (their output redirects and the files
+/// [`writes`] reads from their options aside).
 const READERS: &[&str] = &[
     ":",
     "[",

@@ -219,7 +219,7 @@ fn files_under(dir: &Path) -> Option<Vec<PathBuf>> {
 pub fn may_write(command: &str) -> bool {
     const WORDS: &[&str] = &[
         ">", "cp", "mv", "install", "ln", "mkdir", "touch", "tee", "truncate", "dd", "unzip",
-        "clone", "open", "write", "Path",
+        "clone", "open", "write", "Path", "rsync", "sort", "tree", "less", "uniq", "curl", "wget",
     ];
     WORDS.iter().any(|w| command.contains(w))
 }

@@ -27,9 +27,9 @@ use crate::syntax::{Incomplete, Redirect, Word};
 
 pub use invoke::{Code, code_of, language_of};
 pub use tree::Deadline;
-pub(crate) use tree::{Grammar, parse};
 #[cfg(test)]
 pub(crate) use tree::PARSED;
+pub(crate) use tree::{Grammar, parse};
 
 /// The languages read here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

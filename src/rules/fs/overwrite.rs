@@ -5,6 +5,7 @@
 
 use crate::rules::{Hit, Rule, Subject, Tier, WorldExample};
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::{argv, writes};
 
 pub static RM_FILE: Rule = Rule {
     id: "fs.rm-file",
@@ -36,8 +37,8 @@ pub static OVERWRITE: Rule = Rule {
     id: "fs.overwrite",
     catches: "writing over a file whose bytes exist nowhere else, with context on: `>`, `>|`, \
               `&>`, `2>` (not `>>`), `tee` without `-a`, `cp`/`mv`/`install`/`ln -f`/`rsync` \
-              onto a file, `truncate`, `dd of=`, `sort -o`, `curl -o`, `wget -O`, an \
-              interpreter's file write",
+              onto a file, `truncate`, `dd of=`, `sort -o`, `uniq IN OUT`, `tree -o`, `curl -o`, \
+              `wget -O`, an interpreter's file write",
     why: "The shell empties the file before the command runs, and a copy replaces it whole: \
           the old bytes go with no undo. When git has no copy of them (uncommitted edits, an \
           untracked file, an ignored `.env` or local database), they are lost. A file that \
@@ -248,260 +249,34 @@ fn redirect_source(cmd: &SimpleCommand) -> With {
     }
 }
 
-/// The operands of a command, after skipping its options; `valued` are the options that take
-/// the next word as their value.
+/// The operands of a command, after its options; `valued` are the options that take a value.
 fn operands(args: &[Word], valued: &[&str]) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut words = args.iter();
-    let mut options = true;
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        if options && text == "--" {
-            options = false;
-        } else if options && text.starts_with('-') && text.len() > 1 {
-            if valued.contains(&text) {
-                words.next();
-            }
-        } else {
-            out.push(word.clone());
-        }
-    }
-    out
-}
-
-/// Whether an option in `args` (before `--`) is one of `long`, or a short cluster holding
-/// one of `short`.
-fn has(args: &[Word], short: &[char], long: &[&str]) -> bool {
-    args.iter()
-        .take_while(|w| w.text != "--")
-        .any(|w| match w.text.strip_prefix("--") {
-            Some(name) => long
-                .iter()
-                .any(|l| name == *l || name.starts_with(&format!("{l}="))),
-            None => w
-                .text
-                .strip_prefix('-')
-                .is_some_and(|flags| flags.chars().any(|c| short.contains(&c))),
-        })
-}
-
-/// The value of an option: `-o f`, `-of`, `--output f`, `--output=f`.
-fn value_of(args: &[Word], short: Option<char>, long: &[&str]) -> Option<Word> {
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        if text == "--" {
-            return None;
-        }
-        if let Some(name) = text.strip_prefix("--") {
-            if let Some((name, value)) = name.split_once('=')
-                && long.contains(&name)
-            {
-                return Some(Word {
-                    text: value.to_string(),
-                    literal: word.literal,
-                    temp: None,
-                });
-            }
-            if long.contains(&name) {
-                return words.next().cloned();
-            }
-        } else if let (Some(short), Some(flags)) = (short, text.strip_prefix('-'))
-            && let Some(at) = flags.find(short)
-        {
-            let rest = flags.get(at + short.len_utf8()..).unwrap_or_default();
-            return if rest.is_empty() {
-                words.next().cloned()
-            } else {
-                Some(Word {
-                    text: rest.to_string(),
-                    literal: word.literal,
-                    temp: None,
-                })
-            };
-        }
-    }
-    None
-}
-
-/// The files a program writes over by its arguments.
-fn by_program(name: &str, args: &[Word]) -> Vec<Replaced> {
-    let replaced = |path: Word| Replaced {
-        path,
-        with: With::Unknown,
-        into_folder: None,
-        unlinks: false,
-        moves: false,
-    };
-    match name {
-        "cp" | "mv" | "install" | "ln" | "rsync" => copies(name, args),
-        "tee" if !has(args, &['a'], &["append"]) => operands(args, &["--output-error"])
-            .into_iter()
-            .filter(|w| w.text != "-")
-            .map(replaced)
-            .collect(),
-        "truncate" => {
-            let size = value_of(args, Some('s'), &["size"]);
-            // `-s +10K` and `-s '>1M'` only grow a file.
-            if size.is_some_and(|s| s.text.starts_with(['+', '>'])) {
-                return Vec::new();
-            }
-            operands(args, &["-s", "-r", "--size", "--reference"])
-                .into_iter()
-                .map(replaced)
-                .collect()
-        }
-        "dd" => dd(args),
-        "sort" => value_of(args, Some('o'), &["output"])
-            .into_iter()
-            .map(replaced)
-            .collect(),
-        "curl" if !has(args, &[], &["no-clobber"]) => value_of(args, Some('o'), &["output"])
-            .into_iter()
-            .map(replaced)
-            .collect(),
-        "wget" => value_of(args, Some('O'), &["output-document"])
-            .into_iter()
-            .filter(|w| w.text != "-")
-            .map(replaced)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// `dd of=F`: written over unless appended to. With nothing but `if=` and the block size,
-/// it gets that file's bytes.
-fn dd(args: &[Word]) -> Vec<Replaced> {
-    let operand = |key: &str| {
-        args.iter().find_map(|w| {
-            w.text.strip_prefix(key).map(|v| Word {
-                text: v.to_string(),
-                literal: w.literal,
-                temp: None,
-            })
-        })
-    };
-    let Some(path) = operand("of=") else {
-        return Vec::new();
-    };
-    if operand("oflag=").is_some_and(|f| f.text.contains("append")) {
-        return Vec::new();
-    }
-    let plain = args.iter().all(|w| {
-        ["if=", "of=", "bs=", "status="]
-            .iter()
-            .any(|k| w.text.starts_with(k))
-    });
-    let with = match operand("if=") {
-        Some(input) if plain => With::File(input),
-        _ => With::Unknown,
-    };
-    vec![Replaced {
-        path,
-        with,
-        into_folder: None,
-        unlinks: false,
-        moves: false,
-    }]
-}
-
-/// `cp`, `mv`, `install`, `ln -f`, `rsync`: the destination is written over, unless the
-/// command refuses to replace it or keeps a backup. Into a folder, each source lands under
-/// its own name.
-fn copies(name: &str, args: &[Word]) -> Vec<Replaced> {
-    let keeps = has(args, &['b'], &["backup"])
-        || match name {
-            "cp" | "mv" => {
-                has(args, &['n', 'i'], &["no-clobber", "interactive"])
-                    || args.iter().any(|w| w.text.starts_with("--update=none"))
-            }
-            "ln" => !has(args, &['f'], &["force"]),
-            "install" => has(args, &['d'], &["directory"]),
-            "rsync" => has(
-                args,
-                &['n'],
-                &["dry-run", "ignore-existing", "list-only", "delete"],
-            ),
-            _ => false,
-        };
-    if keeps {
-        return Vec::new();
-    }
-    let valued: &[&str] = match name {
-        "install" => &[
-            "-t", "-S", "-m", "-o", "-g", "--suffix", "--mode", "--owner", "--group",
-        ],
-        "rsync" => &[
-            "-e",
-            "-f",
-            "-T",
-            "--rsh",
-            "--exclude",
-            "--include",
-            "--filter",
-            "--files-from",
-            "--exclude-from",
-            "--include-from",
-            "--chmod",
-            "--chown",
-            "--temp-dir",
-            "--rsync-path",
-            "--timeout",
-            "--port",
-        ],
-        _ => &["-t", "-S", "--suffix"],
-    };
-    let mut operands = operands(args, valued);
-    // rsync to or from another host: nothing here to look at.
-    if name == "rsync" && operands.iter().any(|w| is_remote(&w.text)) {
-        return Vec::new();
-    }
-    // rsync's `-t` keeps times and its `-T` names a temporary folder.
-    let gnu = name != "rsync";
-    let folder = gnu
-        .then(|| value_of(args, Some('t'), &["target-directory"]))
-        .flatten();
-    let (dest, sources) = match folder {
-        Some(folder) => (folder, operands),
-        None => match operands.pop() {
-            Some(dest) if !operands.is_empty() || name == "ln" => (dest, operands),
-            _ => return Vec::new(),
-        },
-    };
-    let file_only = gnu && has(args, &['T'], &["no-target-directory"]);
-    // `ln -s target` alone links into the current folder under the target's name.
-    if sources.is_empty() {
-        return vec![Replaced {
-            path: Word::literal("."),
-            with: With::Unknown,
-            into_folder: Some(dest),
-            unlinks: true,
-            moves: false,
-        }];
-    }
-    let bytes = |source: &Word| match name {
-        "cp" | "mv" | "install" | "rsync" => With::File(source.clone()),
-        _ => With::Unknown,
-    };
-    let unlinks = matches!(name, "mv" | "ln" | "rsync" | "install");
-    sources
+    let options = argv::Written { names: &[], valued };
+    let read = argv::read(args, argv::Style::Getopt, &options);
+    read.operands
         .iter()
-        .map(|source| Replaced {
-            path: dest.clone(),
-            with: bytes(source),
-            into_folder: (!file_only).then(|| source.clone()),
-            unlinks,
-            moves: name == "mv",
-        })
+        .filter_map(|&at| args.get(at).cloned())
         .collect()
 }
 
-/// `host:path` or `rsync://`: a path on another machine.
-fn is_remote(text: &str) -> bool {
-    match text.split_once(':') {
-        Some((host, _)) => !host.contains('/'),
-        None => false,
+/// The files a program replaces whole by its arguments, as [`writes`] reads them, unless it
+/// keeps what is there (`cp -n`, `ln` without `-f`, a backup).
+fn by_program(name: &str, args: &[Word]) -> Vec<Replaced> {
+    let read = writes::of(name, args);
+    if read.keeps {
+        return Vec::new();
     }
+    read.writes
+        .into_iter()
+        .filter(|w| w.how == writes::How::Replace)
+        .map(|w| Replaced {
+            path: w.path,
+            with: w.from.map_or(With::Unknown, With::File),
+            into_folder: w.into,
+            unlinks: w.unlinks,
+            moves: w.moves,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -546,6 +321,11 @@ mod tests {
         assert!(written("truncate -s +1K f").is_empty());
         assert_eq!(written("dd if=a of=b bs=1M"), ["b"]);
         assert_eq!(written("sort -o out in"), ["out"]);
+        assert_eq!(written("sort -k 2 --output=out in"), ["out"]);
+        assert_eq!(written("uniq -c in out"), ["out"]);
+        assert_eq!(written("tree -L 2 -o tree.txt"), ["tree.txt"]);
+        assert!(written("mkdir -p out && touch out/x").is_empty());
+        assert!(written("cp --backup=numbered a b").is_empty());
         assert_eq!(written("curl -sSo f.zip https://x"), ["f.zip"]);
         assert_eq!(written("wget -O page.html https://x"), ["page.html"]);
         assert!(written("wget -O - https://x").is_empty());
