@@ -42,9 +42,11 @@ fn bind_args(effects: &mut [Effect], nodes: &[Node], code: &str, given: ScriptAr
         }
         false
     };
-    if nodes.iter().any(|n| {
-        n.kind() == "variable" && text(*n, code).eq_ignore_ascii_case("$args") && in_block(n)
-    }) {
+    if !lists.is_empty()
+        && nodes.iter().any(|n| {
+            n.kind() == "variable" && text(*n, code).eq_ignore_ascii_case("$args") && in_block(n)
+        })
+    {
         lists.clear();
     }
     let names = script::names(
