@@ -6,7 +6,7 @@
 //! C, so a crash would be a signal that only a separate process turns into a shrinkable
 //! failure.
 
-use agent_guard::lang::{self, Lang};
+use agent_guard::lang::{self, Lang, ScriptArgs};
 use agent_guard::policy::Decision;
 use agent_guard::settings::{Profile, Settings};
 use agent_guard::shell::{self, Dialect};
@@ -81,9 +81,11 @@ proptest! {
     ) {
         let text = String::from_utf8_lossy(&bytes);
         let deadline = lang::Deadline::after(shell::PARSE_DEADLINE);
+        // Code read as a script file run with arguments binds its reads of them.
+        let words = [agent_guard::syntax::Word::literal(text.as_ref()), agent_guard::syntax::Word::literal("src")];
         for lang in LANGS {
-            lang::effects(lang, &text, deadline);
-            lang::effects(lang, &code, deadline);
+            lang::effects(lang, &text, ScriptArgs::NONE, deadline);
+            lang::effects(lang, &code, ScriptArgs::new(&words), deadline);
         }
     }
 

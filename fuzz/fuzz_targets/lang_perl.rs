@@ -3,16 +3,28 @@
 //! Any panic here would break, or fail open, the hook's answer.
 #![no_main]
 
-use agent_guard::lang::{Deadline, Effect, Lang, effects};
+use agent_guard::lang::{Deadline, Effect, Lang, ScriptArgs, effects};
 use agent_guard::syntax::PARSE_DEADLINE;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let code = String::from_utf8_lossy(data);
-    for effect in effects(Lang::Perl, &code, Deadline::after(PARSE_DEADLINE)).effects {
+    for effect in effects(
+        Lang::Perl,
+        &code,
+        ScriptArgs::NONE,
+        Deadline::after(PARSE_DEADLINE),
+    )
+    .effects
+    {
         if let Effect::Code { lang, code } = effect {
             // Code handed on to another reader (`Invoke-Expression`, `cmd /c`) is read too.
-            let _ = effects(lang, &code.text, Deadline::after(PARSE_DEADLINE));
+            let _ = effects(
+                lang,
+                &code.text,
+                ScriptArgs::NONE,
+                Deadline::after(PARSE_DEADLINE),
+            );
         }
     }
 });

@@ -4,16 +4,28 @@
 //! answer.
 #![no_main]
 
-use agent_guard::lang::{Deadline, Effect, Lang, effects};
+use agent_guard::lang::{Deadline, Effect, Lang, ScriptArgs, effects};
 use agent_guard::syntax::PARSE_DEADLINE;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let code = String::from_utf8_lossy(data);
     for lang in [Lang::Php, Lang::PhpTagged] {
-        for effect in effects(lang, &code, Deadline::after(PARSE_DEADLINE)).effects {
+        for effect in effects(
+            lang,
+            &code,
+            ScriptArgs::NONE,
+            Deadline::after(PARSE_DEADLINE),
+        )
+        .effects
+        {
             if let Effect::Code { lang, code } = effect {
-                let _ = effects(lang, &code.text, Deadline::after(PARSE_DEADLINE));
+                let _ = effects(
+                    lang,
+                    &code.text,
+                    ScriptArgs::NONE,
+                    Deadline::after(PARSE_DEADLINE),
+                );
             }
         }
     }

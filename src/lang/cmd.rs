@@ -2,12 +2,14 @@
 //! native commands. cmd's syntax is small enough to split by hand: `&`, `&&`, `||` and `|`
 //! between commands, double quotes, `^` escaping the next character, `%VAR%` expansions.
 
-use super::{Effect, Lowered, remove, remove_dir, rename, run};
+use std::borrow::Cow;
+
+use super::{Effect, Lowered, ScriptArgs, remove, remove_dir, rename, run};
 use crate::syntax::{Redirect, Word};
 
-pub(super) fn effects(code: &str) -> Lowered {
+pub(super) fn effects(code: &str, given: ScriptArgs) -> Lowered {
     let mut lowered = Lowered::default();
-    for (text, words, redirects) in split(code) {
+    for (text, words, redirects) in split(&with_args(code, given)) {
         // `for ... do rd /s %d` and `if exist x rd /s x` run a command of their own, which is
         // not read here.
         let compound = words.first().is_some_and(|w| {
@@ -20,6 +22,129 @@ pub(super) fn effects(code: &str) -> Lowered {
         }
     }
     lowered
+}
+
+/// A batch file's text with its arguments put where it reads them, as cmd does before it
+/// reads a line: `%1`…`%9`, `%~1` (quotes removed), and `%NAME%` after the one `set NAME=%1`
+/// that sets it, up to an `endlocal`. An argument that is not a plain word (one known only
+/// at run time, or holding spaces, quotes or cmd's operators) stays unknown; so does every
+/// argument of a batch that moves them (`shift`) or calls its own labels (`call :x`, whose
+/// `%1` is the call's).
+fn with_args<'c>(code: &'c str, given: ScriptArgs) -> Cow<'c, str> {
+    if given.is_empty() {
+        return Cow::Borrowed(code);
+    }
+    let lower = code.to_ascii_lowercase();
+    if words(&lower)
+        .iter()
+        .any(|(_, w)| *w == "shift" || *w == "call")
+    {
+        return Cow::Borrowed(code);
+    }
+    let plain = |n: usize| {
+        given.get(n).filter(|w| {
+            w.literal
+                && !w.text.is_empty()
+                && !w
+                    .text
+                    .contains(|c: char| c.is_whitespace() || "\"&|<>^%!(),;=".contains(c))
+        })
+    };
+    // `%1` or `%~1` at the start of `text`: the argument it reads and its length.
+    let positional = |text: &str| {
+        let (skip, rest) = match text.strip_prefix("%~") {
+            Some(rest) => (2, rest),
+            None => (1, text.strip_prefix('%')?),
+        };
+        let digit = rest.chars().next().filter(|c| ('1'..='9').contains(c))?;
+        Some((digit as usize - '1' as usize, skip + 1))
+    };
+    let sets = sets(&lower);
+    let mut bound: Vec<(&str, &Word, usize, usize)> = Vec::new();
+    for (name, value, line_end) in &sets {
+        let once = sets.iter().filter(|(n, _, _)| n == name).count() == 1;
+        let arg = positional(value)
+            .filter(|(_, len)| *len == value.len())
+            .and_then(|(n, _)| plain(n));
+        if let (true, Some(arg)) = (once, arg) {
+            let until = lower[*line_end..]
+                .find("endlocal")
+                .map_or(lower.len(), |at| line_end + at);
+            bound.push((name, arg, *line_end, until));
+        }
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut at = 0;
+    while let Some(found) = code[at..].find('%') {
+        let start = at + found;
+        out.push_str(&code[at..start]);
+        let rest = &code[start..];
+        let named = bound.iter().find(|(name, _, from, until)| {
+            (*from..*until).contains(&start)
+                && lower[start + 1..].starts_with(name)
+                && lower[start + 1 + name.len()..].starts_with('%')
+        });
+        let (put, len) = if rest.starts_with("%%") {
+            (None, 2)
+        } else if let Some((name, arg, _, _)) = named {
+            (Some(arg.text.as_str()), name.len() + 2)
+        } else if let Some((n, len)) = positional(rest) {
+            (plain(n).map(|w| w.text.as_str()), len)
+        } else {
+            (None, 1)
+        };
+        out.push_str(put.unwrap_or(&rest[..len]));
+        at = start + len;
+    }
+    out.push_str(&code[at..]);
+    Cow::Owned(out)
+}
+
+/// Each `set NAME=value` (also `set "NAME=value"`, `set /a`, `set /p`) in lower-cased
+/// `code`: the name, the value as written, and where its line ends.
+fn sets(code: &str) -> Vec<(&str, &str, usize)> {
+    words(code)
+        .into_iter()
+        .filter(|(_, w)| *w == "set")
+        .filter_map(|(at, _)| {
+            let line_end = code[at..].find(['\n', '&']).map_or(code.len(), |i| at + i);
+            let mut rest = code[at + 3..line_end].trim_start();
+            for switch in ["/a", "/p"] {
+                if let Some(after) = rest.strip_prefix(switch) {
+                    rest = after.trim_start();
+                }
+            }
+            let quoted = rest.starts_with('"');
+            let rest = rest.trim_start_matches('"');
+            let end = rest.find(|c: char| c.is_whitespace() || "=+-*/%&|^<>!\"".contains(c))?;
+            let (name, value) = rest.split_at(end);
+            let value = value.strip_prefix('=').unwrap_or("").trim_end_matches('\r');
+            let value = if quoted {
+                value.trim_end().trim_end_matches('"')
+            } else {
+                value
+            };
+            (!name.is_empty()).then_some((name, value, line_end))
+        })
+        .collect()
+}
+
+/// Each word of letters, digits and `_` in `code`, with where it starts.
+fn words(code: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in code.char_indices().chain([(code.len(), ' ')]) {
+        let inside = c.is_ascii_alphanumeric() || c == '_';
+        match (inside, start) {
+            (true, None) => start = Some(i),
+            (false, Some(from)) => {
+                out.push((from, &code[from..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// One command of a line: its text, its words, and its redirects.
@@ -224,5 +349,36 @@ mod tests {
         );
         assert_eq!(lowered("echo a ^& del x"), ["echo a & del x"]);
         assert_eq!(lowered("dir | findstr x"), ["dir", "findstr x"]);
+    }
+
+    #[test]
+    fn a_batch_files_arguments() {
+        let run =
+            |code: &str, args: &[&str]| crate::lang::shown_with(crate::lang::Lang::Cmd, code, args);
+        assert_eq!(
+            run("@echo off\r\nrd /s /q %1\r\n", &["out"]),
+            ["echo off", "rm -r out"]
+        );
+        assert_eq!(run("rd /s /q \"%~1\"", &["out"]), ["rm -r out"]);
+        assert_eq!(run("rd /s /q %2", &["out"]), ["rm -r %2"]);
+        assert_eq!(
+            run("echo 100%% & rd /s /q %1", &["out"]),
+            ["echo 100%%", "rm -r out"]
+        );
+        assert_eq!(
+            run("set D=%~1\r\nrd /s /q %D%\r\n", &["out"]),
+            ["set D=out", "rm -r out"]
+        );
+        // An argument that is not a plain word, a name set twice, a batch that shifts: unknown.
+        assert_eq!(run("rd /s /q %1", &["a&b"]), ["rm -r %1"]);
+        assert_eq!(run("rd /s /q %1", &["$DIR"]), ["rm -r %1"]);
+        assert_eq!(
+            run("set D=%1\nset D=src\nrd /s /q %D%", &["out"]),
+            ["set D=out", "set D=src", "rm -r %D%"]
+        );
+        assert_eq!(
+            run("shift\nrd /s /q %1", &["out", "src"]),
+            ["shift", "rm -r %1"]
+        );
     }
 }

@@ -142,51 +142,85 @@ pub(super) fn mark(effects: &mut [Effect], nodes: &[Node], src: &str, maker: &Ma
 /// The names bound only to a fresh folder and used only as call arguments, each with the
 /// call that made it.
 fn fresh_names<'s>(nodes: &[Node], src: &'s str, maker: &Maker) -> Vec<(&'s str, &'static str)> {
-    let bindings: Vec<(&str, usize, &'static str)> = nodes
+    let mentions = Mentions {
+        kinds: &["identifier", "shorthand_property_identifier_pattern"],
+        any_case: false,
+        once: false,
+    };
+    bound_names(
+        nodes,
+        src,
+        &mentions,
+        |node| binding(node, nodes, src, maker),
+        |n| n.parent().is_some_and(|p| p.kind() == maker.arguments) || joined_by_slash(n, src),
+    )
+}
+
+/// Which nodes mention a name, and how often it may be bound.
+pub(super) struct Mentions<'k> {
+    /// The kinds of node that name a variable (`{d}` in a pattern binds `d` too).
+    pub kinds: &'k [&'k str],
+    /// Whether names differ only by case (PowerShell's do not).
+    pub any_case: bool,
+    /// Whether a name must be bound a single time, not only by bindings `binds` reads.
+    pub once: bool,
+}
+
+/// The names every binding of which is one `binds` reads (giving the node that names it and
+/// what it is bound to), each with what its first binding gave, when every other mention of
+/// it is a use `used` allows: so nothing else assigns, shadows or destructures it.
+pub(super) fn bound_names<'t, 's, T: Copy>(
+    nodes: &[Node<'t>],
+    src: &'s str,
+    mentions: &Mentions,
+    binds: impl Fn(Node<'t>) -> Option<(Node<'t>, T)>,
+    used: impl Fn(Node<'t>) -> bool,
+) -> Vec<(&'s str, T)> {
+    let same = |a: &str, b: &str| {
+        if mentions.any_case {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    };
+    let bindings: Vec<(&str, usize, T)> = nodes
         .iter()
-        .filter_map(|node| binding(*node, nodes, src, maker))
+        .filter_map(|node| binds(*node))
+        .map(|(name, value)| (text(name, src), name.id(), value))
         .collect();
-    let mut names: Vec<(&str, &'static str)> = Vec::new();
-    for (name, _, shown) in &bindings {
-        if !names.iter().any(|(n, _)| n == name) {
-            names.push((name, shown));
+    let mut names: Vec<(&str, T)> = Vec::new();
+    for (name, _, value) in &bindings {
+        if !names.iter().any(|(n, _)| same(n, name)) {
+            names.push((name, *value));
         }
     }
     names.retain(|(name, _)| {
-        nodes
-            .iter()
-            // `{d}` in a pattern binds `d` too.
-            .filter(|n| {
-                matches!(
-                    n.kind(),
-                    "identifier" | "shorthand_property_identifier_pattern"
-                ) && text(**n, src) == *name
-            })
-            .all(|n| {
-                bindings.iter().any(|(_, id, _)| *id == n.id())
-                    || n.parent().is_some_and(|p| p.kind() == maker.arguments)
-                    || joined_by_slash(*n, src)
-            })
+        let bound = bindings.iter().filter(|(n, _, _)| same(n, name)).count();
+        (!mentions.once || bound == 1)
+            && nodes
+                .iter()
+                .filter(|n| mentions.kinds.contains(&n.kind()) && same(text(**n, src), name))
+                .all(|n| bindings.iter().any(|(_, id, _)| *id == n.id()) || used(*n))
     });
     names
 }
 
 /// `d = tempfile.mkdtemp()`, `with tempfile.TemporaryDirectory() as d`,
-/// `const d = fs.mkdtempSync(...)`, `d = Dir.mktmpdir`, `Dir.mktmpdir do |d|`: the name, the
-/// id of its identifier node, and the call as reasons name it.
-fn binding<'s>(
-    node: Node,
+/// `const d = fs.mkdtempSync(...)`, `d = Dir.mktmpdir`, `Dir.mktmpdir do |d|`: the node that
+/// names it, and the call as reasons name it.
+fn binding<'t>(
+    node: Node<'t>,
     nodes: &[Node],
-    src: &'s str,
+    src: &str,
     maker: &Maker,
-) -> Option<(&'s str, usize, &'static str)> {
+) -> Option<(Node<'t>, &'static str)> {
     let makes = |call: Node| makes(call, src, maker).or_else(|| wrapped(call, nodes, src, maker));
     let (kind, name_field, value_field) = maker.assignment;
     if node.kind() == kind {
         let name = node.child_by_field_name(name_field)?;
         let value = node.child_by_field_name(value_field)?;
         let shown = makes(value).filter(|_| name.kind() == "identifier")?;
-        return Some((text(name, src), name.id(), shown));
+        return Some((name, shown));
     }
     match node.kind() {
         // `with tempfile.TemporaryDirectory() as d:`
@@ -194,7 +228,7 @@ fn binding<'s>(
             let call = node.named_child(0)?;
             let target = node.child_by_field_name("alias")?.named_child(0)?;
             let shown = makes(call).filter(|_| target.kind() == "identifier")?;
-            Some((text(target, src), target.id(), shown))
+            Some((target, shown))
         }
         // `Dir.mktmpdir do |d| ... end`
         "call" => {
@@ -204,9 +238,7 @@ fn binding<'s>(
             let mut cursor = params.walk();
             let only: Vec<Node> = params.named_children(&mut cursor).collect();
             match only.as_slice() {
-                [param] if param.kind() == "identifier" => {
-                    Some((text(*param, src), param.id(), shown))
-                }
+                [param] if param.kind() == "identifier" => Some((*param, shown)),
                 _ => None,
             }
         }

@@ -6,6 +6,7 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::args::{self as script, ScriptArgs};
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{
@@ -13,7 +14,7 @@ use super::{
 };
 use crate::syntax::Word;
 
-pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
+pub(super) fn effects(tree: &Tree, code: &str, given: ScriptArgs) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
     let databases = Databases::read(&nodes, code);
@@ -26,6 +27,23 @@ pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
         })
         .collect();
     fresh::mark(&mut effects, &nodes, code, &fresh::JS);
+    let lists = script::lists(code, &script::JS, given);
+    let names = script::names(
+        &nodes,
+        code,
+        &lists,
+        &script::JS,
+        given,
+        &["identifier", "shorthand_property_identifier_pattern"],
+        |node| {
+            let name = node.child_by_field_name("name")?;
+            (node.kind() == "variable_declarator" && name.kind() == "identifier")
+                .then_some((name, node.child_by_field_name("value")?))
+        },
+        // A call's argument, an array's item or a template's field: reads only.
+        |name| script::within(name, &["arguments", "array", "template_substitution"]),
+    );
+    script::bind(&mut effects, &lists, &names, false, given);
     effects
 }
 
@@ -576,7 +594,7 @@ mod tests {
     /// The last argument of each command lowered, with whether its text is known.
     fn targets(code: &str) -> Vec<(String, bool)> {
         let deadline = crate::lang::Deadline::after(std::time::Duration::from_secs(60));
-        crate::lang::effects(Lang::JavaScript, code, deadline)
+        crate::lang::effects(Lang::JavaScript, code, ScriptArgs::NONE, deadline)
             .effects
             .into_iter()
             .filter_map(|e| match e {
@@ -786,5 +804,22 @@ mod tests {
         assert!(lowered("fetch('http://h/x', {method: 'GET'})").is_empty());
         assert!(lowered("fetch('http://h/x', {method: m})").is_empty());
         assert!(lowered("map.delete('key')").is_empty());
+    }
+
+    #[test]
+    fn a_script_files_arguments() {
+        let run = |code: &str, args: &[&str]| crate::lang::shown_with(Lang::JavaScript, code, args);
+        let rm = "const fs = require('fs');\nfs.rmSync(process.argv[2], { recursive: true });";
+        assert_eq!(run(rm, &["dist"]), ["rm -r dist"]);
+        assert_eq!(run(rm, &[]), ["rm -r process.argv[2]"]);
+        let named = "const fs = require('fs');\nif (process.argv.length < 3) process.exit(1);\nconst dir = process.argv[2];\nconsole.log(`wiping ${dir}`);\nfs.rmSync(dir, { recursive: true });";
+        assert_eq!(run(named, &["dist"]), ["rm -r dist"]);
+        for code in [
+            "let dir = process.argv[2];\ndir = 'src';\nfs.rmSync(dir, { recursive: true });",
+            "const dir = process.argv[2];\nfunction f(dir) { fs.rmSync(dir, { recursive: true }); }",
+            "process.argv.splice(2, 1);\nconst dir = process.argv[2];\nfs.rmSync(dir, { recursive: true });",
+        ] {
+            assert_eq!(run(code, &["dist", "src"]), ["rm -r dir"], "{code}");
+        }
     }
 }

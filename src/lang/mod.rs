@@ -9,6 +9,7 @@
 //!
 //! Grammars are created on first use: a command line with no interpreter pays nothing.
 
+mod args;
 mod cmd;
 mod driver;
 mod fresh;
@@ -25,6 +26,7 @@ use tree_sitter::Tree;
 
 use crate::syntax::{Incomplete, Redirect, Word};
 
+pub use args::ScriptArgs;
 pub use invoke::{Code, code_of, language_of};
 pub use tree::Deadline;
 #[cfg(test)]
@@ -107,21 +109,21 @@ impl Lowered {
     }
 }
 
-/// Every effect of `code` in `lang`, read before `deadline`. Never panics; unparsable code
-/// gives what could be read of it.
-pub fn effects(lang: Lang, code: &str, deadline: Deadline) -> Lowered {
+/// Every effect of `code` in `lang`, read before `deadline`, with `args` as the arguments of
+/// the script file it is. Never panics; unparsable code gives what could be read of it.
+pub fn effects(lang: Lang, code: &str, args: ScriptArgs, deadline: Deadline) -> Lowered {
     if code.len() > crate::syntax::MAX_INPUT_BYTES {
         return Lowered::stopped(Incomplete::TooLarge);
     }
     if deadline.passed() {
         return Lowered::stopped(Incomplete::Timeout);
     }
-    let parsed =
-        |grammar, lower: fn(&Tree, &str) -> Vec<Effect>| match tree::parse(grammar, code, deadline)
-        {
-            Some(tree) => Lowered::whole(lower(&tree, code)),
-            None => Lowered::stopped(Incomplete::Timeout),
-        };
+    let parsed = |grammar, lower: fn(&Tree, &str, ScriptArgs) -> Vec<Effect>| match tree::parse(
+        grammar, code, deadline,
+    ) {
+        Some(tree) => Lowered::whole(lower(&tree, code, args)),
+        None => Lowered::stopped(Incomplete::Timeout),
+    };
     match lang {
         Lang::Python => parsed(Grammar::Python, python::effects),
         Lang::JavaScript => parsed(Grammar::JavaScript, js::effects),
@@ -129,8 +131,8 @@ pub fn effects(lang: Lang, code: &str, deadline: Deadline) -> Lowered {
         Lang::Php => parsed(Grammar::Php, php::effects),
         Lang::PhpTagged => parsed(Grammar::PhpTagged, php::effects),
         Lang::PowerShell => parsed(Grammar::PowerShell, powershell::effects),
-        Lang::Perl => perl::effects(code),
-        Lang::Cmd => cmd::effects(code),
+        Lang::Perl => perl::effects(code, args),
+        Lang::Cmd => cmd::effects(code, args),
     }
 }
 
@@ -341,9 +343,24 @@ fn mode_writes(mode: &Word) -> bool {
 /// `sh` and shell text, or `code` and code. The code must be read whole.
 #[cfg(test)]
 fn shown(lang: Lang, code: &str) -> Vec<String> {
+    shown_with(lang, code, &[])
+}
+
+/// As [`shown`], for the code of a script file run with the words `args`; an argument
+/// written `$NAME` is one the line knows only at run time.
+#[cfg(test)]
+fn shown_with(lang: Lang, code: &str, args: &[&str]) -> Vec<String> {
+    let words: Vec<Word> = args
+        .iter()
+        .map(|a| match a.strip_prefix('$') {
+            Some(_) => unknown(a),
+            None => Word::literal(*a),
+        })
+        .collect();
     let lowered = effects(
         lang,
         code,
+        ScriptArgs::new(&words),
         Deadline::after(std::time::Duration::from_secs(60)),
     );
     assert_eq!(lowered.incomplete, None, "{code}");
@@ -395,10 +412,10 @@ mod tests {
             Lang::PowerShell,
             Lang::Cmd,
         ] {
-            let late = effects(lang, "rm -rf build", passed);
+            let late = effects(lang, "rm -rf build", ScriptArgs::NONE, passed);
             assert_eq!(late.incomplete, Some(Incomplete::Timeout), "{lang:?}");
             assert!(late.effects.is_empty(), "{lang:?}");
-            let large = effects(lang, &huge, later);
+            let large = effects(lang, &huge, ScriptArgs::NONE, later);
             assert_eq!(large.incomplete, Some(Incomplete::TooLarge), "{lang:?}");
         }
     }
@@ -409,6 +426,7 @@ mod tests {
         let perl = effects(
             Lang::Perl,
             "unlink 'a'; print \"never ends; unlink $b",
+            ScriptArgs::NONE,
             later,
         );
         assert_eq!(argv(&perl.effects[0]), ["rm", "a"]);
@@ -417,6 +435,7 @@ mod tests {
         let cmd = effects(
             Lang::Cmd,
             "del a.txt & for /d %d in (build*) do rd /s /q %d & IF exist x del x",
+            ScriptArgs::NONE,
             later,
         );
         assert_eq!(argv(&cmd.effects[0]), ["rm", "a.txt"]);
@@ -426,7 +445,9 @@ mod tests {
         );
         for whole in ["print -s $f; unlink $f", "my $x = 'a'; s/a/b/;"] {
             assert!(
-                effects(Lang::Perl, whole, later).unread.is_empty(),
+                effects(Lang::Perl, whole, ScriptArgs::NONE, later)
+                    .unread
+                    .is_empty(),
                 "{whole}"
             );
         }

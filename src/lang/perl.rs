@@ -7,6 +7,7 @@
 //! regular-expression operators well enough that text inside them never looks like a call,
 //! then reads the argument list after each name it cares about.
 
+use super::args::{self as script, List, ScriptArgs};
 use super::tree::single_quoted;
 use super::{Effect, Lowered, remove, remove_dir, rename, run, shell, unknown, write};
 use crate::syntax::Word;
@@ -240,7 +241,7 @@ fn double(body: &str) -> Token {
     Token::Str(double_word(body))
 }
 
-pub(super) fn effects(code: &str) -> Lowered {
+pub(super) fn effects(code: &str, given: ScriptArgs) -> Lowered {
     let mut scanner = Scanner {
         src: code,
         pos: 0,
@@ -282,6 +283,9 @@ pub(super) fn effects(code: &str) -> Lowered {
             _ => {}
         }
     }
+    let mut lists = script::lists(code, &script::PERL, given);
+    let names = names(&tokens, &mut lists, given);
+    script::bind(&mut out, &lists, &names, false, given);
     Lowered {
         effects: out,
         incomplete: None,
@@ -290,6 +294,101 @@ pub(super) fn effects(code: &str) -> Lowered {
             .into_iter()
             .collect(),
     }
+}
+
+/// The scalars bound once to an argument given, `my $d = $ARGV[0];` or `my ($a, $b) =
+/// @ARGV;`, each with that argument, when every other mention of one is a call's plain
+/// argument (`rmtree($d)`, `unlink $d, $e`). `@ARGV` anywhere else may be changed in place
+/// (`for (@ARGV)` aliases its elements): then `lists` is emptied and nothing is bound.
+fn names<'t, 'a>(
+    tokens: &'t [(Token, usize, usize)],
+    lists: &mut Vec<&'static List>,
+    given: ScriptArgs<'a>,
+) -> Vec<(&'t str, &'a Word)> {
+    if lists.is_empty() {
+        return Vec::new();
+    }
+    let at = |i: usize| tokens.get(i).map(|t| &t.0);
+    let punct = |i: usize, c: char| matches!(at(i), Some(Token::Punct(p)) if *p == c);
+    let value = |i: usize| match at(i) {
+        Some(Token::Value(v)) => Some(v.as_str()),
+        _ => None,
+    };
+    let ident = |i: usize, w: &str| matches!(at(i), Some(Token::Ident(x)) if x == w);
+    // Each binding: the index of the name's token, the name and the argument it takes.
+    let mut bindings: Vec<(usize, &str, Option<usize>)> = Vec::new();
+    for i in 0..tokens.len() {
+        match value(i) {
+            // `my $d = $ARGV[0];`
+            Some(v) if v.starts_with('$') && ident(i.wrapping_sub(1), "my") => {
+                let index = value(i + 4).and_then(|n| n.parse::<usize>().ok());
+                let read = punct(i + 1, '=')
+                    && value(i + 2) == Some("$ARGV")
+                    && punct(i + 3, '[')
+                    && punct(i + 5, ']')
+                    && punct(i + 6, ';');
+                bindings.push((i, v, index.filter(|_| read)));
+            }
+            Some("@ARGV") => {
+                // `my ($a, $b) = @ARGV;`
+                let mut j = i.wrapping_sub(2);
+                let mut list = Vec::new();
+                let listed = punct(i.wrapping_sub(1), '=') && punct(j, ')') && punct(i + 1, ';');
+                while listed && j > 0 {
+                    j -= 1;
+                    match at(j) {
+                        Some(Token::Value(v)) if v.starts_with('$') => list.push((j, v.as_str())),
+                        Some(Token::Punct(',')) => {}
+                        _ => break,
+                    }
+                }
+                let whole = listed && punct(j, '(') && ident(j.wrapping_sub(1), "my");
+                // A count (`@ARGV < 2`, `scalar(@ARGV)`) only reads it.
+                let counted = punct(i + 1, '<')
+                    || punct(i + 1, '>')
+                    || (ident(i.wrapping_sub(2), "scalar") && punct(i + 1, ')'));
+                if whole {
+                    let count = list.len();
+                    for (k, (j, v)) in list.into_iter().enumerate() {
+                        bindings.push((j, v, Some(count - 1 - k)));
+                    }
+                } else if !counted {
+                    lists.clear();
+                    return Vec::new();
+                }
+            }
+            _ => {}
+        }
+    }
+    let calls = [
+        "unlink",
+        "rmdir",
+        "rmtree",
+        "remove_tree",
+        "system",
+        "exec",
+        "rename",
+        "open",
+    ];
+    let used = |i: usize| {
+        let before = punct(i.wrapping_sub(1), '(')
+            || punct(i.wrapping_sub(1), ',')
+            || calls.iter().any(|c| ident(i.wrapping_sub(1), c));
+        before
+            && (punct(i + 1, ',') || punct(i + 1, ')') || punct(i + 1, ';') || at(i + 1).is_none())
+    };
+    let mut out = Vec::new();
+    for (_, name, index) in &bindings {
+        let mine: Vec<_> = bindings.iter().filter(|(_, n, _)| n == name).collect();
+        let only_used = (0..tokens.len())
+            .all(|i| value(i) != Some(*name) || mine.iter().any(|(j, _, _)| *j == i) || used(i));
+        if let ([_], true, Some(index)) = (mine.as_slice(), only_used, index)
+            && let Some(arg) = given.get(*index)
+        {
+            out.push((*name, arg));
+        }
+    }
+    out
 }
 
 /// The comma-separated arguments after a name, in parentheses or up to the end of the
@@ -504,6 +603,34 @@ mod tests {
             "$obj->system('rm -rf /')",
         ] {
             assert!(lowered(code).is_empty(), "{code}");
+        }
+    }
+
+    #[test]
+    fn a_script_files_arguments() {
+        let run = |code: &str, args: &[&str]| {
+            crate::lang::shown_with(crate::lang::Lang::Perl, code, args)
+        };
+        assert_eq!(run("rmtree($ARGV[0]);", &["tmp"]), ["rm -r tmp"]);
+        assert_eq!(run("rmtree($ARGV[1]);", &["tmp"]), ["rm -r $ARGV[1]"]);
+        assert_eq!(
+            run("use File::Path;\nmy $d = $ARGV[0];\nrmtree($d);", &["tmp"]),
+            ["rm -r tmp"]
+        );
+        assert_eq!(
+            run(
+                "die 'usage' if @ARGV < 2;\nmy ($a, $b) = @ARGV;\nsystem('git', 'checkout', $b);",
+                &["x", "feature"]
+            ),
+            ["git checkout feature"]
+        );
+        for code in [
+            "my $d = $ARGV[0];\n$d = 'src';\nrmtree($d);",
+            "my $d = $ARGV[0];\n$d .= '/x';\nrmtree($d);",
+            "my $d = shift;\nrmtree($d);",
+            "for (@ARGV) { }\nmy $d = $ARGV[0];\nrmtree($d);",
+        ] {
+            assert_eq!(run(code, &["tmp", "src"]), ["rm -r $d"], "{code}");
         }
     }
 }

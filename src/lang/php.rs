@@ -4,15 +4,16 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::args::{self as script, ScriptArgs};
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{Effect, append, mode_writes, remove, remove_dir, rename, unknown, write, write_as};
 use crate::syntax::Word;
 
-pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
+pub(super) fn effects(tree: &Tree, code: &str, given: ScriptArgs) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let databases = Databases::read(&nodes, code);
-    nodes
+    let mut effects: Vec<Effect> = nodes
         .iter()
         .filter_map(|n| match n.kind() {
             "function_call_expression" => {
@@ -22,7 +23,30 @@ pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
             "shell_command_expression" => Some(string(*n, code).shell(text(*n, code))),
             _ => None,
         })
-        .collect()
+        .collect();
+    let lists = script::lists(code, &script::PHP, given);
+    let names = script::names(
+        &nodes,
+        code,
+        &lists,
+        &script::PHP,
+        given,
+        &["variable_name"],
+        |node| {
+            let left = node.child_by_field_name("left")?;
+            (node.kind() == "assignment_expression" && left.kind() == "variable_name")
+                .then_some((left, node.child_by_field_name("right")?))
+        },
+        // A call's argument, an array's item or a name in a double-quoted string: reads only.
+        |name| {
+            script::within(
+                name,
+                &["argument", "array_element_initializer", "encapsed_string"],
+            )
+        },
+    );
+    script::bind(&mut effects, &lists, &names, false, given);
+    effects
 }
 
 fn call(node: Node, src: &str) -> Option<Effect> {
@@ -279,5 +303,27 @@ mod tests {
             ["mysql -e TRUNCATE t -h h"]
         );
         assert!(lowered("$x->exec('DROP TABLE t');").is_empty());
+    }
+
+    #[test]
+    fn a_script_files_arguments() {
+        let run =
+            |code: &str, args: &[&str]| crate::lang::shown_with(crate::lang::Lang::Php, code, args);
+        assert_eq!(run("unlink($argv[1]);", &["a.log"]), ["rm a.log"]);
+        assert_eq!(run("unlink($argv[0]);", &["a.log"]), ["rm $argv[0]"]);
+        assert_eq!(
+            run(
+                "if (count($argv) < 2) exit(1);\n$ref = $argv[1];\necho \"at $ref\";\nproc_open(['git', 'checkout', $ref], [], $p);",
+                &["feature"]
+            ),
+            ["git checkout feature"]
+        );
+        for code in [
+            "$f = $argv[1];\n$f = 'src';\nunlink($f);",
+            "$f = $argv[1];\n$f .= '.bak';\nunlink($f);",
+            "array_shift($argv);\n$f = $argv[1];\nunlink($f);",
+        ] {
+            assert_eq!(run(code, &["a.log", "b"]), ["rm $f"], "{code}");
+        }
     }
 }

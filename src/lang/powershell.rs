@@ -6,22 +6,86 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::args::{self as script, ScriptArgs};
 use super::tree::{self, named_nodes, text};
 use super::{Effect, Lang, append, remove, remove_dir, rename, request, run, unknown, write};
 use crate::syntax::Word;
 
-pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
+pub(super) fn effects(tree: &Tree, code: &str, given: ScriptArgs) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let splats = splats(&nodes, code);
-    nodes
-        .into_iter()
+    let mut effects: Vec<Effect> = nodes
+        .iter()
         .filter_map(|n| match n.kind() {
-            "command" => command(n, code, &splats),
-            "redirection" => redirection(n, code),
-            "invokation_expression" => dotnet_delete(n, code),
+            "command" => command(*n, code, &splats),
+            "redirection" => redirection(*n, code),
+            "invokation_expression" => dotnet_delete(*n, code),
             _ => None,
         })
-        .collect()
+        .collect();
+    bind_args(&mut effects, &nodes, code, given);
+    effects
+}
+
+/// `$args[0]`, and `$d` after `$d = $args[0]`, as the arguments the script is run with.
+/// Inside a function or a script block `$args` holds that block's own arguments: a script
+/// that reads it there binds nothing.
+fn bind_args(effects: &mut [Effect], nodes: &[Node], code: &str, given: ScriptArgs) {
+    let mut lists = script::lists(code, &script::POWERSHELL, given);
+    let in_block = |n: &Node| {
+        let mut at = n.parent();
+        while let Some(p) = at {
+            if p.kind() == "script_block" {
+                return true;
+            }
+            at = p.parent();
+        }
+        false
+    };
+    if !lists.is_empty()
+        && nodes.iter().any(|n| {
+            n.kind() == "variable" && text(*n, code).eq_ignore_ascii_case("$args") && in_block(n)
+        })
+    {
+        lists.clear();
+    }
+    let names = script::names(
+        nodes,
+        code,
+        &lists,
+        &script::POWERSHELL,
+        given,
+        &["variable"],
+        |node| {
+            let (left, value) = assignment(node)?;
+            let plain = tree::args(node)
+                .iter()
+                .any(|op| op.kind() == "assignement_operator" && text(*op, code) == "=");
+            let name = named_nodes(left)
+                .into_iter()
+                .find(|n| n.kind() == "variable" && text(*n, code) == text(left, code).trim())?;
+            plain.then_some((name, value))
+        },
+        // A command's argument, or a variable in a double-quoted string: reads only.
+        |name| {
+            let argument = name
+                .parent()
+                .filter(|p| p.kind() == "unary_expression")
+                .and_then(|p| p.parent())
+                .filter(|p| p.kind() == "array_literal_expression")
+                .is_some_and(|p| script::within(p, &["command_elements"]));
+            argument || script::within(name, &["expandable_string_literal"])
+        },
+    );
+    script::bind(effects, &lists, &names, true, given);
+}
+
+/// `$a = value`, `$a += value`: what is assigned, and the value.
+fn assignment(node: Node) -> Option<(Node, Node)> {
+    if node.kind() != "assignment_expression" {
+        return None;
+    }
+    Some((node.named_child(0)?, node.child_by_field_name("value")?))
 }
 
 /// One element after the command name.
@@ -43,9 +107,8 @@ enum Splat {
 /// source order; a later assignment wins.
 fn splats(nodes: &[Node], src: &str) -> Vec<(String, Splat)> {
     let mut out = Vec::new();
-    for node in nodes.iter().filter(|n| n.kind() == "assignment_expression") {
-        let (Some(left), Some(assigned)) = (node.named_child(0), node.child_by_field_name("value"))
-        else {
+    for node in nodes {
+        let Some((left, assigned)) = assignment(*node) else {
             continue;
         };
         let Some(name) = text(left, src).trim().strip_prefix('$') else {
@@ -913,5 +976,41 @@ mod tests {
         );
         assert!(lowered("Invoke-RestMethod -Uri http://h:9200/_cat/indices").is_empty());
         assert!(lowered("irm http://h/x -Method $m").is_empty());
+    }
+
+    #[test]
+    fn a_script_files_arguments() {
+        let run = |code: &str, args: &[&str]| crate::lang::shown_with(Lang::PowerShell, code, args);
+        assert_eq!(
+            run("Remove-Item -Recurse -Force $args[0]", &["out"]),
+            ["rm -r out"]
+        );
+        assert_eq!(
+            run("Remove-Item -Recurse -Force $args[1]", &["out"]),
+            ["rm -r $args[1]"]
+        );
+        assert_eq!(
+            run(
+                "$Ref = $Args[0]\nWrite-Host \"at $ref\"\ngit checkout $ref",
+                &["feature"]
+            ),
+            ["git checkout feature"]
+        );
+        for code in [
+            "$d = $args[0]\n$d = 'src'\nRemove-Item -Recurse $d",
+            "$d = $args[0]\n$d += '/x'\nRemove-Item -Recurse $d",
+            "param($p)\n$d = $args[0]\nRemove-Item -Recurse $d",
+            "$d = $args[0]\nforeach ($d in $x) { }\nRemove-Item -Recurse $d",
+        ] {
+            assert_eq!(run(code, &["out", "src"]), ["rm -r $d"], "{code}");
+        }
+        // In a function, `$args` is the function's own.
+        assert_eq!(
+            run(
+                "function f { Remove-Item -Recurse $args[0] }\nf src",
+                &["out"]
+            ),
+            ["rm -r $args[0]", "f src"]
+        );
     }
 }

@@ -5,6 +5,7 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::args::{self as script, ScriptArgs};
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{
@@ -13,7 +14,7 @@ use super::{
 };
 use crate::syntax::Word;
 
-pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
+pub(super) fn effects(tree: &Tree, code: &str, given: ScriptArgs) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let aliases = aliases(&nodes, code);
     let databases = Databases::read(&nodes, code);
@@ -25,6 +26,30 @@ pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
         })
         .collect();
     fresh::mark(&mut effects, &nodes, code, &fresh::PYTHON);
+    let lists = script::lists(code, &script::PYTHON, given);
+    let names = script::names(
+        &nodes,
+        code,
+        &lists,
+        &script::PYTHON,
+        given,
+        &["identifier"],
+        |node| {
+            let left = node.child_by_field_name("left")?;
+            (node.kind() == "assignment" && left.kind() == "identifier")
+                .then_some((left, node.child_by_field_name("right")?))
+        },
+        // A call's argument, a keyword argument's value, an item of a list or tuple, an
+        // f-string's field: reads only.
+        |name| {
+            script::within(name, &["argument_list", "list", "tuple", "interpolation"])
+                || name.parent().is_some_and(|p| {
+                    p.kind() == "keyword_argument"
+                        && p.child_by_field_name("value").map(|v| v.id()) == Some(name.id())
+                })
+        },
+    );
+    script::bind(&mut effects, &lists, &names, false, given);
     effects
 }
 
@@ -686,5 +711,47 @@ mod tests {
         assert!(lowered("requests.request('GET', 'http://h/x')").is_empty());
         assert!(lowered("cache.delete('session:1')").is_empty());
         assert!(lowered("requests.request(method, 'http://h/x')").is_empty());
+    }
+
+    #[test]
+    fn a_script_files_arguments() {
+        let run = |code: &str, args: &[&str]| crate::lang::shown_with(Lang::Python, code, args);
+        let rmtree = "import shutil, sys\nshutil.rmtree(sys.argv[1])";
+        assert_eq!(run(rmtree, &["build"]), ["rm -r build"]);
+        // Past the arguments given, or the script's own path: unknown, as before.
+        assert_eq!(run(rmtree, &[]), ["rm -r sys.argv[1]"]);
+        assert_eq!(
+            run("import os, sys\nos.remove(sys.argv[2])", &["a"]),
+            ["rm sys.argv[2]"]
+        );
+        assert_eq!(
+            run("import os, sys\nos.remove(sys.argv[0])", &["a"]),
+            ["rm sys.argv[0]"]
+        );
+        assert_eq!(
+            run(
+                "from sys import argv\nimport shutil\nshutil.rmtree(argv[1])",
+                &["out"]
+            ),
+            ["rm -r out"]
+        );
+        let named = "import sys, subprocess\nif len(sys.argv) < 2:\n    sys.exit(1)\ntarget = sys.argv[1]\nprint(f'checking out {target}')\nsubprocess.run(['git', 'checkout', target])";
+        assert_eq!(run(named, &["feature"]), ["git checkout feature"]);
+        assert_eq!(run(named, &["$REF"]), ["git checkout $REF"]);
+        // Bound twice, or changed, or the list changed: unknown.
+        for code in [
+            "import sys, shutil\nt = sys.argv[1]\nt = 'src'\nshutil.rmtree(t)",
+            "import sys, shutil\nt = sys.argv[1]\nt += '/x'\nshutil.rmtree(t)",
+            "import sys, shutil\nt = sys.argv[1]\nfor t in ['src']:\n    shutil.rmtree(t)",
+            "import sys, shutil\nsys.argv.pop(1)\nt = sys.argv[1]\nshutil.rmtree(t)",
+            "import sys, shutil\nt = sys.argv[1]\nexec('t = 1')\nshutil.rmtree(t)",
+        ] {
+            let lowered = run(code, &["out", "src"]);
+            assert_eq!(
+                lowered.last().map(String::as_str),
+                Some("rm -r t"),
+                "{code}"
+            );
+        }
     }
 }

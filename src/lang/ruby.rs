@@ -4,6 +4,7 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::args::{self as script, ScriptArgs};
 use super::driver::{self, Commits, Connection, Engine};
 use super::tree::{self, Part, Value, named_nodes, text};
 use super::{
@@ -11,7 +12,7 @@ use super::{
 };
 use crate::syntax::Word;
 
-pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
+pub(super) fn effects(tree: &Tree, code: &str, given: ScriptArgs) -> Vec<Effect> {
     let nodes = named_nodes(tree.root_node());
     let databases = Databases::read(&nodes, code);
     let mut effects: Vec<Effect> = nodes
@@ -23,6 +24,23 @@ pub(super) fn effects(tree: &Tree, code: &str) -> Vec<Effect> {
         })
         .collect();
     fresh::mark(&mut effects, &nodes, code, &fresh::RUBY);
+    let lists = script::lists(code, &script::RUBY, given);
+    let names = script::names(
+        &nodes,
+        code,
+        &lists,
+        &script::RUBY,
+        given,
+        &["identifier"],
+        |node| {
+            let left = node.child_by_field_name("left")?;
+            (node.kind() == "assignment" && left.kind() == "identifier")
+                .then_some((left, node.child_by_field_name("right")?))
+        },
+        // A call's argument or a string's `#{}`: reads only.
+        |name| script::within(name, &["argument_list", "interpolation"]),
+    );
+    script::bind(&mut effects, &lists, &names, false, given);
     effects
 }
 
@@ -361,5 +379,35 @@ mod tests {
             ["usql -c TRUNCATE t"]
         );
         assert!(lowered("client.query('DROP TABLE t')").is_empty());
+    }
+
+    #[test]
+    fn a_script_files_arguments() {
+        let run = |code: &str, args: &[&str]| {
+            crate::lang::shown_with(crate::lang::Lang::Ruby, code, args)
+        };
+        assert_eq!(
+            run("require 'fileutils'\nFileUtils.rm_rf(ARGV[0])", &["tmp"]),
+            ["rm -r tmp"]
+        );
+        assert_eq!(
+            run("require 'fileutils'\nFileUtils.rm_rf(ARGV[1])", &["tmp"]),
+            ["rm -r ARGV[1]"]
+        );
+        assert_eq!(
+            run(
+                "dir = ARGV[0]\nputs \"wiping #{dir}\"\nFileUtils.rm_rf(dir)",
+                &["tmp"]
+            ),
+            ["rm -r tmp"]
+        );
+        for code in [
+            "dir = ARGV[0]\ndir = 'src'\nFileUtils.rm_rf(dir)",
+            "dir = ARGV[0]\ndir << '/x'\nFileUtils.rm_rf(dir)",
+            "ARGV.shift\ndir = ARGV[0]\nFileUtils.rm_rf(dir)",
+            "dir = ARGV[0]\n[1].each { |dir| FileUtils.rm_rf(dir) }",
+        ] {
+            assert_eq!(run(code, &["tmp", "src"]), ["rm -r dir"], "{code}");
+        }
     }
 }

@@ -18,7 +18,7 @@ use super::word::{self, Word};
 use super::{
     Analysis, Elsewhere, FromRecipe, Incomplete, MAX_NESTING, Redirect, SimpleCommand, Unread, Via,
 };
-use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang};
+use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang, ScriptArgs};
 use crate::motion::channels::Sent;
 use crate::motion::recipes::{self, Outcome};
 
@@ -536,7 +536,7 @@ impl<'r> Walker<'r> {
             from: None,
         };
         self.new_scope(Vec::new(), Vars::default());
-        self.embedded(lang, Word::literal(command), &[], &top, 0);
+        self.embedded(lang, Word::literal(command), ScriptArgs::NONE, &[], &top, 0);
         self.out
     }
 
@@ -1207,8 +1207,11 @@ impl<'r> Walker<'r> {
                     lang
                 };
                 let assigns = cmd.assigns.clone();
+                // The words after the file are its arguments (no copy without any).
+                let given = cmd.argv.get(1..).unwrap_or_default().to_vec();
                 self.out.commands.push(cmd);
-                self.embedded(lang, Word::literal(&text), &assigns, &nested, scope);
+                let args = ScriptArgs::new(&given);
+                self.embedded(lang, Word::literal(&text), args, &assigns, &nested, scope);
             }
             Reader::Other => {}
         }
@@ -2041,6 +2044,11 @@ impl<'r> Walker<'r> {
             Run::Embedded { cmd, lang, code } => {
                 let mut nested = Origin::inside(&cmd, origin);
                 let mut file_lang = lang;
+                // A script file's arguments are the words after it (no copy without any).
+                let given = match code {
+                    Code::File(at) => cmd.argv.get(at + 1..).unwrap_or_default().to_vec(),
+                    _ => Vec::new(),
+                };
                 let code = match code {
                     Code::Text(word) if lang == Lang::PowerShell => Some(powershell_env(word)),
                     Code::Text(word) => Some(word),
@@ -2085,7 +2093,8 @@ impl<'r> Walker<'r> {
                 if let Some(code) = code {
                     let assigns = cmd.assigns.clone();
                     self.out.commands.push(cmd);
-                    self.embedded(file_lang, code, &assigns, &nested, scope);
+                    let args = ScriptArgs::new(&given);
+                    self.embedded(file_lang, code, args, &assigns, &nested, scope);
                 } else {
                     self.out.commands.push(cmd);
                 }
@@ -2394,11 +2403,13 @@ fn start_dir(cwd: &Path, dirs: &[Word]) -> Option<PathBuf> {
 impl Walker<'_> {
     /// Records what interpreter code does: each call it lowers to is followed like a
     /// command of the shell, in a scope of its own (a `cd` in the code stays there).
-    /// `assigns` are the interpreter's own (`AGENT_GUARD_OFF=1 python3 -c ...`).
+    /// `args` are the arguments of the script file the code is, `assigns` the interpreter's
+    /// own (`AGENT_GUARD_OFF=1 python3 -c ...`).
     fn embedded(
         &mut self,
         lang: Lang,
         code: Word,
+        args: ScriptArgs,
         assigns: &[(String, Word)],
         origin: &Origin,
         scope: usize,
@@ -2410,7 +2421,7 @@ impl Walker<'_> {
         let via = Via::Embedded(lang);
         let inner = self.subshell(scope);
         let uncertain = origin.uncertain || !code.literal;
-        let lowered = lang::effects(lang, &code.text, self.deadline);
+        let lowered = lang::effects(lang, &code.text, args, self.deadline);
         if let Some(why) = lowered.incomplete {
             self.out.incomplete = Some(why);
         }
@@ -2462,7 +2473,10 @@ impl Walker<'_> {
                     };
                     self.script(&script.text, via, &nested);
                 }
-                Effect::Code { lang, code } => self.embedded(lang, code, assigns, &nested, inner),
+                // Code the code runs from a value reads no file's arguments of its own.
+                Effect::Code { lang, code } => {
+                    self.embedded(lang, code, ScriptArgs::NONE, assigns, &nested, inner)
+                }
             }
         }
     }
