@@ -60,7 +60,13 @@ impl Judged {
 
 pub fn run(args: &Args) -> ExitCode {
     let (roots, named) = if args.paths.is_empty() {
-        (transcript::default_roots(), false)
+        (
+            transcript::default_roots()
+                .into_iter()
+                .map(|(_, root)| root)
+                .collect(),
+            false,
+        )
     } else {
         (args.paths.clone(), true)
     };

@@ -11,7 +11,66 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, ToolCall, text, working_dir};
+use super::{Host, HostSpec, ToolCall, text, working_dir};
+use super::wiring::{Choice, Format, J, JsonHook, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Antigravity,
+    name: "antigravity",
+    decode,
+    encode: |stop| encode(stop.reason()),
+    rewrite: None,
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: None,
+    patches: false,
+    after: None,
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: None,
+        file_tools_matcher: None,
+        mcp_event: None,
+        // It reads hooks from the user's settings only; the folder says it is used.
+        marker: ".agents",
+        project: None,
+        // Antigravity keeps its state in its own folder; its hooks are in `~/.gemini/config`.
+        user: User {
+            home: &[".gemini", "antigravity"],
+            moved: |_| None,
+            folder: UserFolder::Home(&[".gemini", "config"]),
+            files: HOOKS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+/// A hook set of our own, named after us; its groups have no matcher.
+const HOOKS: &[SettingsFile] = &[SettingsFile {
+    name: "hooks.json",
+    format: Format::Json(JsonHook {
+        preamble: &[],
+        path: &["agent-guard", "PreToolUse"],
+        grouped: true,
+        command_key: &["command"],
+        handler: |c| {
+            J::Obj(vec![
+                ("type", J::str("command")),
+                ("command", J::str(c)),
+                ("timeout", J::Int(30)),
+            ])
+        },
+        twin: None,
+    }),
+}];
+
+const STEPS: &[&str] = &[
+    "Antigravity CLI reads ~/.gemini/config/hooks.json when it starts: start a new session.",
+];
 
 /// The shell tool's name.
 const SHELL: &str = "run_command";

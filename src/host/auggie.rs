@@ -14,7 +14,68 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{Host, Rewrite, ToolCall, claude, text, text_at, working_dir};
+use super::{Host, HostSpec, Rewrite, ToolCall, claude, text, text_at, working_dir};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Auggie,
+    name: "auggie",
+    decode,
+    encode: claude::encode,
+    rewrite: Some(claude::rewrite),
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: None,
+    patches: false,
+    after: Some(claude::POST_TOOL_USE),
+    wiring: Wiring {
+        event: "PreToolUse",
+        // A regular expression that Auggie tests against the tool name unanchored.
+        matcher: Some("^(launch-process|bash)$"),
+        file_tools_matcher: None,
+        mcp_event: None,
+        marker: ".augment",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".augment"],
+            moved: |_| None,
+            folder: UserFolder::Own(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+/// Claude Code's shape with the timeout in milliseconds.
+const SETTINGS: &[SettingsFile] = &[SettingsFile {
+    name: "settings.json",
+    format: Format::Json(JsonHook {
+        preamble: &[],
+        path: &["hooks", "PreToolUse"],
+        grouped: true,
+        command_key: &["command"],
+        handler: |c| {
+            J::Obj(vec![
+                ("type", J::str("command")),
+                ("command", J::str(c)),
+                ("timeout", J::Int(30_000)),
+            ])
+        },
+        twin: None,
+    }),
+}];
+
+const STEPS: &[&str] = &["Auggie reads hooks when it starts: start a new session."];
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Auggie, |tool| {

@@ -11,7 +11,108 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, Stop, ToolCall, text, text_at};
+use super::{After, FileTool, Host, HostSpec, Reply, Rewrite, Stop, ToolCall, mcp, text, text_at};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, User, UserFolder, Wiring};
+use super::transcript::{self, Source};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::ClaudeCode,
+    name: "claude",
+    decode,
+    encode,
+    rewrite: Some(rewrite),
+    is_stop,
+    probe,
+    // Claude Code restores its file tools' writes (checkpoints).
+    file_tools: &[
+        FileTool {
+            name: "Write",
+            path: "file_path",
+            replaces: |_| false,
+        },
+        FileTool {
+            name: "Edit",
+            path: "file_path",
+            replaces: |_| false,
+        },
+        FileTool {
+            name: "MultiEdit",
+            path: "file_path",
+            replaces: |_| false,
+        },
+        FileTool {
+            name: "NotebookEdit",
+            path: "notebook_path",
+            replaces: |_| false,
+        },
+    ],
+    mcp: Some(&mcp::CLAUDE),
+    patches: false,
+    after: Some(POST_TOOL_USE),
+    wiring: Wiring {
+        event: "PreToolUse",
+        // Claude Code runs shell commands through `PowerShell` as well as `Bash` (on Windows).
+        // MCP tools come as `mcp__<server>__<tool>`; it reads a matcher as a regular expression.
+        matcher: Some("Bash|PowerShell|mcp__.*"),
+        file_tools_matcher: Some("Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|mcp__.*"),
+        mcp_event: None,
+        marker: ".claude",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".claude"],
+            moved: |_| None,
+            folder: UserFolder::Own(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: Some(transcript::Folder {
+        source: Source::ClaudeCode,
+        moved_by: Some("CLAUDE_CONFIG_DIR"),
+        home: &[".claude"],
+        below: "projects",
+    }),
+};
+
+const SETTINGS: &[SettingsFile] = &[SettingsFile {
+    name: "settings.json",
+    format: Format::Json(HOOK),
+}];
+
+const STEPS: &[&str] =
+    &["Claude Code reads hooks when a session starts: start a new one (or open /hooks)."];
+
+/// The event after a call in Claude Code's dialect, which its copies send too.
+pub(super) const POST_TOOL_USE: After = After {
+    event: "PostToolUse",
+    named: true,
+};
+
+/// Our entry in Claude Code's settings, the shape Codex, Factory Droid, Qoder CLI and Grok
+/// Build share: `{matcher, hooks: [handler]}` groups under `hooks.PreToolUse`, handlers
+/// `{type: "command", command, timeout}` (seconds).
+pub(super) const HOOK: JsonHook = JsonHook {
+    preamble: &[],
+    path: &["hooks", "PreToolUse"],
+    grouped: true,
+    command_key: &["command"],
+    handler: |c| {
+        J::Obj(vec![
+            ("type", J::str("command")),
+            ("command", J::str(c)),
+            ("timeout", J::Int(30)),
+        ])
+    },
+    twin: None,
+};
 
 /// Tool names that carry a shell command.
 pub(super) fn is_shell_tool(name: &str) -> bool {

@@ -12,7 +12,55 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Stop, ToolCall, claude, text};
+use super::{Host, HostSpec, Reply, Stop, ToolCall, claude, mcp, text};
+use super::wiring::{Choice, Fits, Format, Project, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Cline,
+    name: "cline",
+    decode,
+    encode,
+    rewrite: None,
+    is_stop: |reply, _| is_stop(reply),
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::CLINE),
+    patches: false,
+    after: None,
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: None,
+        file_tools_matcher: None,
+        mcp_event: None,
+        marker: ".clinerules",
+        project: Some(Project {
+            folder: Some(&["hooks"]),
+            files: SCRIPT,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &["Documents", "Cline"],
+            moved: |_| None,
+            folder: UserFolder::Own(&["Hooks"]),
+            files: SCRIPT,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+const SCRIPT: &[SettingsFile] = &[SettingsFile {
+    name: "PreToolUse",
+    format: Format::ClineScript,
+}];
+
+const STEPS: &[&str] = &[
+    "Cline runs hooks only when they are on: Settings > Features > Enable Hooks (macOS and Linux).",
+];
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let pre = payload.get("preToolUse")?;

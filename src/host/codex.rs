@@ -11,7 +11,76 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, ToolCall, claude, text_at};
+use super::{Host, HostSpec, Reply, Rewrite, ToolCall, claude, mcp, text_at};
+use super::wiring::{Choice, Fits, Format, Project, SettingsFile, User, UserFolder, Wiring, Group};
+use super::transcript::{self, Source};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Codex,
+    name: "codex",
+    decode,
+    encode: claude::encode,
+    rewrite: Some(rewrite),
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::CLAUDE),
+    patches: true,
+    after: Some(claude::POST_TOOL_USE),
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: Some(MATCH),
+        file_tools_matcher: None,
+        mcp_event: None,
+        marker: ".codex",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: FILES,
+            choice: Choice::InlineToml,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".codex"],
+            moved: |loc| loc.codex_home.clone(),
+            folder: UserFolder::Own(&[]),
+            files: FILES,
+            choice: Choice::InlineToml,
+        },
+        shell: "sh",
+        project_steps: &[
+            TRUST,
+            "Codex loads a project's hooks only when the project's .codex folder is trusted.",
+        ],
+        user_steps: &[TRUST],
+    },
+    transcripts: Some(transcript::Folder {
+        source: Source::Codex,
+        moved_by: Some("CODEX_HOME"),
+        home: &[".codex"],
+        below: "sessions",
+    }),
+};
+
+/// Codex's shell tool, its `apply_patch` (which it cannot undo) and MCP tools.
+const MATCH: &str = "Bash|apply_patch|mcp__.*";
+
+/// `hooks.json`, or inline `[hooks]` tables when config.toml already keeps its hooks there.
+const FILES: &[SettingsFile] = &[
+    SettingsFile {
+        name: "hooks.json",
+        format: Format::Json(claude::HOOK),
+    },
+    SettingsFile {
+        name: "config.toml",
+        format: Format::CodexToml(Group {
+            event: "PreToolUse",
+            matcher: MATCH,
+            timeout: 30,
+        }),
+    },
+];
+
+const TRUST: &str = "Codex runs a hook only once you trust it: open /hooks and trust agent-guard (again after any change to the entry).";
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Codex, claude::is_shell_tool)?;

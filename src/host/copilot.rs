@@ -11,7 +11,89 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, Stop, ToolCall, claude, text, text_at};
+use super::{After, Host, HostSpec, Reply, Rewrite, Stop, ToolCall, claude, text, text_at};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, Twin, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Copilot,
+    name: "copilot",
+    decode,
+    encode,
+    rewrite: Some(rewrite),
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: None,
+    patches: false,
+    // Its `postToolUse` payload is its `preToolUse` one with the result added.
+    after: Some(After {
+        event: "postToolUse",
+        named: false,
+    }),
+    wiring: Wiring {
+        event: "preToolUse",
+        matcher: None,
+        file_tools_matcher: None,
+        mcp_event: None,
+        marker: ".github/hooks",
+        // `.github/hooks/` can be created in any repository with `.github/`.
+        project: Some(Project {
+            folder: Some(&[]),
+            files: OWN_FILE,
+            choice: Choice::Listed,
+            fits: Fits::Folder(".github"),
+        }),
+        user: User {
+            home: &[".copilot"],
+            moved: |loc| loc.copilot_home.clone(),
+            folder: UserFolder::Own(&["hooks"]),
+            files: OWN_FILE,
+            choice: Choice::Listed,
+        },
+        // The entry's field for the command is `bash`, and bash runs it.
+        shell: "bash",
+        project_steps: &[
+            "Copilot CLI loads .github/hooks from the folder it starts in: start it from the repository's top level.",
+            "Copilot's cloud agent also reads .github/hooks on the default branch, on a machine without this binary: keep agent-guard.json out of commits.",
+        ],
+        user_steps: &["Copilot CLI: start a new session."],
+    },
+    transcripts: None,
+};
+
+/// A file of our own in its hooks folder, of which it reads every `*.json`. The command goes
+/// under `bash` and, for Copilot CLI on Windows, which runs hooks in PowerShell, under
+/// `powershell` too.
+const OWN_FILE: &[SettingsFile] = &[SettingsFile {
+    name: "agent-guard.json",
+    format: Format::Json(JsonHook {
+        preamble: &[("version", J::Int(1))],
+        path: &["hooks", "preToolUse"],
+        grouped: false,
+        command_key: &["bash"],
+        handler: |c| {
+            J::Obj(vec![
+                ("type", J::str("command")),
+                ("bash", J::str(c)),
+                ("powershell", J::Str(powershell(c).into())),
+                ("timeoutSec", J::Int(30)),
+            ])
+        },
+        twin: Some(Twin {
+            key: "powershell",
+            value: powershell,
+        }),
+    }),
+}];
+
+/// The hook's command line as PowerShell runs it: a program path in quotes is a string there,
+/// run with the call operator `&`.
+fn powershell(command: &str) -> String {
+    match command.starts_with(['"', '\'']) {
+        true => format!("& {command}"),
+        false => command.to_string(),
+    }
+}
 
 fn is_shell_tool(name: &str) -> bool {
     matches!(name, "bash" | "Bash" | "powershell")
@@ -68,6 +150,28 @@ pub(super) fn is_stop(reply: Option<&Value>, exit_code: i32) -> bool {
 mod tests {
     use super::*;
     use crate::host::decode;
+
+    #[test]
+    fn powershell_calls_a_quoted_program_with_the_call_operator() {
+        let cases = [
+            (
+                "C:/Users/me/.cargo/bin/agent-guard.exe hook --host copilot",
+                "C:/Users/me/.cargo/bin/agent-guard.exe hook --host copilot",
+            ),
+            (
+                "\"C:/Program Files/agent-guard/agent-guard.exe\" hook --host copilot",
+                "& \"C:/Program Files/agent-guard/agent-guard.exe\" hook --host copilot",
+            ),
+            (
+                "'C:/Users/a$b/agent-guard.exe' hook --host copilot",
+                "& 'C:/Users/a$b/agent-guard.exe' hook --host copilot",
+            ),
+        ];
+        for (bash, want) in cases {
+            assert_eq!(powershell(bash), want);
+            assert!(crate::install::is_ours(&powershell(bash), Host::Copilot));
+        }
+    }
 
     #[test]
     fn tool_args_as_a_string_or_an_object() {

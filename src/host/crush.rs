@@ -17,7 +17,84 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, ToolCall, claude, text, text_at, working_dir};
+use super::{Host, HostSpec, Reply, Rewrite, ToolCall, claude, mcp, text, text_at, working_dir};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, Twin, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Crush,
+    name: "crush",
+    decode,
+    encode: |stop| encode(stop.reason()),
+    rewrite: Some(rewrite),
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::CRUSH),
+    patches: false,
+    // Crush has no event after the call.
+    after: None,
+    wiring: Wiring {
+        event: EVENT,
+        matcher: Some(MATCH),
+        file_tools_matcher: None,
+        mcp_event: None,
+        // Its data folder, which it makes in every project it runs in; its settings are
+        // `crush.json` or `.crush.json` at the top level, and only one of those says the
+        // project uses it.
+        marker: ".crush",
+        project: Some(Project {
+            folder: None,
+            // Where both set a key, `.crush.json` wins; install keeps to the one there is.
+            files: &[settings("crush.json"), settings(".crush.json")],
+            choice: Choice::Existing,
+            fits: Fits::SettingsFile,
+        }),
+        // `~/.config/crush` on every OS, Windows included.
+        user: User {
+            home: &[".config", "crush"],
+            moved: |loc| loc.crush_home.clone(),
+            folder: UserFolder::Own(&[]),
+            files: &[settings("crush.json")],
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+/// Crush's shell tool and its MCP tools; it tests the matcher as a regular expression,
+/// unanchored.
+const MATCH: &str = "^bash$|^mcp_";
+
+/// Crush's entries are flat: `name` is what its TUI shows, the timeout is in seconds. The
+/// matcher is the handler's own, kept at ours as the command is.
+const fn settings(name: &'static str) -> SettingsFile {
+    SettingsFile {
+        name,
+        format: Format::Json(JsonHook {
+            preamble: &[],
+            path: &["hooks", EVENT],
+            grouped: false,
+            command_key: &["command"],
+            handler: |c| {
+                J::Obj(vec![
+                    ("name", J::str("agent-guard")),
+                    ("matcher", J::str(MATCH)),
+                    ("command", J::str(c)),
+                    ("timeout", J::Int(30)),
+                ])
+            },
+            twin: Some(Twin {
+                key: "matcher",
+                value: |_| MATCH.to_string(),
+            }),
+        }),
+    }
+}
+
+const STEPS: &[&str] = &["Crush reads crush.json when it starts: restart it."];
 
 /// The shell tool's name.
 const SHELL: &str = "bash";

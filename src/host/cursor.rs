@@ -13,7 +13,65 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, Stop, ToolCall, text, text_at};
+use super::{After, Host, HostSpec, Reply, Rewrite, Stop, ToolCall, mcp, text, text_at};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Cursor,
+    name: "cursor",
+    decode,
+    encode,
+    rewrite: Some(rewrite),
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::CURSOR),
+    patches: false,
+    after: Some(After {
+        event: "afterShellExecution",
+        named: true,
+    }),
+    wiring: Wiring {
+        event: "beforeShellExecution",
+        matcher: None,
+        file_tools_matcher: None,
+        mcp_event: Some("beforeMCPExecution"),
+        marker: ".cursor",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: HOOKS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".cursor"],
+            moved: |_| None,
+            folder: UserFolder::Own(&[]),
+            files: HOOKS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+const HOOKS: &[SettingsFile] = &[SettingsFile {
+    name: "hooks.json",
+    format: Format::Json(JsonHook {
+        preamble: &[("version", J::Int(1))],
+        path: &["hooks", "beforeShellExecution"],
+        grouped: false,
+        command_key: &["command"],
+        handler: |c| J::Obj(vec![("command", J::str(c))]),
+        twin: None,
+    }),
+}];
+
+const STEPS: &[&str] = &[
+    "Cursor: check that the hook is listed in Cursor Settings > Hooks; restart Cursor if it is not.",
+];
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let session = text(payload, "conversation_id").map(str::to_string);

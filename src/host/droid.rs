@@ -5,7 +5,84 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Host, ToolCall, claude};
+use super::{FileTool, Host, HostSpec, ToolCall, claude, mcp};
+use super::wiring::{Choice, Fits, Format, Project, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Droid,
+    name: "droid",
+    decode,
+    encode: claude::encode,
+    rewrite: None,
+    is_stop: claude::is_stop,
+    probe,
+    // Droid keeps no copy of what `Create` writes over.
+    file_tools: &[
+        FileTool {
+            name: "Create",
+            path: "file_path",
+            replaces: |_| true,
+        },
+        FileTool {
+            name: "Write",
+            path: "file_path",
+            replaces: |_| false,
+        },
+        FileTool {
+            name: "Edit",
+            path: "file_path",
+            replaces: |_| false,
+        },
+        FileTool {
+            name: "MultiEdit",
+            path: "file_path",
+            replaces: |_| false,
+        },
+    ],
+    mcp: Some(&mcp::CLAUDE),
+    patches: false,
+    after: Some(claude::POST_TOOL_USE),
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: Some("Execute|mcp__.*"),
+        file_tools_matcher: Some("Execute|Create|Edit|mcp__.*"),
+        mcp_event: None,
+        marker: ".factory",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: FILES,
+            choice: Choice::FirstWhenPresent,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".factory"],
+            moved: |_| None,
+            folder: UserFolder::Own(&[]),
+            files: FILES,
+            choice: Choice::FirstWhenPresent,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+/// Droid reads hooks.json, keyed directly by event name, and only when that file is absent
+/// the `hooks` key of settings.json. An existing hooks.json is followed as it is written (some
+/// carry a `hooks` wrapper); otherwise settings.json takes the hook.
+const FILES: &[SettingsFile] = &[
+    SettingsFile {
+        name: "hooks.json",
+        format: Format::Json(claude::HOOK),
+    },
+    SettingsFile {
+        name: "settings.json",
+        format: Format::Json(claude::HOOK),
+    },
+];
+
+const STEPS: &[&str] = &["Factory Droid reads hooks when a session starts: start a new one."];
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     claude::decode_as(payload, Host::Droid, |tool| tool == "Execute")

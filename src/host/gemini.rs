@@ -11,7 +11,91 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, Stop, ToolCall, claude, text, text_at};
+use super::{After, FileTool, Host, HostSpec, Reply, Rewrite, Stop, ToolCall, claude, mcp, text, text_at};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, User, UserFolder, Wiring};
+use super::transcript::{self, Source};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Gemini,
+    name: "gemini",
+    decode,
+    encode,
+    rewrite: Some(rewrite),
+    is_stop,
+    probe,
+    // Gemini CLI's checkpointing is off unless set: `write_file` replaces what it cannot
+    // restore.
+    file_tools: &[
+        FileTool {
+            name: "write_file",
+            path: "file_path",
+            replaces: |_| true,
+        },
+        FileTool {
+            name: "replace",
+            path: "file_path",
+            replaces: |_| false,
+        },
+    ],
+    mcp: Some(&mcp::GEMINI),
+    patches: false,
+    after: Some(After {
+        event: "AfterTool",
+        named: true,
+    }),
+    wiring: Wiring {
+        event: "BeforeTool",
+        // MCP tools come as `mcp_<server>_<tool>`.
+        matcher: Some("run_shell_command|mcp_.*"),
+        file_tools_matcher: Some("run_shell_command|write_file|replace|mcp_.*"),
+        mcp_event: None,
+        marker: ".gemini",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".gemini"],
+            moved: |_| None,
+            folder: UserFolder::Own(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: &[
+            "Gemini CLI runs project hooks only in a trusted folder, and warns once about a new one: start a new session and accept it.",
+        ],
+        user_steps: &["Gemini CLI: start a new session; /hooks panel lists the hook."],
+    },
+    transcripts: Some(transcript::Folder {
+        source: Source::Gemini,
+        moved_by: None,
+        home: &[".gemini"],
+        below: "tmp",
+    }),
+};
+
+/// `name` lets `/hooks disable agent-guard` find it; the timeout is in milliseconds.
+const SETTINGS: &[SettingsFile] = &[SettingsFile {
+    name: "settings.json",
+    format: Format::Json(JsonHook {
+        preamble: &[],
+        path: &["hooks", "BeforeTool"],
+        grouped: true,
+        command_key: &["command"],
+        handler: |c| {
+            J::Obj(vec![
+                ("name", J::str("agent-guard")),
+                ("type", J::str("command")),
+                ("command", J::str(c)),
+                ("timeout", J::Int(60_000)),
+            ])
+        },
+        twin: None,
+    }),
+}];
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Gemini, |tool| tool == "run_shell_command")?;

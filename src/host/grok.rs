@@ -14,7 +14,48 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, ToolCall, claude, text, text_at};
+use super::{Host, HostSpec, Reply, ToolCall, claude, text, text_at};
+use super::wiring::{Choice, Format, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Grok,
+    name: "grok",
+    decode,
+    encode: |stop| encode(stop.reason()),
+    rewrite: None,
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: None,
+    patches: false,
+    after: None,
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: Some(SHELL),
+        file_tools_matcher: None,
+        mcp_event: None,
+        // It reads hooks from the user's settings only; the folder says it is used.
+        marker: ".grok",
+        project: None,
+        user: User {
+            home: &[".grok"],
+            moved: |loc| loc.grok_home.clone(),
+            folder: UserFolder::Own(&["hooks"]),
+            // A file of our own in its hooks folder, of which it reads every `*.json`.
+            files: &[SettingsFile {
+                name: "agent-guard.json",
+                format: Format::Json(claude::HOOK),
+            }],
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+const STEPS: &[&str] = &["Grok Build reads its hooks folder when it starts: start a new session."];
 
 /// The shell tool's name.
 pub(super) const SHELL: &str = "run_terminal_command";

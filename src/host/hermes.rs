@@ -15,7 +15,67 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, ToolCall, claude, text, text_at, working_dir};
+use super::{After, FileTool, Host, HostSpec, Reply, ToolCall, claude, mcp, text, text_at, working_dir};
+use super::wiring::{Choice, Format, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Hermes,
+    name: "hermes",
+    decode,
+    encode: |stop| encode(stop.reason()),
+    rewrite: None,
+    is_stop,
+    probe,
+    // Hermes Agent keeps no copy of what `write_file` writes over; `patch` replaces strings in
+    // place (or applies a patch that names its files).
+    file_tools: &[
+        FileTool {
+            name: "write_file",
+            path: "path",
+            replaces: |_| true,
+        },
+        FileTool {
+            name: "patch",
+            path: "path",
+            replaces: |_| false,
+        },
+    ],
+    mcp: Some(&mcp::HERMES),
+    patches: false,
+    // Always written with the entry before the call, file tools or not.
+    after: Some(After {
+        event: AFTER,
+        named: true,
+    }),
+    wiring: Wiring {
+        event: BEFORE,
+        // Hermes tests the matcher as a regular expression against the whole tool name.
+        matcher: Some("terminal|mcp__.*"),
+        file_tools_matcher: Some("terminal|write_file|patch|mcp__.*"),
+        mcp_event: None,
+        // It reads hooks from the user's settings only; the folder says it is used.
+        marker: ".hermes",
+        project: None,
+        user: User {
+            home: &[".hermes"],
+            moved: |loc| loc.hermes_home.clone(),
+            folder: UserFolder::Own(&[]),
+            files: &[SettingsFile {
+                name: "config.yaml",
+                format: Format::HermesYaml,
+            }],
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+const STEPS: &[&str] = &[
+    "Hermes Agent asks once before it runs a new shell hook: start `hermes` in a terminal and approve agent-guard (or run it with --accept-hooks).",
+];
 
 /// The event before a tool runs.
 pub(super) const BEFORE: &str = "pre_tool_call";

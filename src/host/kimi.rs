@@ -15,7 +15,80 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, ToolCall, claude, text, text_at, working_dir};
+use super::{Host, HostSpec, ToolCall, claude, mcp, text, text_at, working_dir};
+use super::wiring::{Choice, Field, Format, SettingsFile, Tables, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Kimi,
+    name: "kimi",
+    decode,
+    encode: claude::encode,
+    rewrite: None,
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::CLAUDE),
+    patches: false,
+    after: Some(claude::POST_TOOL_USE),
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: Some(MATCH),
+        file_tools_matcher: None,
+        mcp_event: None,
+        // Kimi Code keeps AGENTS.md and mcp.json there, but reads hooks only from the user's
+        // config.
+        marker: ".kimi-code",
+        project: None,
+        user: User {
+            home: &[".kimi-code"],
+            moved: |loc| loc.kimi_home.clone(),
+            folder: UserFolder::Own(&[]),
+            files: &[SettingsFile {
+                name: "config.toml",
+                format: Format::HookTables {
+                    before: BEFORE_TABLE,
+                    after: Some(AFTER_TABLE),
+                },
+            }],
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+/// Kimi Code's shell tool and its MCP tools, before the call; it tests the matcher as a
+/// regular expression, unanchored.
+const MATCH: &str = "^Bash$|^mcp__";
+
+/// Our hook in Kimi Code's `config.toml`. A `[[hooks]]` table with any key besides these four
+/// makes Kimi drop its whole `hooks` section, every hook in it, so there is no name; the timeout
+/// is whole seconds.
+const BEFORE_TABLE: Tables = Tables {
+    fields: &[
+        ("event", Field::Str("PreToolUse")),
+        ("matcher", Field::Str(MATCH)),
+        ("command", Field::Command),
+        ("timeout", Field::Int(30)),
+    ],
+    event_key: "event",
+};
+
+/// Kimi Code's table for the call after it ran: its `PostToolUse` carries the fields of
+/// `PreToolUse` and the tool's output, and Kimi does not wait for it.
+const AFTER_TABLE: Tables = Tables {
+    fields: &[
+        ("event", Field::Str("PostToolUse")),
+        ("matcher", Field::Str("^Bash$")),
+        ("command", Field::Command),
+        ("timeout", Field::Int(30)),
+    ],
+    event_key: "event",
+};
+
+const STEPS: &[&str] = &["Kimi Code reads its hooks when a session starts: start a new one."];
 
 /// The shell tool's name.
 const SHELL: &str = "Bash";

@@ -3,7 +3,7 @@
 //! A host's MCP calls are described as data, an [`McpShape`]: the event that carries them,
 //! where the server's and the tool's names are (two fields, or one name that joins them), and
 //! where the arguments, the folder and the session are. A new host that sends MCP calls adds
-//! one shape and one line in [`shape`]. What each host sends, as its own sources define it:
+//! one shape, which its declaration names. What each host sends, as its own sources define it:
 //!
 //! - Claude Code (agent SDK 0.3, `PreToolUseHookInput`), Codex (0.171, its hook payload for
 //!   MCP calls), Factory Droid and Qoder CLI (Claude Code's payload): `tool_name`
@@ -108,7 +108,7 @@ pub(super) struct McpShape {
 }
 
 /// Claude Code's shape, which Codex, Droid, Qoder, Qwen and Kimi send as it is.
-const CLAUDE: McpShape = McpShape {
+pub(super) const CLAUDE: McpShape = McpShape {
     when: None,
     names: &[Naming::Joined {
         at: "/tool_name",
@@ -121,7 +121,7 @@ const CLAUDE: McpShape = McpShape {
     can_ask: true,
 };
 
-const GEMINI: McpShape = McpShape {
+pub(super) const GEMINI: McpShape = McpShape {
     when: Some(("/hook_event_name", "BeforeTool")),
     names: &[
         Naming::Fields {
@@ -140,7 +140,7 @@ const GEMINI: McpShape = McpShape {
     can_ask: true,
 };
 
-const CURSOR: McpShape = McpShape {
+pub(super) const CURSOR: McpShape = McpShape {
     when: Some(("/hook_event_name", "beforeMCPExecution")),
     names: &[Naming::Launched {
         tool: "/tool_name",
@@ -153,7 +153,7 @@ const CURSOR: McpShape = McpShape {
     can_ask: false,
 };
 
-const WINDSURF: McpShape = McpShape {
+pub(super) const WINDSURF: McpShape = McpShape {
     when: Some(("/agent_action_name", "pre_mcp_tool_use")),
     names: &[Naming::Fields {
         server: "/tool_info/mcp_server_name",
@@ -165,7 +165,7 @@ const WINDSURF: McpShape = McpShape {
     can_ask: false,
 };
 
-const CLINE: McpShape = McpShape {
+pub(super) const CLINE: McpShape = McpShape {
     when: Some(("/preToolUse/toolName", "use_mcp_tool")),
     names: &[Naming::Fields {
         server: "/preToolUse/parameters/server_name",
@@ -177,7 +177,7 @@ const CLINE: McpShape = McpShape {
     can_ask: false,
 };
 
-const VIBE: McpShape = McpShape {
+pub(super) const VIBE: McpShape = McpShape {
     when: Some(("/hook_event_name", "pre_tool")),
     names: &[Naming::Joined {
         at: "/tool_name",
@@ -190,7 +190,7 @@ const VIBE: McpShape = McpShape {
     can_ask: false,
 };
 
-const CRUSH: McpShape = McpShape {
+pub(super) const CRUSH: McpShape = McpShape {
     when: Some(("/event", "PreToolUse")),
     names: &[Naming::Joined {
         at: "/tool_name",
@@ -203,7 +203,7 @@ const CRUSH: McpShape = McpShape {
     can_ask: false,
 };
 
-const HERMES: McpShape = McpShape {
+pub(super) const HERMES: McpShape = McpShape {
     when: Some(("/hook_event_name", "pre_tool_call")),
     names: &[Naming::Joined {
         at: "/tool_name",
@@ -216,25 +216,9 @@ const HERMES: McpShape = McpShape {
     can_ask: false,
 };
 
-/// The shape of `host`'s MCP calls; `None` for hosts whose hooks are not sent them.
-pub(super) fn shape(host: Host) -> Option<&'static McpShape> {
-    match host {
-        Host::ClaudeCode | Host::Codex | Host::Droid | Host::Qoder => Some(&CLAUDE),
-        Host::Qwen | Host::Kimi => Some(&CLAUDE),
-        Host::Gemini => Some(&GEMINI),
-        Host::Cursor => Some(&CURSOR),
-        Host::Windsurf => Some(&WINDSURF),
-        Host::Cline => Some(&CLINE),
-        Host::Vibe => Some(&VIBE),
-        Host::Crush => Some(&CRUSH),
-        Host::Hermes => Some(&HERMES),
-        Host::Copilot | Host::Kiro | Host::Auggie | Host::Grok | Host::Antigravity => None,
-    }
-}
-
 /// Reads an MCP call in `host`'s shape; `None` for anything else.
 pub(super) fn decode(payload: &Value, host: Host) -> Option<OtherTool> {
-    let shape = shape(host)?;
+    let shape = host.spec().mcp?;
     if let Some((at, value)) = shape.when
         && text_at(payload, at) != Some(value)
     {
@@ -273,7 +257,7 @@ pub(super) fn probe(
     tool: &str,
     arguments: Value,
 ) -> Option<Value> {
-    let shape = shape(host)?;
+    let shape = host.spec().mcp?;
     let mut payload = base;
     for key in [
         "tool_name",
@@ -391,9 +375,9 @@ fn url_host(url: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_string())
 }
 
-/// Codex's `apply_patch`: the patch text under `tool_input.command`.
+/// `apply_patch` (Codex's): the patch text under `tool_input.command`.
 pub(super) fn decode_patch(payload: &Value, host: Host) -> Option<OtherTool> {
-    if host != Host::Codex || text_at(payload, "/tool_name") != Some("apply_patch") {
+    if !host.spec().patches || text_at(payload, "/tool_name") != Some("apply_patch") {
         return None;
     }
     let input = input_object(payload.get("tool_input")?)?;
@@ -465,7 +449,7 @@ mod tests {
             let base: Value = serde_json::from_slice(&base).unwrap();
             let args = json!({"sql": "DROP TABLE t"});
             let Some(payload) = probe(host, base, "postgres", "query", args) else {
-                assert!(shape(host).is_none(), "{host:?}");
+                assert!(host.spec().mcp.is_none(), "{host:?}");
                 continue;
             };
             let call = decode(&payload, host).unwrap_or_else(|| panic!("{host:?}: {payload}"));

@@ -1,30 +1,15 @@
 //! Host adapters: the only code that knows what an agent host sends and expects back.
 //!
-//! `decode` turns the host's stdin into a [`ToolCall`] (or `None` when the call is not a
-//! shell command we judge); `encode` renders a [`Verdict`] in the host's exact dialect. One
-//! module per host; Claude Code's module also holds the payload shape that Codex, Droid, Kiro,
-//! Qwen Code, Auggie, Vibe, Kimi Code, Crush, Qoder and Copilot's PascalCase dialect copy.
+//! Each host is declared once, as a [`HostSpec`] in its own module, and listed once in the
+//! registry below. `decode` turns the host's stdin into a [`ToolCall`] (or `None` when the call
+//! is not a shell command we judge); `encode` renders a [`Verdict`] in the host's exact dialect;
+//! both ask the declaration. Claude Code's module also holds the payload shape that Codex,
+//! Droid, Kiro, Qwen Code, Auggie, Vibe, Kimi Code, Crush, Qoder and Copilot's PascalCase
+//! dialect copy.
 
-mod antigravity;
-mod auggie;
-mod claude;
-mod cline;
-mod codex;
-mod copilot;
-mod crush;
-mod cursor;
-mod droid;
-mod gemini;
-mod grok;
-mod hermes;
-mod kimi;
-mod kiro;
 mod mcp;
-mod qoder;
-mod qwen;
 pub mod transcript;
-mod vibe;
-mod windsurf;
+pub mod wiring;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -36,73 +21,108 @@ use crate::tools::ToolUse;
 
 pub use mcp::OtherTool;
 
-/// The agent hosts whose hook protocol the guard speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Host {
-    ClaudeCode,
-    Codex,
-    Gemini,
-    Cursor,
-    Copilot,
-    Droid,
-    Kiro,
-    Windsurf,
-    Cline,
-    Qwen,
-    Auggie,
-    Vibe,
-    Kimi,
-    Crush,
-    Qoder,
-    Grok,
-    Antigravity,
-    Hermes,
+/// One host's declaration, in the host's own file: its name, how its payload is read and its
+/// answer written, which of its calls the hook sees, and how it is wired and checked. Every
+/// other part of the guard asks the declaration rather than naming the host.
+pub struct HostSpec {
+    pub host: Host,
+    /// The name used on the command line (`--host NAME`) and in the audit log.
+    pub name: &'static str,
+    /// Reads a shell call from its payload; `None` for anything else.
+    decode: fn(&Value) -> Option<ToolCall>,
+    /// Its answer to a stopped call.
+    encode: fn(Stop) -> Reply,
+    /// Its answer that lets a call run with another tool input; `None` for a host whose calls
+    /// never carry a [`Rewrite`].
+    rewrite: Option<fn(Value) -> Reply>,
+    /// Whether a hook process that printed this JSON (if any) and exited with this code stops
+    /// the call, by its own rules: how `doctor` reads the answer.
+    is_stop: fn(Option<&Value>, i32) -> bool,
+    /// A payload as it would send it before running a command in a folder: what `doctor`
+    /// feeds the installed hook.
+    probe: fn(&str, &Path) -> Value,
+    /// Its file-writing tools that the hook reads, where its file tools are sent to the hook.
+    file_tools: &'static [FileTool],
+    /// Where its hooks are sent MCP calls: where the payload holds one.
+    mcp: Option<&'static mcp::McpShape>,
+    /// Whether it sends its `apply_patch` tool (the patch under `tool_input.command`).
+    patches: bool,
+    /// The event that reports a call after it ran, on the hosts where install wires one.
+    pub after: Option<After>,
+    /// What install writes and where.
+    pub wiring: wiring::Wiring,
+    /// Where it keeps its past sessions, for hosts whose records `replay` reads.
+    pub transcripts: Option<transcript::Folder>,
+}
+
+/// A host's event after a call ran.
+#[derive(Debug, Clone, Copy)]
+pub struct After {
+    pub event: &'static str,
+    /// Whether its payload names the event (under `hook_event_name` or `agent_action_name`);
+    /// where not, the installed command says `--after`.
+    pub named: bool,
+}
+
+/// One file-writing tool of a host.
+struct FileTool {
+    name: &'static str,
+    /// The field of its input that names the file.
+    path: &'static str,
+    /// Whether a call with this input writes the file whole on a host that keeps no copy of
+    /// what was there (no checkpoint to restore), so the content it replaces is judged.
+    replaces: fn(&Value) -> bool,
+}
+
+/// The registry: each host's variant and the module that declares it (its `SPEC`), once.
+macro_rules! hosts {
+    ($($variant:ident => $module:ident,)*) => {
+        $(mod $module;)*
+
+        /// The agent hosts whose hook protocol the guard speaks.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Host {
+            $($variant,)*
+        }
+
+        impl Host {
+            pub const ALL: [Host; [$(stringify!($variant)),*].len()] = [$(Host::$variant,)*];
+
+            /// The host's declaration.
+            pub fn spec(self) -> &'static HostSpec {
+                match self {
+                    $(Host::$variant => &$module::SPEC,)*
+                }
+            }
+        }
+    };
+}
+
+hosts! {
+    ClaudeCode => claude,
+    Codex => codex,
+    Gemini => gemini,
+    Cursor => cursor,
+    Copilot => copilot,
+    Droid => droid,
+    Kiro => kiro,
+    Windsurf => windsurf,
+    Cline => cline,
+    Qwen => qwen,
+    Auggie => auggie,
+    Vibe => vibe,
+    Kimi => kimi,
+    Crush => crush,
+    Qoder => qoder,
+    Grok => grok,
+    Antigravity => antigravity,
+    Hermes => hermes,
 }
 
 impl Host {
-    pub const ALL: [Host; 18] = [
-        Host::ClaudeCode,
-        Host::Codex,
-        Host::Gemini,
-        Host::Cursor,
-        Host::Copilot,
-        Host::Droid,
-        Host::Kiro,
-        Host::Windsurf,
-        Host::Cline,
-        Host::Qwen,
-        Host::Auggie,
-        Host::Vibe,
-        Host::Kimi,
-        Host::Crush,
-        Host::Qoder,
-        Host::Grok,
-        Host::Antigravity,
-        Host::Hermes,
-    ];
-
     /// The name used on the command line (`--host NAME`) and in the audit log.
     pub fn name(self) -> &'static str {
-        match self {
-            Host::ClaudeCode => "claude",
-            Host::Codex => "codex",
-            Host::Gemini => "gemini",
-            Host::Cursor => "cursor",
-            Host::Copilot => "copilot",
-            Host::Droid => "droid",
-            Host::Kiro => "kiro",
-            Host::Windsurf => "windsurf",
-            Host::Cline => "cline",
-            Host::Qwen => "qwen",
-            Host::Auggie => "auggie",
-            Host::Vibe => "vibe",
-            Host::Kimi => "kimi",
-            Host::Crush => "crush",
-            Host::Qoder => "qoder",
-            Host::Grok => "grok",
-            Host::Antigravity => "antigravity",
-            Host::Hermes => "hermes",
-        }
+        self.spec().name
     }
 
     pub fn from_name(name: &str) -> Option<Host> {
@@ -265,26 +285,7 @@ pub fn decode(input: &[u8], host: Option<Host>) -> Option<ToolCall> {
     if !payload.is_object() {
         return None;
     }
-    let call = match host.unwrap_or_else(|| detect(&payload)) {
-        Host::ClaudeCode => claude::decode(&payload),
-        Host::Codex => codex::decode(&payload),
-        Host::Gemini => gemini::decode(&payload),
-        Host::Cursor => cursor::decode(&payload),
-        Host::Copilot => copilot::decode(&payload),
-        Host::Droid => droid::decode(&payload),
-        Host::Kiro => kiro::decode(&payload),
-        Host::Windsurf => windsurf::decode(&payload),
-        Host::Cline => cline::decode(&payload),
-        Host::Qwen => qwen::decode(&payload),
-        Host::Auggie => auggie::decode(&payload),
-        Host::Vibe => vibe::decode(&payload),
-        Host::Kimi => kimi::decode(&payload),
-        Host::Crush => crush::decode(&payload),
-        Host::Qoder => qoder::decode(&payload),
-        Host::Grok => grok::decode(&payload),
-        Host::Antigravity => antigravity::decode(&payload),
-        Host::Hermes => hermes::decode(&payload),
-    }?;
+    let call = (host.unwrap_or_else(|| detect(&payload)).spec().decode)(&payload)?;
     (!call.command.trim().is_empty()).then_some(call)
 }
 
@@ -339,29 +340,13 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
     let host = host.unwrap_or_else(|| detect(&payload));
     let tool = text(&payload, "tool_name")?;
     let input = payload.get("tool_input")?;
-    // Which field names the file, and whether the tool replaces it whole on a host with no
-    // checkpoint of its own. Claude Code restores its file tools' writes (checkpoints); Gemini
-    // CLI's checkpointing is off unless set; Droid, Kiro CLI and Hermes Agent keep no copy.
-    let (keys, replaces): (&[&str], bool) = match (host, tool) {
-        (Host::ClaudeCode, "Write" | "Edit" | "MultiEdit") => (&["file_path"], false),
-        (Host::ClaudeCode, "NotebookEdit") => (&["notebook_path"], false),
-        (Host::Droid, "Create") => (&["file_path"], true),
-        (Host::Droid, "Write" | "Edit" | "MultiEdit") => (&["file_path"], false),
-        (Host::Gemini, "write_file") => (&["file_path"], true),
-        (Host::Gemini, "replace") => (&["file_path"], false),
-        // `create` writes `file_text` over the file; `str_replace`, `insert` and `append`
-        // change it in place.
-        (Host::Kiro, "fs_write") => (&["path"], text(input, "command") == Some("create")),
-        // `patch` replaces strings in place (or applies a patch that names its files).
-        (Host::Hermes, "write_file") => (&["path"], true),
-        (Host::Hermes, "patch") => (&["path"], false),
-        _ => return None,
-    };
-    let paths: Vec<PathBuf> = keys
-        .iter()
-        .filter_map(|k| input.get(*k).and_then(Value::as_str))
+    let file_tool = host.spec().file_tools.iter().find(|t| t.name == tool)?;
+    let paths: Vec<PathBuf> = input
+        .get(file_tool.path)
+        .and_then(Value::as_str)
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
+        .into_iter()
         .collect();
     if paths.is_empty() {
         return None;
@@ -372,7 +357,7 @@ pub fn decode_file_edit(input: &[u8], host: Option<Host>) -> Option<FileEdit> {
         paths,
         cwd: text(&payload, "cwd").map(PathBuf::from),
         session: text(&payload, "session_id").map(str::to_string),
-        replaces,
+        replaces: (file_tool.replaces)(input),
     })
 }
 
@@ -388,7 +373,7 @@ pub fn may_be_tool(input: &[u8]) -> bool {
 /// (else the one its shape shows); `None` for anything else, a call that has run included.
 pub fn decode_tool(input: &[u8], host: Option<Host>) -> Option<OtherTool> {
     let payload: Value = serde_json::from_slice(input).ok()?;
-    if text(&payload, "hook_event_name").is_some_and(|event| AFTER_EVENTS.contains(&event)) {
+    if text(&payload, "hook_event_name").is_some_and(|event| named_after(event).is_some()) {
         return None;
     }
     let host = host.unwrap_or_else(|| detect(&payload));
@@ -416,20 +401,29 @@ impl Done {
     }
 }
 
-/// Events that report a call after it ran; they name themselves in their payload.
-const AFTER_EVENTS: &[&str] = &[
-    "PostToolUse",
-    "AfterTool",
-    hermes::AFTER,
-    "afterShellExecution",
-    vibe::AFTER,
-    windsurf::AFTER,
-];
+/// The events that report a call after it ran and name themselves in their payload, each once,
+/// with the first host (in the registry's order) that sends it: Claude Code's `PostToolUse`,
+/// which several hosts copy, is read as Claude Code's unless the command names the host.
+fn named_after_events() -> impl Iterator<Item = (&'static str, Host)> {
+    Host::ALL.into_iter().enumerate().filter_map(|(at, host)| {
+        let after = host.spec().after.filter(|after| after.named)?;
+        let earlier = Host::ALL.iter().take(at);
+        let repeated = earlier
+            .filter_map(|h| h.spec().after)
+            .any(|a| a.named && a.event == after.event);
+        (!repeated).then_some((after.event, host))
+    })
+}
+
+/// The host an after-call event names, when it is one.
+fn named_after(event: &str) -> Option<Host> {
+    named_after_events().find_map(|(e, host)| (e == event).then_some(host))
+}
 
 /// Whether `input` may be an after-call event: a look at the bytes that spares a judged call
 /// a second parse of its payload.
 pub fn may_be_done(input: &[u8]) -> bool {
-    AFTER_EVENTS.iter().any(|event| {
+    named_after_events().any(|(event, _)| {
         input
             .windows(event.len())
             .any(|window| window == event.as_bytes())
@@ -442,18 +436,8 @@ pub fn decode_done(input: &[u8], host: Option<Host>) -> Option<Done> {
     // Windsurf names its actions under `agent_action_name`.
     let event =
         text(&payload, "hook_event_name").or_else(|| text(&payload, "agent_action_name"))?;
-    if !AFTER_EVENTS.contains(&event) {
-        return None;
-    }
-    let host = host.unwrap_or(match event {
-        "AfterTool" => Host::Gemini,
-        hermes::AFTER => Host::Hermes,
-        "afterShellExecution" => Host::Cursor,
-        vibe::AFTER => Host::Vibe,
-        windsurf::AFTER => Host::Windsurf,
-        _ => Host::ClaudeCode,
-    });
-    decode_ran(input, host)
+    let named = named_after(event)?;
+    decode_ran(input, host.unwrap_or(named))
 }
 
 /// Reads a payload the installed command says is an after-call event (`hook --after`), for
@@ -523,46 +507,14 @@ pub fn encode(call: &ToolCall, verdict: &Verdict) -> Reply {
         Decision::Ask if call.can_ask => Stop::Ask(reason),
         Decision::Ask | Decision::Deny => Stop::Deny(reason),
     };
-    match call.host {
-        Host::ClaudeCode | Host::Codex | Host::Droid => claude::encode(stop),
-        Host::Gemini => gemini::encode(stop),
-        Host::Cursor => cursor::encode(stop),
-        Host::Copilot => copilot::encode(stop),
-        Host::Kiro | Host::Windsurf => Reply::exit_two(stop.reason()),
-        Host::Cline => cline::encode(stop),
-        Host::Qwen => claude::encode(stop),
-        Host::Auggie => claude::encode(stop),
-        Host::Vibe => vibe::encode(stop.reason()),
-        Host::Kimi | Host::Qoder => claude::encode(stop),
-        Host::Crush => crush::encode(stop.reason()),
-        Host::Grok => grok::encode(stop.reason()),
-        Host::Antigravity => antigravity::encode(stop.reason()),
-        Host::Hermes => hermes::encode(stop.reason()),
-    }
+    (call.host.spec().encode)(stop)
 }
 
 /// Lets the call run with `input` as its tool input, in the dialect of a host that can.
 fn rewritten(host: Host, input: Value) -> Reply {
-    match host {
-        Host::ClaudeCode => claude::rewrite(input),
-        Host::Codex => codex::rewrite(input),
-        Host::Gemini => gemini::rewrite(input),
-        Host::Cursor => cursor::rewrite(input),
-        Host::Copilot => copilot::rewrite(input),
-        Host::Auggie => claude::rewrite(input),
-        Host::Vibe => vibe::rewrite(input),
-        Host::Crush => crush::rewrite(input),
-        Host::Qoder => claude::rewrite(input),
-        // Their calls never carry a `Rewrite`.
-        Host::Droid
-        | Host::Kiro
-        | Host::Windsurf
-        | Host::Cline
-        | Host::Qwen
-        | Host::Kimi
-        | Host::Grok
-        | Host::Antigravity
-        | Host::Hermes => Reply::silent(),
+    match host.spec().rewrite {
+        Some(rewrite) => rewrite(input),
+        None => Reply::silent(),
     }
 }
 
@@ -570,26 +522,7 @@ fn rewritten(host: Host, input: Value) -> Reply {
 /// the installed hook to check it end to end. Each one is also recognised without `--host`,
 /// but Qoder CLI's, which is Claude Code's.
 pub fn probe(host: Host, command: &str, cwd: &Path) -> Vec<u8> {
-    let payload = match host {
-        Host::ClaudeCode => claude::probe(command, cwd),
-        Host::Codex => codex::probe(command, cwd),
-        Host::Gemini => gemini::probe(command, cwd),
-        Host::Cursor => cursor::probe(command, cwd),
-        Host::Copilot => copilot::probe(command, cwd),
-        Host::Droid => droid::probe(command, cwd),
-        Host::Kiro => kiro::probe(command, cwd),
-        Host::Windsurf => windsurf::probe(command, cwd),
-        Host::Cline => cline::probe(command, cwd),
-        Host::Qwen => qwen::probe(command, cwd),
-        Host::Auggie => auggie::probe(command, cwd),
-        Host::Vibe => vibe::probe(command, cwd),
-        Host::Kimi => kimi::probe(command, cwd),
-        Host::Crush => crush::probe(command, cwd),
-        Host::Qoder => qoder::probe(command, cwd),
-        Host::Grok => grok::probe(command, cwd),
-        Host::Antigravity => antigravity::probe(command, cwd),
-        Host::Hermes => hermes::probe(command, cwd),
-    };
+    let payload = (host.spec().probe)(command, cwd);
     payload.to_string().into_bytes()
 }
 
@@ -612,23 +545,7 @@ pub fn probe_mcp(host: Host, sql: &str, cwd: &Path) -> Option<Vec<u8>> {
 /// in `host`'s protocol.
 pub fn is_stop(host: Host, stdout: &[u8], exit_code: i32) -> bool {
     let reply = serde_json::from_slice::<Value>(stdout).ok();
-    match host {
-        Host::ClaudeCode | Host::Droid | Host::Qoder => claude::is_stop(reply.as_ref(), exit_code),
-        Host::Codex => codex::is_stop(reply.as_ref(), exit_code),
-        Host::Gemini => gemini::is_stop(reply.as_ref(), exit_code),
-        Host::Cursor => cursor::is_stop(reply.as_ref(), exit_code),
-        Host::Copilot => copilot::is_stop(reply.as_ref(), exit_code),
-        Host::Kiro | Host::Windsurf => exit_code == 2,
-        Host::Cline => cline::is_stop(reply.as_ref()),
-        Host::Qwen => qwen::is_stop(reply.as_ref(), exit_code),
-        Host::Auggie => auggie::is_stop(reply.as_ref(), exit_code),
-        Host::Vibe => vibe::is_stop(reply.as_ref(), exit_code),
-        Host::Kimi => kimi::is_stop(reply.as_ref(), exit_code),
-        Host::Crush => crush::is_stop(reply.as_ref(), exit_code),
-        Host::Grok => grok::is_stop(reply.as_ref(), exit_code),
-        Host::Antigravity => antigravity::is_stop(reply.as_ref(), exit_code),
-        Host::Hermes => hermes::is_stop(reply.as_ref(), exit_code),
-    }
+    (host.spec().is_stop)(reply.as_ref(), exit_code)
 }
 
 /// Where a tool runs its command: its own folder (`dir`), taken from the session's (`base`)

@@ -13,7 +13,54 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Host, Rewrite, ToolCall, claude};
+use super::{Host, HostSpec, Rewrite, ToolCall, claude, mcp};
+use super::wiring::{Choice, Fits, Format, Project, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Qoder,
+    name: "qoder",
+    decode,
+    encode: claude::encode,
+    rewrite: Some(claude::rewrite),
+    is_stop: claude::is_stop,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::CLAUDE),
+    patches: false,
+    after: Some(claude::POST_TOOL_USE),
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: Some("Bash|mcp__.*"),
+        file_tools_matcher: None,
+        mcp_event: None,
+        marker: ".qoder",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".qoder"],
+            moved: |loc| loc.qoder_home.clone(),
+            folder: UserFolder::Own(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+const SETTINGS: &[SettingsFile] = &[SettingsFile {
+    name: "settings.json",
+    format: Format::Json(claude::HOOK),
+}];
+
+const STEPS: &[&str] =
+    &["Qoder CLI reads hooks when a session starts: start a new one (or open /hooks)."];
 
 pub(super) fn decode(payload: &Value) -> Option<ToolCall> {
     let call = claude::decode_as(payload, Host::Qoder, |tool| tool == "Bash")?;

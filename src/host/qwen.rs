@@ -12,7 +12,69 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, ToolCall, claude, text, text_at, working_dir};
+use super::{Host, HostSpec, ToolCall, claude, mcp, text, text_at, working_dir};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Qwen,
+    name: "qwen",
+    decode,
+    encode: claude::encode,
+    rewrite: None,
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::CLAUDE),
+    patches: false,
+    after: Some(claude::POST_TOOL_USE),
+    wiring: Wiring {
+        event: "PreToolUse",
+        matcher: Some("run_shell_command|mcp__.*"),
+        file_tools_matcher: None,
+        mcp_event: None,
+        marker: ".qwen",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".qwen"],
+            moved: |loc| loc.qwen_home.clone(),
+            folder: UserFolder::Own(&[]),
+            files: SETTINGS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: &[
+            "Qwen Code runs a project's hooks only in a trusted folder: start a new session there and trust it.",
+        ],
+        user_steps: &["Qwen Code: start a new session; /hooks lists the hook."],
+    },
+    transcripts: None,
+};
+
+/// Claude Code's shape; its timeouts are in seconds and `name` is what its logs and `/hooks`
+/// show.
+const SETTINGS: &[SettingsFile] = &[SettingsFile {
+    name: "settings.json",
+    format: Format::Json(JsonHook {
+        preamble: &[],
+        path: &["hooks", "PreToolUse"],
+        grouped: true,
+        command_key: &["command"],
+        handler: |c| {
+            J::Obj(vec![
+                ("type", J::str("command")),
+                ("command", J::str(c)),
+                ("name", J::str("agent-guard")),
+                ("timeout", J::Int(30)),
+            ])
+        },
+        twin: None,
+    }),
+}];
 
 /// The shell tool's name in Qwen Code (and Gemini CLI).
 pub(super) const SHELL: &str = "run_shell_command";

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::claude;
+use super::{Host, claude};
 use crate::shell::Dialect;
 use crate::tools::{McpUse, ToolUse};
 
@@ -69,8 +69,22 @@ pub struct Transcript {
     pub unreadable: usize,
 }
 
-/// The hosts' own session folders under the user's home.
-pub fn default_roots() -> Vec<PathBuf> {
+/// Where a host keeps its sessions' records: a folder below the user's home (or where an
+/// environment variable moved it), and the folder of records in it.
+#[derive(Debug, Clone, Copy)]
+pub struct Folder {
+    /// What the records there are.
+    pub source: Source,
+    /// The environment variable that moves the host's folder.
+    pub moved_by: Option<&'static str>,
+    /// The host's folder, below the home folder.
+    pub home: &'static [&'static str],
+    /// The folder of records in it.
+    pub below: &'static str,
+}
+
+/// The hosts' own session folders under the user's home, with whose records they hold.
+pub fn default_roots() -> Vec<(Source, PathBuf)> {
     let env = |key: &str| {
         std::env::var_os(key)
             .filter(|v| !v.is_empty())
@@ -79,13 +93,19 @@ pub fn default_roots() -> Vec<PathBuf> {
     let Some(home) = env("HOME").or_else(|| env("USERPROFILE")) else {
         return Vec::new();
     };
-    let claude = env("CLAUDE_CONFIG_DIR").unwrap_or_else(|| home.join(".claude"));
-    let codex = env("CODEX_HOME").unwrap_or_else(|| home.join(".codex"));
-    vec![
-        claude.join("projects"),
-        codex.join("sessions"),
-        home.join(".gemini").join("tmp"),
-    ]
+    Host::ALL
+        .into_iter()
+        .filter_map(|host| host.spec().transcripts)
+        .map(|folder| {
+            let own = folder.moved_by.and_then(env).unwrap_or_else(|| {
+                folder
+                    .home
+                    .iter()
+                    .fold(home.clone(), |path, f| path.join(f))
+            });
+            (folder.source, own.join(folder.below))
+        })
+        .collect()
 }
 
 /// Every file to read: a file named is read whatever its name; below a folder, `*.jsonl`

@@ -14,7 +14,95 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, Reply, Rewrite, ToolCall, claude, text, working_dir};
+use super::{After, Host, HostSpec, Reply, Rewrite, ToolCall, claude, mcp, text, working_dir};
+use super::wiring::{Choice, Field, Fits, Format, Project, SettingsFile, Tables, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Vibe,
+    name: "vibe",
+    decode,
+    encode: |stop| encode(stop.reason()),
+    rewrite: Some(rewrite),
+    is_stop,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::VIBE),
+    patches: false,
+    after: Some(After {
+        event: AFTER,
+        named: true,
+    }),
+    wiring: Wiring {
+        event: "pre_tool",
+        matcher: Some(MCP_MATCH),
+        file_tools_matcher: None,
+        mcp_event: None,
+        marker: ".vibe",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: HOOKS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".vibe"],
+            moved: |loc| loc.vibe_home.clone(),
+            folder: UserFolder::Own(&[]),
+            files: HOOKS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: &[
+            "Vibe loads .vibe/hooks.toml only in a trusted folder, started from the project's top level: trust it, then start a new session.",
+        ],
+        user_steps: &["Vibe reads hooks.toml when it starts: start a new session."],
+    },
+    transcripts: None,
+};
+
+/// Vibe matches a tool by its qualified name and its short ones (`file_system.bash` is also
+/// `bash`, `process.start` also `process_start`); `re:` makes this a regular expression that
+/// must match the whole name.
+const MATCH: &str = "re:bash|git_bash|powershell|process_start";
+
+/// The shell tools and the MCP tools, whose qualified names are `mcp_<server>.<tool>`: what
+/// goes to the hook before the call. After it, an MCP call leaves nothing for the journal.
+const MCP_MATCH: &str = "re:bash|git_bash|powershell|process_start|mcp_.*";
+
+const HOOKS: &[SettingsFile] = &[SettingsFile {
+    name: "hooks.toml",
+    format: Format::HookTables {
+        before: BEFORE_TABLE,
+        after: Some(AFTER_TABLE),
+    },
+}];
+
+/// Our hook in Vibe's `hooks.toml`; `name` is how Vibe tells hooks apart (a project's wins over
+/// the user's of the same name). The timeout is in seconds; a failing hook lets the tool run
+/// unless `strict`, which stays off as on every other host.
+const BEFORE_TABLE: Tables = Tables {
+    fields: &[
+        ("name", Field::Str("agent-guard")),
+        ("type", Field::Str("pre_tool")),
+        ("match", Field::Str(MCP_MATCH)),
+        ("command", Field::Command),
+        ("timeout", Field::Float(30.0)),
+    ],
+    event_key: "type",
+};
+
+/// Our hook after each call in Vibe's `hooks.toml`, under a name of its own: a second hook of
+/// the same name would replace the first.
+const AFTER_TABLE: Tables = Tables {
+    fields: &[
+        ("name", Field::Str("agent-guard-after")),
+        ("type", Field::Str("post_tool")),
+        ("match", Field::Str(MATCH)),
+        ("command", Field::Command),
+        ("timeout", Field::Float(30.0)),
+    ],
+    event_key: "type",
+};
 
 /// The event after a tool ran: the `pre_tool` payload with the tool's status and output
 /// added. Vibe applies a reply only when stdout holds one, so the guard's silence changes

@@ -9,7 +9,64 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Host, ToolCall, text};
+use super::{After, Host, HostSpec, Reply, ToolCall, mcp, text};
+use super::wiring::{Choice, Fits, Format, J, JsonHook, Project, SettingsFile, User, UserFolder, Wiring};
+
+pub(super) static SPEC: HostSpec = HostSpec {
+    host: Host::Windsurf,
+    name: "windsurf",
+    decode,
+    encode: |stop| Reply::exit_two(stop.reason()),
+    rewrite: None,
+    is_stop: |_, exit_code| exit_code == 2,
+    probe,
+    file_tools: &[],
+    mcp: Some(&mcp::WINDSURF),
+    patches: false,
+    after: Some(After {
+        event: AFTER,
+        named: true,
+    }),
+    wiring: Wiring {
+        event: "pre_run_command",
+        matcher: None,
+        file_tools_matcher: None,
+        mcp_event: Some("pre_mcp_tool_use"),
+        marker: ".windsurf",
+        project: Some(Project {
+            folder: Some(&[]),
+            files: HOOKS,
+            choice: Choice::Listed,
+            fits: Fits::Marker,
+        }),
+        user: User {
+            home: &[".codeium", "windsurf"],
+            moved: |_| None,
+            folder: UserFolder::Own(&[]),
+            files: HOOKS,
+            choice: Choice::Listed,
+        },
+        shell: "sh",
+        project_steps: STEPS,
+        user_steps: STEPS,
+    },
+    transcripts: None,
+};
+
+/// `show_output` puts the reason for a stop in Cascade's panel.
+const HOOKS: &[SettingsFile] = &[SettingsFile {
+    name: "hooks.json",
+    format: Format::Json(JsonHook {
+        preamble: &[],
+        path: &["hooks", "pre_run_command"],
+        grouped: false,
+        command_key: &["command"],
+        handler: |c| J::Obj(vec![("command", J::str(c)), ("show_output", J::Bool(true))]),
+        twin: None,
+    }),
+}];
+
+const STEPS: &[&str] = &["Windsurf reads hooks.json at startup: restart Windsurf."];
 
 /// The action after a command ran, with the same `tool_info`; it cannot block, and the guard
 /// only records what the command wrote.

@@ -65,9 +65,7 @@ pub fn wired(host: Host, loc: &Locations) -> Result<Vec<Wired>, Problem> {
                 let mcp_event = mcp_commands.as_ref().map(|found| found.contains(&command));
                 let run = match target.kind {
                     Kind::ClineScript => Run::File(target.path.clone()),
-                    // Copilot's field for the command is `bash`, and bash runs it.
-                    _ if host == Host::Copilot => Run::Shell("bash"),
-                    _ => Run::Shell("sh"),
+                    _ => Run::Shell(host.spec().wiring.shell),
                 };
                 found.push(Wired {
                     scope,

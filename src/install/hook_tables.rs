@@ -10,25 +10,7 @@ use toml_edit::{ArrayOfTables, DocumentMut, Item, Table};
 
 use super::toml::{located_at, parse};
 use super::{Located, Outcome, Removal};
-
-/// One value of our table.
-#[derive(Debug, Clone, Copy)]
-pub enum Field {
-    Str(&'static str),
-    Int(i64),
-    Float(f64),
-    /// The command line: the one value install rewrites in place when the binary moves.
-    Command,
-}
-
-/// Our `[[hooks]]` table: its keys and values in the order install writes them.
-#[derive(Debug, Clone, Copy)]
-pub struct Tables {
-    pub fields: &'static [(&'static str, Field)],
-    /// The key that names the event: a table of ours under another event is another entry
-    /// (Kimi Code's after-call table runs the same command).
-    pub event_key: &'static str,
-}
+use crate::host::wiring::{Field, Tables};
 
 impl Tables {
     fn command_key(&self) -> &'static str {

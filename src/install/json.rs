@@ -16,22 +16,7 @@ use jsonc_parser::common::{Range, Ranged};
 use jsonc_parser::{CollectOptions, ParseOptions, parse_to_ast};
 
 use super::{Located, Outcome, Removal};
-
-/// A JSON value as we write it, keys in the order they should appear on disk.
-#[derive(Debug, Clone)]
-pub enum J {
-    Str(String),
-    Int(i64),
-    Bool(bool),
-    Arr(Vec<J>),
-    Obj(Vec<(&'static str, J)>),
-}
-
-impl J {
-    pub fn str(s: &str) -> J {
-        J::Str(s.to_string())
-    }
-}
+use crate::host::wiring::{J, Twin};
 
 /// Where a host keeps its hook entries in a JSON file and what one of ours looks like.
 #[derive(Debug, Clone)]
@@ -52,14 +37,6 @@ pub struct Layout {
     /// A second key of the handler kept in step with the command: Copilot CLI's `powershell`
     /// next to `bash`, the command as another shell reads it; Crush's own `matcher`.
     pub twin: Option<Twin>,
-}
-
-/// A key of our handler whose string install writes for a command line.
-#[derive(Debug, Clone, Copy)]
-pub struct Twin {
-    pub key: &'static str,
-    /// Its value for a command line.
-    pub value: fn(&str) -> String,
 }
 
 impl Layout {
@@ -871,7 +848,7 @@ mod tests {
             handler: |c| {
                 J::Obj(vec![
                     ("bash", J::str(c)),
-                    ("powershell", J::Str(format!("& {c}"))),
+                    ("powershell", J::Str(format!("& {c}").into())),
                 ])
             },
             twin: Some(Twin {

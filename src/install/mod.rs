@@ -12,10 +12,11 @@
 //! - **Which scope.** A host's project settings when the project has that host's folder
 //!   (Copilot: `.github/`; Crush: its `crush.json` or `.crush.json`), else its user settings;
 //!   `--project` and `--user` force one. Kimi Code reads hooks from its user settings alone.
-//! - **Which file.** Each host's own settings file for the scope, listed in `hosts`. Codex's
-//!   hooks go to `hooks.json` unless `config.toml` already keeps its hooks inline; Droid's go to
-//!   an existing `hooks.json`, else to the `hooks` key of `settings.json`; Crush's to a project's
-//!   `.crush.json` when it has that and no `crush.json`, else to `crush.json`.
+//! - **Which file.** Each host's own settings file for the scope, declared in its module of
+//!   `host` (its `wiring`). Codex's hooks go to `hooks.json` unless `config.toml` already keeps
+//!   its hooks inline; Droid's go to an existing `hooks.json`, else to the `hooks` key of
+//!   `settings.json`; Crush's to a project's `.crush.json` when it has that and no
+//!   `crush.json`, else to `crush.json`.
 //! - **Our entry** is the one whose command names `agent-guard` and ends in
 //!   ` hook --host NAME`, whatever its matcher. Install adds it when it is missing, rewrites
 //!   only the command when the binary moved and the matcher when another was asked for, and
@@ -56,85 +57,12 @@ mod yaml_hooks;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::config::dirs::{self, Os};
+use crate::config::dirs::Os;
 use crate::host::Host;
+pub use crate::host::wiring::Locations;
 
 pub use doctor::{DESTRUCTIVE, DESTRUCTIVE_SQL, Health, SAFE, Wired, examine, wired};
 pub use hosts::{manual_steps, takes_file_tools};
-
-/// The two folders settings live in.
-#[derive(Debug, Clone)]
-pub struct Locations {
-    /// The project's top level; `None` outside a project.
-    pub project: Option<PathBuf>,
-    pub home: PathBuf,
-    /// Where `CODEX_HOME` moved Codex's user folder.
-    pub codex_home: Option<PathBuf>,
-    /// Where `COPILOT_HOME` moved Copilot's user folder.
-    pub copilot_home: Option<PathBuf>,
-    /// Where `QWEN_HOME` moved Qwen Code's user folder.
-    pub qwen_home: Option<PathBuf>,
-    /// Where `VIBE_HOME` moved Mistral Vibe's user folder.
-    pub vibe_home: Option<PathBuf>,
-    /// Where `KIMI_CODE_HOME` moved Kimi Code's user folder.
-    pub kimi_home: Option<PathBuf>,
-    /// Crush's user settings folder when moved: `CRUSH_GLOBAL_CONFIG`, else
-    /// `XDG_CONFIG_HOME/crush`.
-    pub crush_home: Option<PathBuf>,
-    /// Qoder CLI's user folder when moved: `QODER_CONFIG_DIR`, else `.qoder` in
-    /// `QODER_CLI_HOME` (or `GEMINI_CLI_HOME`, which Qoder falls back to).
-    pub qoder_home: Option<PathBuf>,
-    /// Where `GROK_HOME` moved Grok Build's user folder.
-    pub grok_home: Option<PathBuf>,
-    /// Where `HERMES_HOME` moved Hermes Agent's user folder.
-    pub hermes_home: Option<PathBuf>,
-}
-
-impl Locations {
-    /// The project around `cwd` and the home folder, from the environment.
-    pub fn discover(cwd: &Path) -> Result<Locations, String> {
-        let home = dirs::home(Os::CURRENT, &dirs::process_env)
-            .or_else(std::env::home_dir)
-            .filter(|h| !h.as_os_str().is_empty())
-            .ok_or_else(|| {
-                format!(
-                    "cannot tell the home folder: {}",
-                    dirs::home_unset(Os::CURRENT)
-                )
-            })?;
-        let root = cwd
-            .ancestors()
-            .find(|dir| dir.join(".git").exists())
-            .unwrap_or(cwd);
-        let var = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
-        Ok(Locations {
-            project: (!same_dir(root, &home)).then(|| root.to_path_buf()),
-            home,
-            codex_home: var("CODEX_HOME"),
-            copilot_home: var("COPILOT_HOME"),
-            qwen_home: var("QWEN_HOME"),
-            vibe_home: var("VIBE_HOME"),
-            kimi_home: var("KIMI_CODE_HOME"),
-            crush_home: var("CRUSH_GLOBAL_CONFIG")
-                .or_else(|| var("XDG_CONFIG_HOME").map(|dir| dir.join("crush"))),
-            qoder_home: var("QODER_CONFIG_DIR").or_else(|| {
-                var("QODER_CLI_HOME")
-                    .or_else(|| var("GEMINI_CLI_HOME"))
-                    .map(|dir| dir.join(".qoder"))
-            }),
-            grok_home: var("GROK_HOME"),
-            hermes_home: var("HERMES_HOME"),
-        })
-    }
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-}
 
 /// Project settings (shared with everyone who works in the repository) or the user's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -439,7 +367,7 @@ impl Change {
             _ => format!("{event} hook"),
         };
         // Hermes Agent's block always holds both events.
-        let after_too = self.file_tools || self.host == Host::Hermes;
+        let after_too = self.file_tools || hosts::after_always(self.host);
         let others: Vec<&str> = [
             hosts::mcp_event(self.host),
             hosts::after_event(self.host).filter(|_| after_too),
@@ -572,7 +500,7 @@ fn commands_in(target: &hosts::Target, text: &str, host: Host) -> Result<Vec<Str
         hosts::Kind::Json(layout) => json::commands(text, layout, &ours),
         hosts::Kind::CodexToml(group) => toml::commands(text, group, &ours),
         hosts::Kind::ClineScript => Ok(script::command(text, &ours).into_iter().collect()),
-        hosts::Kind::HookTables(tables) => hook_tables::commands(text, tables, &ours),
+        hosts::Kind::HookTables(tables, _) => hook_tables::commands(text, tables, &ours),
         hosts::Kind::HermesYaml(_) => Ok(yaml_hooks::commands(text, &ours)),
     };
     found.map_err(|e| Problem::at(&target.path, e))
@@ -671,7 +599,7 @@ fn install_into(
         hosts::Kind::Json(layout) => json::install(before, layout, command, ours),
         hosts::Kind::CodexToml(group) => toml::install(before.unwrap_or(""), group, command, ours),
         hosts::Kind::ClineScript => script::install(before, command, ours),
-        hosts::Kind::HookTables(tables) => hook_tables::install(before, tables, command, ours),
+        hosts::Kind::HookTables(tables, _) => hook_tables::install(before, tables, command, ours),
         hosts::Kind::HermesYaml(matchers) => yaml_hooks::install(before, command, *matchers, ours),
     }
 }
@@ -686,7 +614,7 @@ fn remove_from(
         hosts::Kind::Json(layout) => json::uninstall(text, layout, ours),
         hosts::Kind::CodexToml(group) => toml::uninstall(text, group, ours),
         hosts::Kind::ClineScript => Ok(script::uninstall(text, ours)),
-        hosts::Kind::HookTables(tables) => hook_tables::uninstall(text, tables, ours),
+        hosts::Kind::HookTables(tables, _) => hook_tables::uninstall(text, tables, ours),
         hosts::Kind::HermesYaml(_) => Ok(yaml_hooks::uninstall(text, ours)),
     }
 }

@@ -8,15 +8,7 @@
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, Value};
 
 use super::{Located, Outcome, Removal};
-
-/// One group of hooks for an event, as Codex shapes it in TOML and in JSON.
-#[derive(Debug, Clone, Copy)]
-pub struct Group {
-    pub event: &'static str,
-    pub matcher: &'static str,
-    /// Seconds.
-    pub timeout: i64,
-}
+use crate::host::wiring::Group;
 
 /// Whether the file keeps hook event tables inline (`[hooks.state]`, where Codex records which
 /// hooks were trusted, is not an event).

@@ -25,15 +25,14 @@ pub(super) fn page(ctx: &Ctx, query: &Form) -> Reply {
 
 /// The folder picker: the hosts' own folders that exist here, or any path typed in.
 fn form(chosen: Option<&PathBuf>) -> String {
-    let hosts = ["Claude Code", "Codex", "Gemini CLI"];
     let mut out = String::from("<form class=\"bar\" method=\"get\" id=\"pick\">");
     let mut shortcuts = String::new();
-    for (name, root) in hosts.iter().zip(transcript::default_roots()) {
+    for (source, root) in transcript::default_roots() {
         if root.is_dir() {
             shortcuts.push_str(&format!(
                 "<button type=\"submit\" name=\"path\" value=\"{0}\">{1}: {0}</button>",
                 esc(&root.display().to_string()),
-                name
+                source.name()
             ));
         }
     }
