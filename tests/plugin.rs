@@ -9,12 +9,17 @@
 mod common;
 
 use std::path::{Path, PathBuf};
+#[cfg(unix)]
 use std::process::{Command, Output, Stdio};
 
 use agent_guard::host::Host;
 use agent_guard::install::{self, Scope};
+// The hook script is a POSIX shell script: it is run only where `sh` is.
+#[cfg(unix)]
 use common::Sandbox;
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(unix)]
+use serde_json::json;
 
 fn repository_file(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
@@ -78,6 +83,7 @@ fn plugin_hooks_are_the_entries_install_writes() {
     assert!(command.ends_with(" --host claude"), "{command}");
 }
 
+#[cfg(unix)]
 /// Runs the plugin's hook script as Claude Code would (through `sh`, with the command's own
 /// arguments), in a sandbox whose HOME is empty, with `env` added and stdin `payload`.
 fn run_script(sandbox: &Sandbox, path: &str, env: &[(&str, &Path)], payload: &Value) -> Output {
@@ -102,6 +108,7 @@ fn run_script(sandbox: &Sandbox, path: &str, env: &[(&str, &Path)], payload: &Va
     child.wait_with_output().unwrap()
 }
 
+#[cfg(unix)]
 fn bash_payload(sandbox: &Sandbox, command: &str) -> Value {
     json!({
         "session_id": "plugin-test",
@@ -112,6 +119,7 @@ fn bash_payload(sandbox: &Sandbox, command: &str) -> Value {
     })
 }
 
+#[cfg(unix)]
 fn decision(out: &Output) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -130,6 +138,7 @@ fn decision(out: &Output) -> String {
         .to_owned()
 }
 
+#[cfg(unix)]
 const SYSTEM_PATH: &str = "/usr/bin:/bin";
 
 #[cfg(unix)]
