@@ -18,21 +18,16 @@ pub mod git;
 pub mod host;
 pub mod install;
 pub mod journal;
-pub mod lang;
-pub mod motion;
 pub mod policy;
 pub mod report;
-pub mod rules;
 pub mod saferm;
-pub mod settings;
-pub mod shell;
 pub mod snapshot;
-pub mod syntax;
-pub mod team;
-pub mod tools;
 pub mod ui;
-pub mod units;
 
+// The readers and the rules are crates of their own, below this one; they keep their paths.
+pub use agent_guard_rules::{rules, settings, team, tools, units};
+pub use agent_guard_shell::{lang, motion, shell};
+pub use agent_guard_syntax as syntax;
 /// Claims and the trash belong to the guarded removal; these are their public paths.
 pub use saferm::{claims, trash};
 

@@ -118,15 +118,39 @@ fn sibling_edge(me: &ModPath, target: &[String]) -> Option<(ModPath, String, Str
     Some((me[..common].to_vec(), from.clone(), to.clone()))
 }
 
+/// Where each crate of the workspace keeps its modules, and the path they have in the
+/// library: the readers' and the rules' crates re-export theirs under the names they had, and
+/// the syntax crate is the library's `syntax`.
+const ROOTS: &[(&str, &[&str])] = &[
+    ("src", &[]),
+    ("crates/syntax/src", &["syntax"]),
+    ("crates/shell/src", &[]),
+    ("crates/rules/src", &[]),
+];
+
+/// Every module file with its path in the library.
+fn modules() -> Vec<(PathBuf, ModPath)> {
+    let mut out = Vec::new();
+    for (root, prefix) in ROOTS {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
+        let mut files = Vec::new();
+        module_files(&src, &mut files);
+        for file in files {
+            let mut path: ModPath = prefix.iter().map(|p| p.to_string()).collect();
+            path.extend(module_path(&src, &file));
+            out.push((file, path));
+        }
+    }
+    out
+}
+
 /// The module graph among siblings: parent → (from → {to}).
 fn sibling_graph() -> BTreeMap<ModPath, BTreeMap<String, BTreeSet<String>>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    module_files(&src, &mut files);
-    let modules: BTreeSet<ModPath> = files.iter().map(|f| module_path(&src, f)).collect();
+    let files = modules();
+    let modules: BTreeSet<ModPath> = files.iter().map(|(_, m)| m.clone()).collect();
     let mut graph: BTreeMap<ModPath, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
-    for file in &files {
-        let me = module_path(&src, file);
+    for (file, me) in &files {
+        let me = me.clone();
         let is_dir_module = file
             .file_name()
             .is_some_and(|n| n == "mod.rs" || n == "lib.rs" || n == "main.rs");

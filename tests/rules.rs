@@ -104,12 +104,12 @@ fn docs_pages_match_the_rules() {
     );
 }
 
-/// A rule is declared where its id says: `fs.find-delete` under `src/rules/fs/`,
-/// `vm.destroy` under `src/rules/packs/vm/` (or in `vm.rs`).
+/// A rule is declared where its id says: `fs.find-delete` under `rules/fs/`,
+/// `vm.destroy` under `rules/packs/vm/` (or in `vm.rs`), in the rules' crate.
 #[test]
 fn rule_files_are_named_after_the_ids_they_hold() {
     fn sources(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("list src/rules") {
+        for entry in std::fs::read_dir(dir).expect("list the rules' folder") {
             let path = entry.expect("an entry").path();
             if path.is_dir() {
                 sources(&path, out);
@@ -118,14 +118,14 @@ fn rule_files_are_named_after_the_ids_they_hold() {
             }
         }
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/rules/src/rules");
     let mut files = Vec::new();
     sources(&root, &mut files);
     let mut misplaced = Vec::new();
     let mut declared = 0;
     for file in files {
         let text = std::fs::read_to_string(&file).expect("read a rule file");
-        let relative = file.strip_prefix(&root).expect("under src/rules");
+        let relative = file.strip_prefix(&root).expect("under the rules' folder");
         let parts: Vec<String> = relative
             .iter()
             .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())

@@ -5,7 +5,8 @@
 //! object, `{ }` coming back as `{}`; the unit tests pin the shapes that do come back.)
 #![no_main]
 
-use agent_guard::install::json::{J, Layout, commands, install, uninstall};
+use agent_guard::host::wiring::J;
+use agent_guard::install::json::{Layout, commands, install, uninstall};
 use agent_guard::install::{Outcome, Removal};
 use libfuzzer_sys::fuzz_target;
 

@@ -5,7 +5,8 @@
 //! file that mixes `\n` and `\r\n` line endings, which comes back with `\n`).
 #![no_main]
 
-use agent_guard::install::toml::{Group, commands, install, keeps_hooks, uninstall};
+use agent_guard::host::wiring::Group;
+use agent_guard::install::toml::{commands, install, keeps_hooks, uninstall};
 use agent_guard::install::{Outcome, Removal};
 use libfuzzer_sys::fuzz_target;
 

@@ -412,14 +412,13 @@ mod tests {
                 "cwd": dir.path(),
                 "session_id": "s",
             });
-            let parsed = || crate::lang::PARSED.with(std::cell::Cell::get);
-            let before = parsed();
+            let before = crate::lang::parses();
             respond(
                 payload.to_string().as_bytes(),
                 Some(Host::ClaudeCode),
                 Instant::now(),
             );
-            assert_eq!(parsed() - before, 1, "{command}");
+            assert_eq!(crate::lang::parses() - before, 1, "{command}");
         }
     }
 }

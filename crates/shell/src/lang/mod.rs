@@ -28,9 +28,7 @@ use crate::syntax::{Incomplete, Redirect, Word};
 
 pub use args::ScriptArgs;
 pub use invoke::{Code, code_of, language_of};
-pub use tree::Deadline;
-#[cfg(test)]
-pub(crate) use tree::PARSED;
+pub use tree::{Deadline, parses};
 pub(crate) use tree::{Grammar, parse};
 
 /// The languages read here.

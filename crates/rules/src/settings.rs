@@ -1,6 +1,6 @@
 //! The settings a verdict depends on, and how the hook's environment sets them.
 //!
-//! Files (`.agent-guard.toml`, the user's `config.toml`) are read by [`crate::config`], which
+//! Files (`.agent-guard.toml`, the user's `config.toml`) are read by the library's `config`, which
 //! lays the environment over them with [`Settings::apply_env`]. A bad value never switches the
 //! guard off: it is reported and the default (or the file's value) stays, so a typo in
 //! `AGENT_GUARD_PROFILE` leaves the user guarded, not exposed.

@@ -1,6 +1,10 @@
 //! The words and limits every reader of commands shares: the shell walker, the readers of
-//! code handed to interpreters, and the rules after them. A leaf: it uses nothing of the
-//! crate, so the readers can stand on it without standing on each other.
+//! code handed to interpreters, and the rules after them. A leaf: it uses no other part of
+//! agent-guard, so the readers can stand on it without standing on each other.
+
+#![forbid(unsafe_code)]
+// What the hook runs must not panic: an error is handled, or a site that cannot fail says why.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 pub mod argv;
 pub mod git;

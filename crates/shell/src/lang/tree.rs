@@ -56,10 +56,15 @@ impl Grammar {
     }
 }
 
-#[cfg(test)]
 thread_local! {
-    /// Texts parsed on this thread, for the tests that a call reads its line once.
-    pub(crate) static PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Texts parsed on this thread: a call's budget is one parse of its line.
+    static PARSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many texts this thread has parsed, in every grammar: what a test of the budget of
+/// one parse a call counts.
+pub fn parses() -> usize {
+    PARSED.with(std::cell::Cell::get)
 }
 
 thread_local! {
@@ -80,7 +85,6 @@ pub(crate) fn parse(grammar: Grammar, src: &str, deadline: Deadline) -> Option<T
         }
     };
     let bytes = src.as_bytes();
-    #[cfg(test)]
     PARSED.with(|n| n.set(n.get() + 1));
     PARSERS.with_borrow_mut(|parsers| {
         let at = match parsers.iter().position(|(g, _)| *g == grammar) {

@@ -53,7 +53,7 @@ fn days_in_month(year: i64, month: u32) -> u32 {
 }
 
 /// The date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-pub(crate) fn civil(days: i64) -> Date {
+pub fn civil(days: i64) -> Date {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
