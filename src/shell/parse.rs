@@ -6,6 +6,7 @@
 //! know it (a heredoc, a here-string, `echo ... |`), so a script fed to a shell is parsed too.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -122,6 +123,10 @@ pub(super) struct Walker<'r> {
     /// Assignments after the first `&&` of a chain: may not run, but hold for sure for the
     /// commands later in the same chain.
     chained: Vec<Chained>,
+    /// How many of the commands recorded so far were looked at for one that may make a
+    /// repository, and whether one may: commands are only ever added, and their words never
+    /// change, so each is looked at once however many words are expanded after it.
+    made_repository: Cell<(usize, bool)>,
 }
 
 /// An assignment in a chain of `&&` (`cd x && d=$(mktemp -d) && rm -rf "$d"`).
@@ -428,6 +433,7 @@ impl<'r> Walker<'r> {
             inherit: None,
             repository,
             chained: Vec::new(),
+            made_repository: Cell::new((0, false)),
         }
     }
 
@@ -785,7 +791,7 @@ impl<'r> Walker<'r> {
             poisoned: &self.poisoned,
             all_poisoned: self.all_poisoned,
             dirs,
-            here: std::cell::Cell::new(false),
+            here: Cell::new(false),
             repository: self.repository.and_then(|repository| {
                 let start = match self.cwd.as_ref()? {
                     Some(cwd) => cwd.clone(),
@@ -793,8 +799,22 @@ impl<'r> Walker<'r> {
                 };
                 Some((repository, start_dir(&start, dirs)?))
             }),
-            repository_made: self.out.commands.iter().any(makes_repository),
+            repository_made: self.made_repository(),
         })
+    }
+
+    /// Whether a command recorded so far may make a repository (`git init`, `git clone`).
+    fn made_repository(&self) -> bool {
+        let (seen, made) = self.made_repository.get();
+        let commands = &self.out.commands;
+        let made = made
+            || commands
+                .get(seen..)
+                .unwrap_or_default()
+                .iter()
+                .any(makes_repository);
+        self.made_repository.set((commands.len(), made));
+        made
     }
 
     /// Gives `name` `values` in `scope`: for sure, or as one more possibility when the
