@@ -158,6 +158,23 @@ struct Function {
     body: String,
     file: Option<Rc<InFile>>,
     from: Option<Box<FromRecipe>>,
+    /// The body read at its first call: each call walks it again with its own words, but
+    /// the text, and so its tree, is the same every time.
+    read: Option<Rc<Read>>,
+}
+
+/// A text ready to walk: its continued lines joined (see [`join_lines`]), and its tree.
+struct Read {
+    text: String,
+    removed: Removed,
+    tree: Tree,
+}
+
+/// The text of a script to walk: as given, or a function's body, read once.
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    Given(&'a str),
+    Body(usize),
 }
 
 /// Largest script file read from disk. Scripts people write and tools generate for a
@@ -563,6 +580,40 @@ impl<'r> Walker<'r> {
     /// Parses `src` as a script run by the shell of `scope` itself (`eval`): its `cd`s
     /// move the commands after it.
     fn script_in(&mut self, src: &str, via: Via, origin: &Origin, shared: Option<usize>) {
+        self.walk_text(Text::Given(src), via, origin, shared);
+    }
+
+    /// Joins the continued lines of `src` and parses it.
+    fn read(&mut self, src: &str) -> Option<Rc<Read>> {
+        let (text, removed) = join_lines(src);
+        let tree = self.parse(&guard_brace_scanner(&text))?;
+        Some(Rc::new(Read {
+            text,
+            removed,
+            tree,
+        }))
+    }
+
+    /// What [`Walker::read`] makes of `text`: a function's body is read at its first call
+    /// only.
+    fn read_text(&mut self, text: Text) -> Option<Rc<Read>> {
+        let at = match text {
+            Text::Given(src) => return self.read(src),
+            Text::Body(at) => at,
+        };
+        let function = self.functions.get(at)?;
+        if let Some(read) = &function.read {
+            return Some(read.clone());
+        }
+        let body = function.body.clone();
+        let read = self.read(&body)?;
+        if let Some(function) = self.functions.get_mut(at) {
+            function.read = Some(read.clone());
+        }
+        Some(read)
+    }
+
+    fn walk_text(&mut self, text: Text, via: Via, origin: &Origin, shared: Option<usize>) {
         let inherit = self.inherit.take();
         // Past the deadline no nested script is read: scripts that run each other many times
         // over would otherwise go on being followed one by one. (The line itself starts with
@@ -577,7 +628,10 @@ impl<'r> Walker<'r> {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
         }
-        let (joined, removed) = join_lines(src);
+        let Some(read) = self.read_text(text) else {
+            return;
+        };
+        let removed = &read.removed;
         let in_file;
         let origin = match &origin.file {
             Some(file) if !removed.drops.is_empty() => {
@@ -603,13 +657,10 @@ impl<'r> Walker<'r> {
             _ => origin,
         };
         if origin.depth == 0 {
-            self.removed = removed;
+            self.removed = removed.clone();
         }
-        let src: &str = &joined;
-        let Some(tree) = self.parse(&guard_brace_scanner(src)) else {
-            return;
-        };
-        let root = tree.root_node();
+        let src: &str = &read.text;
+        let root = read.tree.root_node();
         if root.has_error() {
             self.out.syntax_error = true;
         }
@@ -1360,6 +1411,7 @@ impl<'r> Walker<'r> {
             body: src[body.byte_range()].to_string(),
             file,
             from: origin.from.clone(),
+            read: None,
         });
     }
 
@@ -1374,13 +1426,15 @@ impl<'r> Walker<'r> {
         else {
             return false;
         };
-        let Some(function) = self.functions.iter().rev().find(|f| f.name == name.text) else {
+        let Some(at) = self.functions.iter().rposition(|f| f.name == name.text) else {
+            return false;
+        };
+        let Some(function) = self.functions.get(at) else {
             return false;
         };
         if self.calling.contains(&function.name) || origin.depth >= MAX_NESTING {
             return false;
         }
-        let body = function.body.clone();
         let called = function.name.clone();
         let nested = Origin {
             file: function.file.clone(),
@@ -1402,7 +1456,7 @@ impl<'r> Walker<'r> {
         let given = args.map_or(Value::Unknown, Value::List);
         self.set_var(scope, "@", vec![given], false);
         self.calling.push(called);
-        self.script_in(&body, cmd.via, &nested, Some(scope));
+        self.walk_text(Text::Body(at), cmd.via, &nested, Some(scope));
         self.calling.pop();
         if let Some(saved) = saved
             && let Some(vars) = self.vars.get_mut(scope)
@@ -2482,7 +2536,7 @@ impl Walker<'_> {
 /// Byte positions in a joined text after which bytes of the original were dropped, with
 /// the running total dropped so far, and the original's length: nothing maps past its end
 /// (the final newline [`join_lines`] may add is not in the original).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Removed {
     drops: Vec<(usize, usize)>,
     len: usize,
