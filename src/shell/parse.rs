@@ -1689,7 +1689,7 @@ impl<'r> Walker<'r> {
     ) {
         let mut parts = command_parts(node, src);
         let cut = !attached.extra.is_empty();
-        let variants = self.variants(node, src, scope, &parts.argv, &attached.extra);
+        let variants = self.variants(node, src, scope, &parts, &attached.extra);
         parts.argv.extend(attached.extra);
         let mut stdin = attached.stdin;
         if parts.herestring.is_some() {
@@ -1763,9 +1763,10 @@ impl<'r> Walker<'r> {
         node: Node,
         src: &str,
         scope: usize,
-        argv: &[Word],
+        parts: &CommandParts,
         extra: &[Word],
     ) -> Option<Vec<Vec<Word>>> {
+        let argv = &parts.argv;
         let text = &src[node.byte_range()];
         let vars = self.vars.get(scope)?;
         // Only a line that gives values, names the temporary root or the folder it runs
@@ -1783,24 +1784,9 @@ impl<'r> Walker<'r> {
         if let Some(held) = &held {
             env.vars = held;
         }
-        let mut cursor = node.walk();
-        let nodes: Vec<Node> = node
-            .children(&mut cursor)
-            .enumerate()
-            .filter(|(i, _)| {
-                matches!(
-                    node.field_name_for_child(*i as u32),
-                    Some("name") | Some("argument")
-                )
-            })
-            .map(|(_, child)| child)
-            .collect();
-        if nodes.len() != argv.len() {
-            return None;
-        }
         let mut changed = false;
         let mut per_word: Vec<Vec<Vec<Word>>> = Vec::with_capacity(argv.len());
-        for (node, word) in nodes.iter().zip(argv) {
+        for (node, word) in parts.words.iter().zip(argv) {
             if word.literal {
                 per_word.push(vec![vec![word.clone()]]);
                 continue;
@@ -2682,36 +2668,43 @@ fn cut_short(command: Node, error: Node, src: &str) -> Vec<Word> {
         .collect()
 }
 
-struct CommandParts {
+struct CommandParts<'t> {
     argv: Vec<Word>,
+    /// The node of each word of `argv`, in the same order.
+    words: Vec<Node<'t>>,
     assigns: Vec<(String, Word)>,
     herestring: Option<String>,
 }
 
-fn command_parts(node: Node, src: &str) -> CommandParts {
+fn command_parts<'t>(node: Node<'t>, src: &str) -> CommandParts<'t> {
     let mut parts = CommandParts {
         argv: Vec::new(),
+        words: Vec::new(),
         assigns: Vec::new(),
         herestring: None,
     };
+    // The cursor knows the field of the child it is on; asking the node for the field of
+    // its i-th child walks its children again from the first.
     let mut cursor = node.walk();
-    for (i, child) in node.children(&mut cursor).enumerate() {
-        match node.field_name_for_child(i as u32) {
+    let mut more = cursor.goto_first_child();
+    while more {
+        let child = cursor.node();
+        match cursor.field_name() {
             Some("name") | Some("argument") => {
                 parts.argv.push(word::from_node(child, src));
-                continue;
+                parts.words.push(child);
             }
-            _ => {}
-        }
-        match child.kind() {
-            "variable_assignment" => {
-                if let Some(assign) = assignment(child, src) {
-                    parts.assigns.push(assign);
+            _ => match child.kind() {
+                "variable_assignment" => {
+                    if let Some(assign) = assignment(child, src) {
+                        parts.assigns.push(assign);
+                    }
                 }
-            }
-            "herestring_redirect" => parts.herestring = herestring_text(child, src),
-            _ => {}
+                "herestring_redirect" => parts.herestring = herestring_text(child, src),
+                _ => {}
+            },
         }
+        more = cursor.goto_next_sibling();
     }
     parts
 }
