@@ -823,7 +823,7 @@ impl<'r> Walker<'r> {
                 self.enter_loop(node, src, scope);
                 push_children(stack, node, via, scope, src);
             }
-            "program" | "list" | "compound_statement" | "do_group" if backgrounds(node) => {
+            "program" | "list" | "compound_statement" | "do_group" if backgrounds(node, src) => {
                 let range = self.range(node, origin);
                 self.out.together.push(range);
                 push_children(stack, node, via, scope, src);
@@ -2621,7 +2621,13 @@ fn guard_brace_scanner(src: &str) -> Cow<'_, str> {
 }
 
 /// `a & b`: a command sent to the background runs alongside what follows it.
-fn backgrounds(node: Node) -> bool {
+fn backgrounds(node: Node, src: &str) -> bool {
+    // A whole text has one child for each of its lines; most have no `&` at all, and
+    // looking for one costs less than walking them. (Not for the lists inside, which nest
+    // as deep as a chain is long: each would look at the rest of the chain again.)
+    if node.kind() == "program" && !src[node.byte_range()].contains('&') {
+        return false;
+    }
     let mut cursor = node.walk();
     node.children(&mut cursor)
         .any(|c| !c.is_named() && c.kind() == "&")
