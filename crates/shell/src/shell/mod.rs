@@ -225,30 +225,40 @@ impl Analysis {
     /// in a function body, is a `trap` action (it runs at exit or on a signal) or a job
     /// scheduled with `at`: those run after whatever was written around them.
     pub fn before(&self, at: usize) -> Vec<&SimpleCommand> {
-        let Some(this) = self.commands.get(at) else {
+        let Some(earlier) = self.runs_before(at) else {
             return Vec::new();
         };
+        self.commands
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| earlier(i))
+            .map(|(_, cmd)| cmd)
+            .collect()
+    }
+
+    /// Whether `commands[i]` is one of [`Analysis::before`]`(at)`, asked of one command at
+    /// a time: a caller that wants only a few of them need not list them all. `None` when
+    /// there is no `commands[at]`.
+    pub fn runs_before(&self, at: usize) -> Option<impl Fn(usize) -> bool + '_> {
+        let this = self.commands.get(at)?;
         let within = |outer: &Range<usize>, inner: &Range<usize>| {
             outer.start <= inner.start && inner.end <= outer.end
         };
         let deferred = matches!(this.via, Via::Trap | Via::Scheduled)
             || self.deferred.iter().any(|r| within(r, &this.span));
-        self.commands
-            .iter()
-            .enumerate()
-            .filter(|&(i, cmd)| {
-                i != at
-                    && (i < at
-                        || deferred
-                        || within(&this.span, &cmd.span)
-                        || within(&cmd.span, &this.span)
-                        || self
-                            .together
-                            .iter()
-                            .any(|r| within(r, &this.span) && within(r, &cmd.span)))
-            })
-            .map(|(_, cmd)| cmd)
-            .collect()
+        Some(move |i: usize| {
+            i != at
+                && (i < at
+                    || deferred
+                    || self.commands.get(i).is_some_and(|cmd| {
+                        within(&this.span, &cmd.span)
+                            || within(&cmd.span, &this.span)
+                            || self
+                                .together
+                                .iter()
+                                .any(|r| within(r, &this.span) && within(r, &cmd.span))
+                    }))
+        })
     }
 }
 

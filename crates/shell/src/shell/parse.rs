@@ -6,6 +6,7 @@
 //! know it (a heredoc, a here-string, `echo ... |`), so a script fed to a shell is parsed too.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -122,6 +123,10 @@ pub(super) struct Walker<'r> {
     /// Assignments after the first `&&` of a chain: may not run, but hold for sure for the
     /// commands later in the same chain.
     chained: Vec<Chained>,
+    /// How many of the commands recorded so far were looked at for one that may make a
+    /// repository, and whether one may: commands are only ever added, and their words never
+    /// change, so each is looked at once however many words are expanded after it.
+    made_repository: Cell<(usize, bool)>,
 }
 
 /// An assignment in a chain of `&&` (`cd x && d=$(mktemp -d) && rm -rf "$d"`).
@@ -153,6 +158,23 @@ struct Function {
     body: String,
     file: Option<Rc<InFile>>,
     from: Option<Box<FromRecipe>>,
+    /// The body read at its first call: each call walks it again with its own words, but
+    /// the text, and so its tree, is the same every time.
+    read: Option<Rc<Read>>,
+}
+
+/// A text ready to walk: its continued lines joined (see [`join_lines`]), and its tree.
+struct Read {
+    text: String,
+    removed: Removed,
+    tree: Tree,
+}
+
+/// The text of a script to walk: as given, or a function's body, read once.
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    Given(&'a str),
+    Body(usize),
 }
 
 /// Largest script file read from disk. Scripts people write and tools generate for a
@@ -428,6 +450,7 @@ impl<'r> Walker<'r> {
             inherit: None,
             repository,
             chained: Vec::new(),
+            made_repository: Cell::new((0, false)),
         }
     }
 
@@ -557,6 +580,40 @@ impl<'r> Walker<'r> {
     /// Parses `src` as a script run by the shell of `scope` itself (`eval`): its `cd`s
     /// move the commands after it.
     fn script_in(&mut self, src: &str, via: Via, origin: &Origin, shared: Option<usize>) {
+        self.walk_text(Text::Given(src), via, origin, shared);
+    }
+
+    /// Joins the continued lines of `src` and parses it.
+    fn read(&mut self, src: &str) -> Option<Rc<Read>> {
+        let (text, removed) = join_lines(src);
+        let tree = self.parse(&guard_brace_scanner(&text))?;
+        Some(Rc::new(Read {
+            text,
+            removed,
+            tree,
+        }))
+    }
+
+    /// What [`Walker::read`] makes of `text`: a function's body is read at its first call
+    /// only.
+    fn read_text(&mut self, text: Text) -> Option<Rc<Read>> {
+        let at = match text {
+            Text::Given(src) => return self.read(src),
+            Text::Body(at) => at,
+        };
+        let function = self.functions.get(at)?;
+        if let Some(read) = &function.read {
+            return Some(read.clone());
+        }
+        let body = function.body.clone();
+        let read = self.read(&body)?;
+        if let Some(function) = self.functions.get_mut(at) {
+            function.read = Some(read.clone());
+        }
+        Some(read)
+    }
+
+    fn walk_text(&mut self, text: Text, via: Via, origin: &Origin, shared: Option<usize>) {
         let inherit = self.inherit.take();
         // Past the deadline no nested script is read: scripts that run each other many times
         // over would otherwise go on being followed one by one. (The line itself starts with
@@ -571,7 +628,10 @@ impl<'r> Walker<'r> {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
         }
-        let (joined, removed) = join_lines(src);
+        let Some(read) = self.read_text(text) else {
+            return;
+        };
+        let removed = &read.removed;
         let in_file;
         let origin = match &origin.file {
             Some(file) if !removed.drops.is_empty() => {
@@ -597,13 +657,10 @@ impl<'r> Walker<'r> {
             _ => origin,
         };
         if origin.depth == 0 {
-            self.removed = removed;
+            self.removed = removed.clone();
         }
-        let src: &str = &joined;
-        let Some(tree) = self.parse(&guard_brace_scanner(src)) else {
-            return;
-        };
-        let root = tree.root_node();
+        let src: &str = &read.text;
+        let root = read.tree.root_node();
         if root.has_error() {
             self.out.syntax_error = true;
         }
@@ -766,7 +823,7 @@ impl<'r> Walker<'r> {
                 self.enter_loop(node, src, scope);
                 push_children(stack, node, via, scope, src);
             }
-            "program" | "list" | "compound_statement" | "do_group" if backgrounds(node) => {
+            "program" | "list" | "compound_statement" | "do_group" if backgrounds(node, src) => {
                 let range = self.range(node, origin);
                 self.out.together.push(range);
                 push_children(stack, node, via, scope, src);
@@ -785,7 +842,7 @@ impl<'r> Walker<'r> {
             poisoned: &self.poisoned,
             all_poisoned: self.all_poisoned,
             dirs,
-            here: std::cell::Cell::new(false),
+            here: Cell::new(false),
             repository: self.repository.and_then(|repository| {
                 let start = match self.cwd.as_ref()? {
                     Some(cwd) => cwd.clone(),
@@ -793,8 +850,22 @@ impl<'r> Walker<'r> {
                 };
                 Some((repository, start_dir(&start, dirs)?))
             }),
-            repository_made: self.out.commands.iter().any(makes_repository),
+            repository_made: self.made_repository(),
         })
+    }
+
+    /// Whether a command recorded so far may make a repository (`git init`, `git clone`).
+    fn made_repository(&self) -> bool {
+        let (seen, made) = self.made_repository.get();
+        let commands = &self.out.commands;
+        let made = made
+            || commands
+                .get(seen..)
+                .unwrap_or_default()
+                .iter()
+                .any(makes_repository);
+        self.made_repository.set((commands.len(), made));
+        made
     }
 
     /// Gives `name` `values` in `scope`: for sure, or as one more possibility when the
@@ -1343,6 +1414,7 @@ impl<'r> Walker<'r> {
             body: src[body.byte_range()].to_string(),
             file,
             from: origin.from.clone(),
+            read: None,
         });
     }
 
@@ -1357,13 +1429,15 @@ impl<'r> Walker<'r> {
         else {
             return false;
         };
-        let Some(function) = self.functions.iter().rev().find(|f| f.name == name.text) else {
+        let Some(at) = self.functions.iter().rposition(|f| f.name == name.text) else {
+            return false;
+        };
+        let Some(function) = self.functions.get(at) else {
             return false;
         };
         if self.calling.contains(&function.name) || origin.depth >= MAX_NESTING {
             return false;
         }
-        let body = function.body.clone();
         let called = function.name.clone();
         let nested = Origin {
             file: function.file.clone(),
@@ -1385,7 +1459,7 @@ impl<'r> Walker<'r> {
         let given = args.map_or(Value::Unknown, Value::List);
         self.set_var(scope, "@", vec![given], false);
         self.calling.push(called);
-        self.script_in(&body, cmd.via, &nested, Some(scope));
+        self.walk_text(Text::Body(at), cmd.via, &nested, Some(scope));
         self.calling.pop();
         if let Some(saved) = saved
             && let Some(vars) = self.vars.get_mut(scope)
@@ -1618,7 +1692,7 @@ impl<'r> Walker<'r> {
     ) {
         let mut parts = command_parts(node, src);
         let cut = !attached.extra.is_empty();
-        let variants = self.variants(node, src, scope, &parts.argv, &attached.extra);
+        let variants = self.variants(node, src, scope, &parts, &attached.extra);
         parts.argv.extend(attached.extra);
         let mut stdin = attached.stdin;
         if parts.herestring.is_some() {
@@ -1692,9 +1766,10 @@ impl<'r> Walker<'r> {
         node: Node,
         src: &str,
         scope: usize,
-        argv: &[Word],
+        parts: &CommandParts,
         extra: &[Word],
     ) -> Option<Vec<Vec<Word>>> {
+        let argv = &parts.argv;
         let text = &src[node.byte_range()];
         let vars = self.vars.get(scope)?;
         // Only a line that gives values, names the temporary root or the folder it runs
@@ -1712,24 +1787,9 @@ impl<'r> Walker<'r> {
         if let Some(held) = &held {
             env.vars = held;
         }
-        let mut cursor = node.walk();
-        let nodes: Vec<Node> = node
-            .children(&mut cursor)
-            .enumerate()
-            .filter(|(i, _)| {
-                matches!(
-                    node.field_name_for_child(*i as u32),
-                    Some("name") | Some("argument")
-                )
-            })
-            .map(|(_, child)| child)
-            .collect();
-        if nodes.len() != argv.len() {
-            return None;
-        }
         let mut changed = false;
         let mut per_word: Vec<Vec<Vec<Word>>> = Vec::with_capacity(argv.len());
-        for (node, word) in nodes.iter().zip(argv) {
+        for (node, word) in parts.words.iter().zip(argv) {
             if word.literal {
                 per_word.push(vec![vec![word.clone()]]);
                 continue;
@@ -2485,7 +2545,7 @@ impl Walker<'_> {
 /// Byte positions in a joined text after which bytes of the original were dropped, with
 /// the running total dropped so far, and the original's length: nothing maps past its end
 /// (the final newline [`join_lines`] may add is not in the original).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Removed {
     drops: Vec<(usize, usize)>,
     len: usize,
@@ -2584,7 +2644,13 @@ fn guard_brace_scanner(src: &str) -> Cow<'_, str> {
 }
 
 /// `a & b`: a command sent to the background runs alongside what follows it.
-fn backgrounds(node: Node) -> bool {
+fn backgrounds(node: Node, src: &str) -> bool {
+    // A whole text has one child for each of its lines; most have no `&` at all, and
+    // looking for one costs less than walking them. (Not for the lists inside, which nest
+    // as deep as a chain is long: each would look at the rest of the chain again.)
+    if node.kind() == "program" && !src[node.byte_range()].contains('&') {
+        return false;
+    }
     let mut cursor = node.walk();
     node.children(&mut cursor)
         .any(|c| !c.is_named() && c.kind() == "&")
@@ -2651,36 +2717,43 @@ fn cut_short(command: Node, error: Node, src: &str) -> Vec<Word> {
         .collect()
 }
 
-struct CommandParts {
+struct CommandParts<'t> {
     argv: Vec<Word>,
+    /// The node of each word of `argv`, in the same order.
+    words: Vec<Node<'t>>,
     assigns: Vec<(String, Word)>,
     herestring: Option<String>,
 }
 
-fn command_parts(node: Node, src: &str) -> CommandParts {
+fn command_parts<'t>(node: Node<'t>, src: &str) -> CommandParts<'t> {
     let mut parts = CommandParts {
         argv: Vec::new(),
+        words: Vec::new(),
         assigns: Vec::new(),
         herestring: None,
     };
+    // The cursor knows the field of the child it is on; asking the node for the field of
+    // its i-th child walks its children again from the first.
     let mut cursor = node.walk();
-    for (i, child) in node.children(&mut cursor).enumerate() {
-        match node.field_name_for_child(i as u32) {
+    let mut more = cursor.goto_first_child();
+    while more {
+        let child = cursor.node();
+        match cursor.field_name() {
             Some("name") | Some("argument") => {
                 parts.argv.push(word::from_node(child, src));
-                continue;
+                parts.words.push(child);
             }
-            _ => {}
-        }
-        match child.kind() {
-            "variable_assignment" => {
-                if let Some(assign) = assignment(child, src) {
-                    parts.assigns.push(assign);
+            _ => match child.kind() {
+                "variable_assignment" => {
+                    if let Some(assign) = assignment(child, src) {
+                        parts.assigns.push(assign);
+                    }
                 }
-            }
-            "herestring_redirect" => parts.herestring = herestring_text(child, src),
-            _ => {}
+                "herestring_redirect" => parts.herestring = herestring_text(child, src),
+                _ => {}
+            },
         }
+        more = cursor.goto_next_sibling();
     }
     parts
 }

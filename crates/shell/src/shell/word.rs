@@ -26,7 +26,9 @@ pub fn from_node(node: Node, src: &str) -> Word {
 
 fn append(node: Node, src: &str, out: &mut Word) {
     let raw = &src[node.byte_range()];
-    match node.kind() {
+    // Asked once: tree-sitter checks the name is UTF-8 each time it gives it.
+    let kind = node.kind();
+    match kind {
         "word" | "command_name" if node.child_count() == 0 => {
             unquoted(raw, out);
         }
@@ -71,7 +73,7 @@ fn append(node: Node, src: &str, out: &mut Word) {
             }
         }
     }
-    if node.kind() == "concatenation" && has_brace_expansion(raw) {
+    if kind == "concatenation" && has_brace_expansion(raw) {
         out.literal = false;
     }
 }

@@ -48,15 +48,28 @@ fn config_write_of(cmd: &SimpleCommand) -> Option<String> {
 /// command given those settings with `-c`, which the rules and the alias expansion read.
 pub fn configured_findings(analysis: &Analysis, settings: &Settings) -> Vec<Finding> {
     let mut found = Vec::new();
+    // The writes are found once: a line, or a script it runs, of many git commands and no
+    // `git config` costs one look at each command, not one at each pair.
+    let writes: Vec<(usize, String)> = analysis
+        .commands
+        .iter()
+        .enumerate()
+        .filter_map(|(at, cmd)| config_write_of(cmd).map(|setting| (at, setting)))
+        .collect();
+    if writes.is_empty() {
+        return found;
+    }
     for (at, cmd) in analysis.commands.iter().enumerate() {
-        if cmd.program() != Some("git") || config_write_of(cmd).is_some() {
+        if cmd.program() != Some("git") || writes.iter().any(|(w, _)| *w == at) {
             continue;
         }
-        let written: Vec<String> = analysis
-            .before(at)
-            .into_iter()
-            .filter_map(config_write_of)
-            .map(|setting| format!("-c {}", shell::word::quote(&setting)))
+        let Some(earlier) = analysis.runs_before(at) else {
+            continue;
+        };
+        let written: Vec<String> = writes
+            .iter()
+            .filter(|(w, _)| earlier(*w))
+            .map(|(_, setting)| format!("-c {}", shell::word::quote(setting)))
             .collect();
         if written.is_empty() {
             continue;
