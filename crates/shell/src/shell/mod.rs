@@ -10,6 +10,8 @@
 
 mod parse;
 mod unwrap;
+
+pub use unwrap::wrapped;
 mod values;
 pub mod word;
 

@@ -82,6 +82,28 @@ pub(super) enum Run {
     Recipe { cmd: SimpleCommand },
 }
 
+/// The command a chain of wrappers runs (`sudo -u ci nice -n 5 rm -rf d` gives `rm -rf d`),
+/// read as the walker unwraps it, for a reader of another program's argv that names a command
+/// (`find -exec sudo rm {} +`); `None` when a wrapper runs none (`sudo -l`). A command with no
+/// wrapper is itself.
+pub fn wrapped(argv: &[Word]) -> Option<&[Word]> {
+    let mut argv = argv;
+    for _ in 0..MAX_WRAPPERS {
+        let name = argv.first()?.value()?;
+        let Some(spec) = wrapper(name.rsplit('/').next().unwrap_or(name)) else {
+            return Some(argv);
+        };
+        match peel(&spec, argv) {
+            Start::At(at) => argv = argv.get(at..)?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Wrappers stacked deeper than this are not read through.
+const MAX_WRAPPERS: usize = 8;
+
 /// Where the command a wrapper or runner runs starts.
 enum Start {
     /// At this index of its argv.
@@ -335,7 +357,8 @@ pub(super) fn changes_directory(cmd: &SimpleCommand) -> Option<Word> {
 
 #[cfg(test)]
 mod tests {
-    use crate::shell::{SimpleCommand, Via, analyze};
+    use super::wrapped;
+    use crate::shell::{SimpleCommand, Via, Word, analyze};
 
     /// The commands a line runs, other than the runner itself.
     fn runs(line: &str) -> Vec<SimpleCommand> {
@@ -347,6 +370,52 @@ mod tests {
             .iter()
             .map(|w| (w.text.as_str(), w.literal))
             .collect()
+    }
+
+    #[test]
+    fn input_the_line_shows_is_what_xargs_hands_on() {
+        let last = |line: &str| runs(line).pop().expect("a command");
+        let rm = last("echo build dist | xargs rm -rf");
+        assert_eq!(
+            argv(&rm),
+            [("rm", true), ("-rf", true), ("build", true), ("dist", true)]
+        );
+        assert!(!rm.uncertain);
+        let rm = last("printf '%s\\0' 'a b' c | xargs -0 rm");
+        assert_eq!(argv(&rm), [("rm", true), ("a b", true), ("c", true)]);
+        let rm = last("printf '%s\\n' x y | xargs -d '\\n' rm");
+        assert_eq!(argv(&rm), [("rm", true), ("x", true), ("y", true)]);
+        // Quotes xargs would remove, an end-of-input string, a replacement, input not shown.
+        for line in [
+            "echo \"'a b'\" | xargs rm",
+            "echo a | xargs -E x rm",
+            "echo a | xargs -I{} rm {}",
+            "cat list | xargs rm",
+            "echo $x | xargs rm",
+            "echo *.log | xargs rm",
+            "printf 'sr%s\\n' c | xargs rm -rf",
+            "printf '%s\\0' a | xargs rm",
+            "echo -e 'a\\nb' | xargs rm",
+        ] {
+            let rm = last(line);
+            assert!(rm.uncertain, "{line}");
+            assert!(rm.argv.iter().any(|w| !w.literal), "{line}");
+        }
+    }
+
+    #[test]
+    fn wrappers_read_as_the_walker_reads_them() {
+        let words = |line: &str| -> Vec<Word> { line.split(' ').map(Word::literal).collect() };
+        let run = |line: &str| {
+            wrapped(&words(line))
+                .map(|argv| argv.iter().map(|w| w.text.clone()).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            run("sudo -u ci nice -n 5 rm -rf d").unwrap(),
+            ["rm", "-rf", "d"]
+        );
+        assert_eq!(run("rm x").unwrap(), ["rm", "x"]);
+        assert_eq!(run("sudo -l"), None);
     }
 
     #[test]

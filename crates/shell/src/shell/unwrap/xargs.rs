@@ -24,6 +24,15 @@ pub(super) fn xargs(cmd: &mut SimpleCommand) -> Start {
     };
     let replacement = xargs_replacement(&head.opts);
     cmd.via = Via::Xargs;
+    // `echo build | xargs rm -rf`: input the line shows is split as xargs splits it, and its
+    // items are the operands; the command runs with them as if they were written after it.
+    if replacement.is_none()
+        && let [stage] = cmd.fed_by.as_slice()
+        && let Some(items) = items(stage, &head.opts)
+    {
+        cmd.argv.extend(items.into_iter().map(Word::literal));
+        return Start::At(i);
+    }
     cmd.uncertain = true;
     // xargs appends what it reads to the command, unless it substitutes it
     // (`-I {}`); that input stands as one operand known only at run time.
@@ -46,6 +55,55 @@ pub(super) fn xargs(cmd: &mut SimpleCommand) -> Start {
         }
     }
     Start::At(i)
+}
+
+/// The items xargs reads from the one command before it in the pipeline, when that command
+/// only prints words the line shows: `echo WORDS` (split at blanks, as xargs splits), or
+/// `printf '%s\n' WORDS` and `printf '%s\0' WORDS` with `-d '\n'` and `-0`, one item a word.
+/// `None` where its reading is not followed here: a word known only at run time, quotes and
+/// backslashes (xargs removes them), `echo -e`, another format, an end-of-input string
+/// (`-E`), input from a file (`-a`), or another delimiter.
+fn items(stage: &[Word], opts: &[Opt]) -> Option<Vec<String>> {
+    let mut separator: Option<&str> = None;
+    for opt in opts {
+        match (opt.spelling, opt.name) {
+            (Spelling::Short, "0") | (Spelling::Long, "null") => separator = Some("\\0"),
+            (Spelling::Short, "d") | (Spelling::Long, "delimiter") => {
+                separator = Some(opt.value.filter(|d| *d == "\\n")?);
+            }
+            (Spelling::Short, "a" | "E" | "e") | (Spelling::Long, "arg-file" | "eof") => {
+                return None;
+            }
+            _ => {}
+        }
+    }
+    let (program, args) = stage.split_first()?;
+    let words: Vec<&str> = args.iter().map(Word::value).collect::<Option<_>>()?;
+    let words = match (program.value()?, separator, words.split_first()) {
+        ("echo", None, _) => match words.first() {
+            Some(&"-n") => words.get(1..)?.to_vec(),
+            Some(first) if first.starts_with('-') => return None,
+            _ => words,
+        },
+        ("printf", None, Some((&"%s\\n", rest))) => rest.to_vec(),
+        ("printf", Some(sep), Some((format, rest))) if format.strip_prefix("%s") == Some(sep) => {
+            return rest
+                .iter()
+                .all(|w| !w.is_empty() && !w.contains('\n'))
+                .then(|| rest.iter().map(|w| w.to_string()).collect());
+        }
+        _ => return None,
+    };
+    if words.iter().any(|w| w.contains(['\'', '"', '\\'])) {
+        return None;
+    }
+    Some(
+        words
+            .iter()
+            .flat_map(|w| w.split_whitespace())
+            .map(str::to_string)
+            .collect(),
+    )
 }
 
 /// xargs's options (GNU and BSD): `-e`, `-i` and `-l` take a value only attached.
