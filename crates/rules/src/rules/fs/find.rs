@@ -350,9 +350,9 @@ impl Expr<'_> {
 
     /// `-exec PROGRAM ARGS... ;` or `... {} +`, the program's words already due.
     fn exec(&mut self, picked: Picked) -> Reach {
-        let program = self
-            .args
-            .get(self.at)
+        // `-exec sudo rm {} +` runs `rm`.
+        let program = crate::shell::wrapped(self.args.get(self.at..).unwrap_or_default())
+            .and_then(|argv| argv.first())
             .and_then(|w| w.value())
             .map(|p| p.rsplit('/').next().unwrap_or(p));
         let mut terminator = "";
@@ -559,11 +559,14 @@ fn only_empty_folders(expression: &[Word]) -> bool {
 fn deletes_folders(expression: &[Word]) -> bool {
     expression.iter().enumerate().any(|(at, action)| {
         let acts = action.text.starts_with("-exec") || action.text.starts_with("-ok");
-        let Some(program) = expression.get(at + 1).and_then(Word::value) else {
+        let Some(run) = crate::shell::wrapped(expression.get(at + 1..).unwrap_or_default()) else {
+            return false;
+        };
+        let Some(program) = run.first().and_then(Word::value) else {
             return false;
         };
         let program = program.rsplit('/').next().unwrap_or(program);
-        let words = expression.get(at + 2..).unwrap_or_default();
+        let words = run.get(1..).unwrap_or_default();
         let end = words
             .iter()
             .position(|w| w.text == ";" || w.text == "+")
