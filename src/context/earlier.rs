@@ -307,6 +307,8 @@ fn reads_only(cmd: &SimpleCommand) -> bool {
             .args()
             .iter()
             .any(|w| w.text == "-delete" || w.text.starts_with("-fprint") || w.text == "-fls"),
+        // fd only lists: what its `-x` runs is judged as commands of their own.
+        Some("fd" | "fdfind") => true,
         // `rg --pre <program>` runs that program on every file it searches.
         Some("rg") => !cmd.args().iter().any(|w| w.text.starts_with("--pre")),
         Some(program) => READERS.contains(&program),

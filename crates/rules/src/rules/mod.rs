@@ -247,6 +247,9 @@ pub(crate) struct Hit {
     /// A finding only where production is named (an outage: a workload deleted, scaled to
     /// zero or rolled back), dropped elsewhere: nothing is lost outside production.
     pub only_in_production: bool,
+    /// What it is about is written out though its command's words are not: what `fd -x`
+    /// runs on each file found is judged by fd's search, whose paths the line shows.
+    pub written_out: bool,
 }
 
 impl Hit {
@@ -262,6 +265,7 @@ impl Hit {
             branches: Vec::new(),
             names: Vec::new(),
             only_in_production: false,
+            written_out: false,
         }
     }
 
@@ -370,6 +374,12 @@ pub fn check(cmd: &SimpleCommand, settings: &Settings) -> Vec<Finding> {
                 {
                     hits.retain(|hit| hit.rule.id != fs::RM_RECURSIVE.id);
                 }
+            } else if cmd.via == Via::FdExec
+                && let Some(found) = fs::listings::fd_exec(name, cmd)
+            {
+                // So is what `fd -x` runs, with fd's search.
+                hits.retain(|hit| hit.rule.id != fs::RM_RECURSIVE.id);
+                hits.extend(found);
             } else if cmd.input.is_some() || !cmd.fed_by.is_empty() {
                 hits.extend(fed(name, cmd));
             }
@@ -432,7 +442,7 @@ fn finding(hit: Hit, cmd: &SimpleCommand, settings: &Settings) -> Finding {
         recovery: hit.recovery,
         span: cmd.span.clone(),
         via: cmd.via,
-        uncertain: cmd.uncertain || cmd.program().is_none(),
+        uncertain: cmd.uncertain && !hit.written_out || cmd.program().is_none(),
         inline_override: cmd.assigned("AGENT_GUARD_OFF") == Some("1"),
         subject: hit.subject,
         needs_confirmation: hit.needs_confirmation,

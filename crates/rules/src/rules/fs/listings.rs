@@ -30,20 +30,45 @@ pub(in crate::rules) fn check(program: &str, cmd: &SimpleCommand) -> Option<Hit>
         })
         .collect::<Vec<_>>()
         .join(" | ");
+    judged(listing, &preview)
+}
+
+/// The finding for deleting what `listing` lists, shown as `preview`: none when it picks
+/// files known by name.
+fn judged(listing: Listing, preview: &str) -> Option<Hit> {
     match listing.picked {
         Picked::Known => None,
-        Picked::Any if listing.from_find => {
-            Some(super::find::unnarrowed(&listing.starts, &preview))
-        }
+        Picked::Any if listing.from_find => Some(super::find::unnarrowed(&listing.starts, preview)),
         _ => Some(pattern_hit(
             &format!(
                 "every file `{preview}` lists, picked {} rather than by name",
                 listing.how
             ),
-            &preview,
+            preview,
             listing.starts,
         )),
     }
+}
+
+/// What `fd … -x`/`--exec-batch` runs on what fd finds, when it deletes: judged by fd's own
+/// search, as `find -exec` is by find's, since the `{}` it is handed is known only when fd
+/// runs. `None` when the command deletes nothing or fd's search is not read here; inside,
+/// the finding, or none when the search picks files known by name.
+pub(in crate::rules) fn fd_exec(program: &str, cmd: &SimpleCommand) -> Option<Option<Hit>> {
+    if !is_deleter(program) {
+        return None;
+    }
+    let search = cmd.fed_by.first()?;
+    let listing = fd(search.get(1..).unwrap_or_default())?;
+    let preview = search
+        .iter()
+        .map(Word::shell_quoted)
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(judged(listing, &preview).map(|mut hit| {
+        hit.written_out = search.iter().all(|w| w.literal);
+        hit
+    }))
 }
 
 /// The program's base name, when literal.
