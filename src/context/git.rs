@@ -219,6 +219,11 @@ fn clean(
     dry_run: &[String],
 ) -> Option<Assessment> {
     let question = clean_question(dry_run)?;
+    if outside_work_tree(ask, &question) {
+        return Some(Assessment::Clear(
+            "`git clean` stops at a path outside the repository and deletes nothing".into(),
+        ));
+    }
     let mut args = vec!["clean"];
     args.extend(question.iter().map(String::as_str));
     let out = ask(&args)?;
@@ -275,6 +280,33 @@ fn clean(
     Some(Assessment::Loss {
         loses: format!("would delete {}", sample(&lost, "untracked path")),
         recovery: Some("untracked files were never in git: they cannot be recovered".into()),
+    })
+}
+
+/// Whether one of a `git clean` question's pathspecs (after its `--`) is an absolute path
+/// outside the work tree: git then refuses the whole command (`… is outside repository`)
+/// before it removes anything. Git follows links to tell, so the path is read as the file
+/// system resolves it, up to its nearest folder that is there.
+fn outside_work_tree(ask: &dyn Fn(&[&str]) -> Option<String>, question: &[String]) -> bool {
+    let specs: Vec<&Path> = question
+        .iter()
+        .skip_while(|w| *w != "--")
+        .skip(1)
+        .map(Path::new)
+        .filter(|p| p.is_absolute())
+        .collect();
+    if specs.is_empty() {
+        return false;
+    }
+    let Some(top) = ask(&["rev-parse", "--show-toplevel"])
+        .and_then(|top| std::fs::canonicalize(top.trim_end_matches('\n')).ok())
+    else {
+        return false;
+    };
+    specs.iter().any(|spec| {
+        spec.ancestors()
+            .find_map(|at| std::fs::canonicalize(at).ok())
+            .is_some_and(|real| !real.starts_with(&top))
     })
 }
 
