@@ -40,6 +40,12 @@ const SPELLINGS: &[&str] = &[
     "node -e \"require('fs').rmSync('X', {recursive: true, force: true})\"",
     "ruby -e 'require \"fileutils\"; FileUtils.rm_rf(\"X\")'",
     "perl -MFile::Path -e 'rmtree(\"X\")'",
+    "echo X | xargs rm -rf",
+    "printf '%s\\n' X | xargs -r rm -rf",
+    "fd . X --exec-batch rm -rf",
+    "fd -t f . X -x rm -f",
+    "find X -exec sudo rm -rf {} +",
+    "git clean -fdx X",
 ];
 
 fn git(dir: &Path, args: &[&str]) {

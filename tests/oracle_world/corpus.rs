@@ -300,6 +300,10 @@ pub const FORMS: &[(Kind, &str)] = &[
         Kind::Plain,
         "work=$(mktemp -d); printf 'mv drafts \"$1\"\\n' > m.sh; sh m.sh \"$work\"; rm -rf \"$work\"",
     ),
+    // Input the line shows to `xargs`, and a `git clean` git refuses whole.
+    (Kind::Plain, "printf '%s\\n' build | xargs -r rm -rf"),
+    (Kind::Plain, "git clean -fdx /"),
+    (Kind::Plain, "git clean -fdx drafts /"),
     (Kind::Plain, "m=--hard; git reset $m"),
     // Paths the line computes, and the folder each command runs in.
     (Kind::Plain, "rm -rf \"$(pwd)/build\""),
