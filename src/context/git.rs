@@ -1,6 +1,6 @@
 //! What git-rule findings would really lose, asked of the repository itself.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::run::git;
 use super::{Assessment, Context, sample};
@@ -98,10 +98,9 @@ fn agents_own_changes(ask: &dyn Fn(&[&str]) -> Option<String>, files: &[String])
     if ask(&staged).is_none_or(|out| !out.is_empty()) {
         return false;
     }
-    let Some(top) = ask(&["rev-parse", "--show-toplevel"]) else {
+    let Some(top) = work_tree(ask) else {
         return false;
     };
-    let top = Path::new(top.trim_end_matches('\n'));
     let mut journals = crate::journal::Journals::new();
     files.iter().all(|file| {
         ask(&["show", &format!(":{file}")]).is_some_and(|restored| {
@@ -110,6 +109,12 @@ fn agents_own_changes(ask: &dyn Fn(&[&str]) -> Option<String>, files: &[String])
                 .is_agents()
         })
     })
+}
+
+/// The top folder of the repository's work tree, as git names it.
+fn work_tree(ask: &dyn Fn(&[&str]) -> Option<String>) -> Option<PathBuf> {
+    let top = ask(&["rev-parse", "--show-toplevel"])?;
+    Some(PathBuf::from(top.trim_end_matches('\n')))
 }
 
 /// `sha subject` lines of commits in `revs`, at most 50.
@@ -298,9 +303,7 @@ fn outside_work_tree(ask: &dyn Fn(&[&str]) -> Option<String>, question: &[String
     if specs.is_empty() {
         return false;
     }
-    let Some(top) = ask(&["rev-parse", "--show-toplevel"])
-        .and_then(|top| std::fs::canonicalize(top.trim_end_matches('\n')).ok())
-    else {
+    let Some(top) = work_tree(ask).and_then(|top| std::fs::canonicalize(top).ok()) else {
         return false;
     };
     specs.iter().any(|spec| {
@@ -536,8 +539,7 @@ fn not_in_work_tree(
     ask: &dyn Fn(&[&str]) -> Option<String>,
     sha: &str,
 ) -> Option<Vec<String>> {
-    let top = ask(&["rev-parse", "--show-toplevel"])?;
-    let top = Path::new(top.trim_end_matches('\n'));
+    let top = work_tree(ask)?;
     let base = format!("{sha}^1");
     let mut sources = vec![(
         sha.to_string(),
@@ -594,7 +596,7 @@ fn not_in_work_tree(
         } else {
             let mut args = vec!["hash-object", "--"];
             args.extend(paths.iter().map(String::as_str));
-            git(ctx, top, None, &[], &args)?
+            git(ctx, &top, None, &[], &args)?
                 .lines()
                 .map(str::to_string)
                 .collect()
