@@ -482,8 +482,9 @@ fn copies(program: &str, args: &[Word]) -> Writes {
     }
 }
 
-/// `host:path` or `rsync://`: a path on another machine.
-fn is_remote(text: &str) -> bool {
+/// `host:path`, `user@host:path`, `host::module` or `rsync://host/...`: a path on another
+/// machine, for rsync and scp alike (a `:` before any `/`).
+pub fn is_remote(text: &str) -> bool {
     text.split_once(':')
         .is_some_and(|(host, _)| !host.contains('/'))
 }

@@ -237,14 +237,7 @@ pub(in crate::rules) fn check(args: &[Word]) -> Option<Hit> {
 /// `host:path`, `user@host:path`, `host::module` or `rsync://host/...`: not on this machine.
 /// A non-literal operand may be any of these.
 fn is_remote(word: &Word) -> bool {
-    let Some(text) = word.value() else {
-        return true;
-    };
-    if text.starts_with("rsync://") {
-        return true;
-    }
-    let before_slash = text.split('/').next().unwrap_or(text);
-    before_slash.contains(':')
+    word.value().is_none_or(crate::syntax::writes::is_remote)
 }
 
 /// A local rsync with a delete option, as the context needs it to compare the two trees.
