@@ -17,9 +17,12 @@ pub(in crate::rules) fn check(program: &str, cmd: &SimpleCommand) -> Option<Hit>
     if !is_deleter(program) || args.iter().all(|w| w.literal) || recursive(program, args) {
         return None;
     }
-    let listing = listing(&cmd.fed_by)?;
-    let preview = cmd
-        .fed_by
+    judged(listing(&cmd.fed_by)?, &preview(&cmd.fed_by))
+}
+
+/// The stages of a listing as the shell line they are.
+fn preview(stages: &[Vec<Word>]) -> String {
+    stages
         .iter()
         .map(|stage| {
             stage
@@ -29,8 +32,7 @@ pub(in crate::rules) fn check(program: &str, cmd: &SimpleCommand) -> Option<Hit>
                 .join(" ")
         })
         .collect::<Vec<_>>()
-        .join(" | ");
-    judged(listing, &preview)
+        .join(" | ")
 }
 
 /// The finding for deleting what `listing` lists, shown as `preview`: none when it picks
@@ -58,15 +60,10 @@ pub(in crate::rules) fn fd_exec(program: &str, cmd: &SimpleCommand) -> Option<Op
     if !is_deleter(program) {
         return None;
     }
-    let search = cmd.fed_by.first()?;
-    let listing = fd(search.get(1..).unwrap_or_default())?;
-    let preview = search
-        .iter()
-        .map(Word::shell_quoted)
-        .collect::<Vec<_>>()
-        .join(" ");
-    Some(judged(listing, &preview).map(|mut hit| {
-        hit.written_out = search.iter().all(|w| w.literal);
+    // What feeds it is fd's search alone.
+    let listing = listing(&cmd.fed_by)?;
+    Some(judged(listing, &preview(&cmd.fed_by)).map(|mut hit| {
+        hit.written_out = cmd.fed_by.iter().flatten().all(|w| w.literal);
         hit
     }))
 }
