@@ -208,10 +208,7 @@ fn blind_to_fresh(cmd: &SimpleCommand) -> bool {
 /// Where `source` lands when written to `path`: inside it when `path` is a folder that
 /// exists now, at `path` itself otherwise.
 fn inside(path: PathBuf, source: Option<&Word>) -> PathBuf {
-    let name = source
-        .and_then(Word::value)
-        .and_then(|s| Path::new(s.trim_end_matches('/')).file_name());
-    match name {
+    match source.and_then(writes::name_of) {
         Some(name) if path.is_dir() => path.join(name),
         _ => path,
     }
@@ -620,17 +617,11 @@ pub(super) fn backed_up(
 /// one, or holds one. A program that is not known is not counted: only a command shown to
 /// reach a copy voids it.
 fn touches(ctx: &Context, cmd: &SimpleCommand, paths: &[&PathBuf]) -> bool {
-    let Effect::Paths(mut written) = effect(cmd) else {
+    // A `cp` only reads its sources (`cp notes.bak notes2.txt` leaves the copy): what it
+    // writes is its destination alone.
+    let Effect::Paths(written) = effect(cmd) else {
         return false;
     };
-    // A plain `cp` only reads its sources (`cp notes.bak notes2.txt` leaves the copy).
-    let into_folder = cmd
-        .args()
-        .iter()
-        .any(|w| w.text.starts_with("-t") || w.text.starts_with("--target-directory"));
-    if cmd.program() == Some("cp") && !into_folder && cmd.redirects.is_empty() {
-        written = written.split_off(written.len().saturating_sub(1));
-    }
     let Some(written_dir) = ctx.directory(&cmd.dirs) else {
         return true;
     };

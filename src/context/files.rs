@@ -136,14 +136,11 @@ fn fate(ctx: &Context, dir: &Path, file: &Replaced, journals: &mut Journals) -> 
     if let Some(source) = &file.into_folder
         && std::fs::metadata(&path).is_ok_and(|m| m.is_dir())
     {
-        let Some(name) = source
-            .value()
-            .and_then(|s| Path::new(s.trim_end_matches('/')).file_name())
-        else {
+        let Some(name) = crate::syntax::writes::name_of(source) else {
             return Fate::Unknown;
         };
-        path = path.join(name);
-        shown = format!("{}/{}", text.trim_end_matches('/'), name.to_string_lossy());
+        path = path.join(&name);
+        shown = format!("{}/{name}", text.trim_end_matches('/'));
         meta = match std::fs::symlink_metadata(&path) {
             Ok(meta) => meta,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
