@@ -324,6 +324,9 @@ mod tests {
         assert_eq!(written("sort -k 2 --output=out in"), ["out"]);
         assert_eq!(written("uniq -c in out"), ["out"]);
         assert_eq!(written("tree -L 2 -o tree.txt"), ["tree.txt"]);
+        assert!(written("uniq -c in").is_empty());
+        assert!(written("tree -L 2 src").is_empty());
+        assert!(written("sort -k 2 in").is_empty());
         assert!(written("mkdir -p out && touch out/x").is_empty());
         assert!(written("cp --backup=numbered a b").is_empty());
         assert_eq!(written("curl -sSo f.zip https://x"), ["f.zip"]);
