@@ -6,6 +6,8 @@ use super::run::git;
 use super::{Assessment, Context, sample};
 use crate::git::porcelain;
 use crate::rules::GitSubject;
+use crate::shell::Word;
+use crate::syntax::argv::{self, Style, Takes};
 
 pub(super) fn assess(
     ctx: &Context,
@@ -20,9 +22,7 @@ pub(super) fn assess(
     let elsewhere = env
         .iter()
         .any(|(name, _)| matches!(name.as_str(), "GIT_DIR" | "GIT_WORK_TREE"))
-        || globals
-            .iter()
-            .any(|g| g.starts_with("--git-dir") || g.starts_with("--work-tree"));
+        || elsewhere_by_option(globals);
     if matches!(what, GitSubject::BranchMove { by_path: true, .. }) && elsewhere {
         return Assessment::Unknown;
     }
@@ -50,6 +50,13 @@ pub(super) fn assess(
         },
     };
     answer.unwrap_or(Assessment::Unknown)
+}
+
+/// Whether git's own options (`--git-dir`, `--work-tree`) point it at another repository.
+fn elsewhere_by_option(globals: &[String]) -> bool {
+    let words: Vec<Word> = globals.iter().map(Word::literal).collect();
+    let read = crate::syntax::git::read(&words);
+    read.git_dir().is_some() || read.work_tree().is_some()
 }
 
 pub(super) fn alias(
@@ -317,63 +324,49 @@ fn outside_work_tree(ask: &dyn Fn(&[&str]) -> Option<String>, question: &[String
 /// removes: `-d`, `-x`, `-X`, `-e`/`--exclude` and the pathspecs. Whatever only changes how
 /// it reports (`-q` prints nothing at all) stays out, and an option this does not know
 /// makes the question unaskable.
+/// `git clean`'s options, as `git clean -h` lists them; any other makes the question unknown.
+struct CleanOptions;
+
+impl argv::Options for CleanOptions {
+    fn long(&self, name: &str) -> Option<Takes> {
+        match name {
+            "exclude" => Some(Takes::Value),
+            "dry-run" | "force" | "quiet" | "no-quiet" | "interactive" => Some(Takes::Nothing),
+            _ => None,
+        }
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        match letter {
+            'e' => Some(Takes::Value),
+            'd' | 'x' | 'X' | 'n' | 'f' | 'q' | 'i' => Some(Takes::Nothing),
+            _ => None,
+        }
+    }
+}
+
 fn clean_question(args: &[String]) -> Option<Vec<String>> {
+    let words: Vec<Word> = args.iter().map(Word::literal).collect();
+    let read = argv::read(&words, Style::Getopt, &CleanOptions);
+    if read.unknown || read.on(&["interactive", "i"]) {
+        return None;
+    }
     // A second `-f` also removes nested repositories. How many the command gave is not
     // known here, so the question asks with two: the answer can only be larger.
-    let mut options = vec!["--dry-run", "-f", "-f"]
-        .into_iter()
-        .map(String::from)
-        .collect::<Vec<_>>();
-    let mut pathspecs = Vec::new();
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let w = word.as_str();
-        if w == "--" {
-            pathspecs.extend(words.by_ref().cloned());
-            break;
-        }
-        if let Some(long) = w.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
-            match name {
-                "dry-run" | "force" | "quiet" | "no-quiet" => {}
-                "exclude" => {
-                    let pattern = match value {
-                        Some(v) => v,
-                        None => words.next()?.clone(),
-                    };
-                    options.push(format!("--exclude={pattern}"));
-                }
-                _ => return None,
-            }
-            continue;
-        }
-        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            pathspecs.push(word.clone());
-            continue;
-        };
-        for (pos, c) in flags.char_indices() {
-            match c {
-                'd' | 'x' | 'X' => options.push(format!("-{c}")),
-                'n' | 'f' | 'q' => {}
-                'e' => {
-                    let rest = &flags[pos + 1..];
-                    let pattern = if rest.is_empty() {
-                        words.next()?.clone()
-                    } else {
-                        rest.to_string()
-                    };
-                    options.push(format!("--exclude={pattern}"));
-                    break;
-                }
-                _ => return None,
-            }
+    let mut options: Vec<String> = ["--dry-run", "-f", "-f"].map(String::from).to_vec();
+    for opt in &read.opts {
+        match opt.name {
+            "d" | "x" | "X" => options.push(format!("-{}", opt.name)),
+            "e" | "exclude" => options.push(format!("--exclude={}", opt.value?)),
+            _ => {}
         }
     }
     options.push("--".into());
-    options.extend(pathspecs);
+    options.extend(
+        read.operands
+            .iter()
+            .filter_map(|&i| words.get(i))
+            .map(|w| w.text.clone()),
+    );
     Some(options)
 }
 
