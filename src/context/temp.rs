@@ -12,6 +12,9 @@ use std::path::{Path, PathBuf};
 use super::Context;
 use super::run::git;
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::argv::{self, Style, Valued};
+use crate::syntax::git as git_args;
+use crate::syntax::writes;
 
 /// Environment variables that name a temporary folder, as cmd and PowerShell spell them:
 /// their names are compared case-insensitively, after `\` became `/`.
@@ -239,10 +242,10 @@ fn lexical_directory(ctx: &Context, dirs: &[Word], before: &[&SimpleCommand]) ->
 fn made_earlier(ctx: &Context, folder: &str, before: &[&SimpleCommand]) -> bool {
     before.iter().any(|cmd| {
         cmd.program() == Some("mkdir")
-            && cmd.args().iter().any(|w| {
+            && writes::of("mkdir", cmd.args()).writes.iter().any(|made| {
                 let base = lexical_directory(ctx, &cmd.dirs, &[]);
-                w.value().is_some_and(|v| !v.starts_with('-'))
-                    && inside_or_at(base.as_deref(), w).as_deref() == Some(folder)
+                made.path.literal
+                    && inside_or_at(base.as_deref(), &made.path).as_deref() == Some(folder)
             })
     })
 }
@@ -332,23 +335,38 @@ fn has_checkout_child(folder: &Path) -> bool {
 fn moved_into(ctx: &Context, path: &str, before: &[&SimpleCommand]) -> bool {
     let path = PathBuf::from(path);
     before.iter().any(|cmd| {
-        let mover = match cmd.program() {
-            Some("mv") => cmd.args(),
-            Some("git") if cmd.args().first().is_some_and(|w| w.text == "mv") => {
-                cmd.args().get(1..).unwrap_or_default()
+        let mover: Vec<Word> = match cmd.program() {
+            Some("mv") => writes::of("mv", cmd.args())
+                .writes
+                .into_iter()
+                .flat_map(|moved| [Some(moved.path), moved.from])
+                .flatten()
+                .collect(),
+            Some("git") => {
+                let git = git_args::read(cmd.args());
+                if git.subcommand().is_none_or(|sub| sub.text != "mv") {
+                    return false;
+                }
+                let rest = git.rest();
+                let read = argv::read(rest, Style::Getopt, &Valued(&[]));
+                read.operands
+                    .iter()
+                    .filter_map(|&i| rest.get(i))
+                    .cloned()
+                    .collect()
             }
             _ => return false,
         };
         let base = lexical_directory(ctx, &cmd.dirs, &[]);
-        mover.iter().filter(|w| !w.text.starts_with('-')).any(|w| {
-            match inside_or_at(base.as_deref(), w) {
+        mover
+            .iter()
+            .any(|w| match inside_or_at(base.as_deref(), w) {
                 Some(moved) => {
                     let moved = PathBuf::from(moved);
                     moved.starts_with(&path) || path.starts_with(&moved)
                 }
                 None => true,
-            }
-        })
+            })
     })
 }
 
