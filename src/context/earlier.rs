@@ -13,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 use super::Context;
 use crate::rules::{Finding, GitSubject, Subject};
 use crate::shell::{SimpleCommand, Via, Word};
-use crate::syntax::argv::{self, Style};
+use crate::syntax::argv::{self, Style, Takes, Valued};
 use crate::syntax::writes;
 
 /// What one command may change.
@@ -300,14 +300,18 @@ fn effect(cmd: &SimpleCommand) -> Effect {
 fn reads_only(cmd: &SimpleCommand) -> bool {
     match cmd.program() {
         Some("git") => git_reads_only(cmd.args()),
-        Some("find") => !cmd
-            .args()
-            .iter()
-            .any(|w| w.text == "-delete" || w.text.starts_with("-fprint") || w.text == "-fls"),
+        Some("find") => !cmd.args().iter().any(|w| {
+            matches!(
+                w.text.as_str(),
+                "-delete" | "-fprint" | "-fprint0" | "-fprintf" | "-fls"
+            )
+        }),
         // fd only lists: what its `-x` runs is judged as commands of their own.
         Some("fd" | "fdfind") => true,
         // `rg --pre <program>` runs that program on every file it searches.
-        Some("rg") => !cmd.args().iter().any(|w| w.text.starts_with("--pre")),
+        Some("rg") => argv::read(cmd.args(), Style::Getopt, &Valued(RG_VALUED))
+            .last(&["pre"])
+            .is_none(),
         Some(program) => READERS.contains(&program),
         None => false,
     }
@@ -409,18 +413,77 @@ const WRITERS: &[&str] = &[
     "chmod", "cp", "install", "ln", "mkdir", "mv", "rm", "rmdir", "tee", "touch", "truncate",
 ];
 
+/// ripgrep's options that take a value in the next word, so that none of them is read as
+/// `--pre`'s program or `--pre` as a pattern.
+const RG_VALUED: &[&str] = &[
+    "e",
+    "regexp",
+    "f",
+    "file",
+    "g",
+    "glob",
+    "iglob",
+    "t",
+    "type",
+    "T",
+    "type-not",
+    "type-add",
+    "type-clear",
+    "A",
+    "after-context",
+    "B",
+    "before-context",
+    "C",
+    "context",
+    "m",
+    "max-count",
+    "j",
+    "threads",
+    "M",
+    "max-columns",
+    "d",
+    "max-depth",
+    "r",
+    "replace",
+    "E",
+    "encoding",
+    "pre",
+    "pre-glob",
+    "sort",
+    "sortr",
+    "color",
+    "colors",
+    "max-filesize",
+    "ignore-file",
+    "path-separator",
+    "context-separator",
+    "field-match-separator",
+    "field-context-separator",
+    "engine",
+    "dfa-size-limit",
+    "regex-size-limit",
+    "hostname-bin",
+    "hyperlink-format",
+];
+
 /// `git <sub>` that only reads the repository.
 fn git_reads_only(args: &[Word]) -> bool {
+    git_reads(args, true)
+}
+
+/// `git <sub>` that only reads the repository, but for the file its `--output` names
+/// (`git log --output=<file>`, `git diff --output <file>`) when `output_writes` is false.
+fn git_reads(args: &[Word], output_writes: bool) -> bool {
     let read = crate::syntax::git::read(args);
     let Some(sub) = read.subcommand() else {
         return true; // `git` alone, `git --version`: it prints and exits
     };
     let sub = sub.text.as_str();
-    let rest: Vec<&str> = read.rest().iter().map(|w| w.text.as_str()).collect();
-    // `git log --output=<file>`, `git diff --output <file>` write that file.
-    if rest.iter().any(|w| w.starts_with("--output")) {
+    let options = argv::read(read.rest(), Style::Getopt, &Valued(&["output"]));
+    if output_writes && options.last(&["output"]).is_some() {
         return false;
     }
+    let rest: Vec<&str> = read.rest().iter().map(|w| w.text.as_str()).collect();
     match sub {
         "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "ls-tree" | "describe"
         | "blame" | "shortlog" | "cat-file" | "rev-list" | "grep" | "merge-base"
@@ -535,12 +598,7 @@ fn makes_without_moving(cmd: &SimpleCommand) -> bool {
         Some("rsync") => !says("--remove-source-files"),
         // A clone, or a reader whose `--output` file is new bytes.
         Some("git") => {
-            let printed: Vec<Word> = args
-                .iter()
-                .filter(|w| !w.text.starts_with("--output"))
-                .cloned()
-                .collect();
-            git_reads_only(&printed)
+            git_reads(args, false)
                 || crate::syntax::git::read(args)
                     .subcommand()
                     .is_some_and(|sub| sub.text == "clone")
@@ -640,26 +698,19 @@ fn backup_of(ctx: &Context, cmd: &SimpleCommand, target: &Path) -> Option<(PathB
     if cmd.program() != Some("cp") || cmd.uncertain {
         return None;
     }
-    let mut operands = Vec::new();
-    for word in cmd.args() {
-        let text = word.value()?;
-        match text.strip_prefix('-') {
-            Some(long) if long.starts_with('-') => {
-                let name = long.trim_start_matches('-');
-                let name = name.split_once('=').map_or(name, |(n, _)| n);
-                if !matches!(name, "recursive" | "archive" | "preserve" | "verbose") {
-                    return None;
-                }
-            }
-            // Links (`-l`, `-s`) would share the bytes rather than copy them.
-            Some(flags) if !flags.is_empty() => {
-                if !flags.chars().all(|c| "rRapvPL".contains(c)) {
-                    return None;
-                }
-            }
-            _ => operands.push(word),
-        }
+    let args = cmd.args();
+    if args.iter().any(|w| !w.literal) {
+        return None;
     }
+    let read = argv::read(args, Style::Getopt, &PlainCopy);
+    if read.unknown {
+        return None;
+    }
+    let operands: Vec<&Word> = read
+        .operands
+        .iter()
+        .filter_map(|&at| args.get(at))
+        .collect();
     let [source, copy] = operands.as_slice() else {
         return None;
     };
@@ -674,6 +725,23 @@ fn backup_of(ctx: &Context, cmd: &SimpleCommand, target: &Path) -> Option<(PathB
         Err(e) if e.kind() == std::io::ErrorKind::NotFound
     );
     (fresh && !copy.starts_with(target)).then_some((copy, named))
+}
+
+/// The options of a `cp` that makes a plain copy of its bytes. Links (`-l`, `-s`) would share
+/// the bytes rather than copy them; any other option may change what is copied or where.
+struct PlainCopy;
+
+impl argv::Options for PlainCopy {
+    fn long(&self, name: &str) -> Option<Takes> {
+        match name {
+            "recursive" | "archive" | "verbose" => Some(Takes::Nothing),
+            "preserve" => Some(Takes::Attached),
+            _ => None,
+        }
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        "rRapvPL".contains(letter).then_some(Takes::Nothing)
+    }
 }
 
 /// The files earlier `mv` commands of the line move onto or into a path `finding` deletes
@@ -702,35 +770,18 @@ pub(super) fn moved_into(
         let Some(mv_dir) = ctx.directory(&cmd.dirs) else {
             continue;
         };
-        let mut operands: Vec<&Word> = Vec::new();
-        let mut options = true;
-        let mut no_target_dir = false;
-        for word in cmd.args() {
-            if options && word.text == "--" {
-                options = false;
-            } else if options && word.text.starts_with('-') {
-                no_target_dir |= word.text == "-T" || word.text == "--no-target-directory";
-            } else {
-                operands.push(word);
-            }
-        }
-        let Some((dest, sources)) = operands.split_last() else {
-            continue;
-        };
-        let dest = resolve(ctx, &mv_dir, dest);
-        for source in sources {
-            let reaches = dest.as_ref().is_none_or(|d| {
-                let d = if no_target_dir {
-                    d.clone()
-                } else {
-                    inside(d.clone(), Some(source))
-                };
+        for write in writes::of("mv", cmd.args()).writes {
+            let Some(source) = write.from else {
+                continue;
+            };
+            let reaches = resolve(ctx, &mv_dir, &write.path).is_none_or(|d| {
+                let d = inside(d, write.into.as_ref());
                 targets
                     .iter()
                     .any(|t| t.starts_with(&d) || d.starts_with(t))
             });
             if reaches {
-                moved.push((mv_dir.clone(), (*source).clone()));
+                moved.push((mv_dir.clone(), source));
             }
         }
     }
