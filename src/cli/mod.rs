@@ -44,7 +44,10 @@ fn plain_hook() -> Option<(Option<Host>, bool)> {
     let host = match text {
         [] => None,
         ["--host", name] => Some(Host::from_name(name)?),
-        [flag] => Some(Host::from_name(flag.strip_prefix("--host=")?)?),
+        [flag] => match flag.split_once('=') {
+            Some(("--host", name)) => Some(Host::from_name(name)?),
+            _ => return None,
+        },
         _ => return None,
     };
     Some((host, after))

@@ -42,6 +42,8 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::{Host, ToolCall, input_object};
+use crate::syntax::Word;
+use crate::syntax::argv::{self, Style, Valued};
 use crate::tools::{McpUse, ToolUse};
 
 /// A call of a tool that is not the host's shell, about to run.
@@ -358,13 +360,14 @@ fn names(payload: &Value, naming: Naming) -> Option<(String, String)> {
 fn launched_server(command: &str) -> Option<String> {
     const LAUNCHERS: &[&str] = &[
         "npx", "bunx", "uvx", "pnpm", "dlx", "node", "python", "python3", "docker", "run", "exec",
-        "-y", "--yes", "-i", "--rm",
     ];
-    command
-        .split_whitespace()
-        .find(|w| {
-            !w.starts_with('-') && !LAUNCHERS.contains(w) && !w.contains("://") && !w.contains('=')
-        })
+    let words: Vec<Word> = command.split_whitespace().map(Word::literal).collect();
+    let read = argv::read(&words, Style::Getopt, &Valued(&[]));
+    read.operands
+        .iter()
+        .filter_map(|&at| words.get(at))
+        .map(|w| w.text.as_str())
+        .find(|w| !LAUNCHERS.contains(w) && !w.contains("://") && !w.contains('='))
         .map(str::to_string)
 }
 
