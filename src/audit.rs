@@ -206,7 +206,8 @@ pub fn append(path: &Path, record: &Record, max_size: u64) -> io::Result<()> {
     let mut line = serde_json::to_vec(record)?;
     line.push(b'\n');
     if let Some(dir) = path.parent() {
-        create_private_dir(dir)?;
+        // The log holds commands, which may name private things: only its owner reads it.
+        crate::config::dirs::create_private(dir)?;
     }
     // Each round either writes, or finds the file renamed under it and tries the new one.
     for _ in 0..8 {
@@ -231,15 +232,6 @@ fn open_append(path: &Path) -> io::Result<File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path)
-}
-
-/// The log holds commands, which may name private things: only its owner reads it.
-pub(crate) fn create_private_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)
 }
 
 /// Whether the open `file` is still the one at `path` (not renamed away by a rotation).

@@ -8,7 +8,7 @@
 //! with the user) and `%LOCALAPPDATA%` for the log and the trash (they belong to the machine).
 
 use std::ffi::{OsStr, OsString};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The two platform families whose conventions differ here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +175,16 @@ pub fn home_unset(os: Os) -> &'static str {
         Os::Unix => "HOME is not set to an absolute path",
         Os::Windows => "USERPROFILE is not set to an absolute path",
     }
+}
+
+/// Creates `dir` and the folders above it, readable by its owner alone: what the guard keeps
+/// there (commands, the files agents made) may name private things.
+pub fn create_private(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
 }
 
 #[cfg(test)]

@@ -141,7 +141,7 @@ pub fn append(path: &Path, events: &[Event], max_bytes: u64) -> io::Result<()> {
         return Ok(());
     }
     if let Some(dir) = path.parent() {
-        crate::audit::create_private_dir(dir)?;
+        crate::config::dirs::create_private(dir)?;
     }
     let mut options = OpenOptions::new();
     options.create(true).read(true).append(true);
