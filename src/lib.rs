@@ -35,6 +35,7 @@ pub use failure::{InternalError, locate_panics};
 
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use context::{Assessment, Context};
 use policy::{Channel, Cleared, Judged, Verdict};
@@ -79,13 +80,19 @@ pub fn evaluate_dialect(
         Some(repository) => shell::analyze_asking(line, dialect, cwd, repository),
         None => shell::analyze_in(line, dialect, cwd),
     };
-    let mut analysis = analyze(command);
     // `--yes-i-know` is the agent's word to the guard, not part of the command: the command
-    // is judged without it.
-    let confirmed = policy::confirmation(command, &analysis);
-    if let Some(stripped) = &confirmed {
-        analysis = analyze(stripped);
-    }
+    // is judged without it, and read once, without it, when it is there.
+    let (analysis, confirmed) = match policy::without_flag(command) {
+        Some(rest) => {
+            let analysis = analyze(rest);
+            if policy::confirms(rest, &analysis) {
+                (analysis, Some(rest.to_string()))
+            } else {
+                (analyze(command), None)
+            }
+        }
+        None => (analyze(command), None),
+    };
     let line = confirmed.as_deref().unwrap_or(command);
     let found = rules_findings(line, &analysis, settings);
     let aliases = rules::git_alias_calls(&analysis);
@@ -106,7 +113,12 @@ pub fn evaluate_dialect(
             analysis,
         );
     }
-    let ctx = Context::new(cwd, settings);
+    // The one look at the repository for this call: the one the reading may have made
+    // already to compute a word from git, carried on to the snapshot.
+    let ctx = match repository {
+        Some(repository) => repository.into_context(),
+        None => Context::new(cwd, settings),
+    };
     let mut found = found;
     add_unique(
         &mut found,
@@ -150,17 +162,20 @@ pub fn evaluate_dialect(
         cleared,
         exempted,
     };
-    read_once(
-        policy::decide(judged, command, settings, channel, confirmed),
-        analysis,
-    )
+    Verdict {
+        context: Some(Rc::new(ctx)),
+        ..read_once(
+            policy::decide(judged, command, settings, channel, confirmed),
+            analysis,
+        )
+    }
 }
 
 /// `verdict` carrying the reading of the line it was given on, so that nothing after it
 /// reads the line again.
 fn read_once(verdict: Verdict, analysis: shell::Analysis) -> Verdict {
     Verdict {
-        analysis: Some(std::rc::Rc::new(analysis)),
+        analysis: Some(Rc::new(analysis)),
         ..verdict
     }
 }

@@ -10,6 +10,7 @@
 
 use std::rc::Rc;
 
+use crate::context::Context;
 use crate::rules::{Finding, Tier};
 use crate::settings::{Mode, OnDestructive, Settings};
 use crate::shell::{Analysis, Via};
@@ -95,6 +96,9 @@ pub struct Verdict {
     /// The line as it was read for this verdict, when it was: what runs after the verdict
     /// (the journal of what the line writes) asks it instead of reading the line again.
     pub analysis: Option<Rc<Analysis>>,
+    /// The look at the folders and the repository the verdict was given on, when it took
+    /// one: the snapshot after it asks the same.
+    pub context: Option<Rc<Context>>,
 }
 
 impl Verdict {
@@ -110,6 +114,7 @@ impl Verdict {
             rewrite: None,
             observed: None,
             analysis: None,
+            context: None,
         }
     }
 
@@ -159,22 +164,25 @@ pub struct Judged {
 /// The confirmation flag an agent appends when its user asked for exactly this command.
 pub const CONFIRM_FLAG: &str = "--yes-i-know";
 
-/// The command line without `--yes-i-know`, when that is its last word: an argument the shell
-/// passes to a command, not text inside quotes or a comment, nor a command of its own.
-pub fn confirmation(command: &str, analysis: &Analysis) -> Option<String> {
-    let trimmed = command.trim_end();
-    let rest = trimmed.strip_suffix(CONFIRM_FLAG)?;
-    if !rest.ends_with([' ', '\t']) {
-        return None;
-    }
-    let is_word = analysis.commands.iter().any(|cmd| {
-        cmd.argv.len() > 1
-            && cmd
-                .argv
-                .last()
-                .is_some_and(|w| w.literal && w.text == CONFIRM_FLAG)
-    });
-    is_word.then(|| rest.trim_end().to_string())
+/// The command line without `--yes-i-know`, when that is how it ends as written: the rest is
+/// what the guard reads, and [`confirms`] tells from that reading whether the flag is a word.
+pub fn without_flag(command: &str) -> Option<&str> {
+    let rest = command.trim_end().strip_suffix(CONFIRM_FLAG)?;
+    let rest_end = rest.trim_end();
+    // `a\ --yes-i-know` glues the flag to the word before it.
+    (rest.ends_with([' ', '\t']) && !rest_end.ends_with('\\')).then_some(rest_end)
+}
+
+/// Whether `--yes-i-know` written after `rest` is an argument the shell passes to a command,
+/// not text inside quotes or a comment, nor a command of its own: `rest` reads whole
+/// (`analysis` is its reading) and a command written in it ends where it ends, so the flag is
+/// one more word of that command.
+pub fn confirms(rest: &str, analysis: &Analysis) -> bool {
+    !analysis.syntax_error
+        && analysis
+            .commands
+            .iter()
+            .any(|cmd| cmd.via == Via::Direct && cmd.span.end == rest.len())
 }
 
 /// Splits off the findings the configuration lets through: those of a disabled rule, and
@@ -291,6 +299,7 @@ pub fn decide(
         rewrite: rewrite.filter(|_| decision == Decision::Allow),
         observed,
         analysis: None,
+        context: None,
     }
 }
 

@@ -404,6 +404,8 @@ mod tests {
             "mkdir -p out && cp notes.txt out/ 2>&1",
             "cat notes.txt > copy.txt",
             "rm -rf ./nothing-here",
+            "rm -rf ./nothing-here --yes-i-know",
+            "git reset --hard --yes-i-know",
         ] {
             let payload = serde_json::json!({
                 "hook_event_name": "PreToolUse",

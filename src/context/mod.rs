@@ -68,6 +68,7 @@ pub enum Assessment {
     Unknown,
 }
 
+#[derive(Debug)]
 pub struct Context {
     /// Where the command line starts: the host's working directory.
     start: Option<PathBuf>,
@@ -405,6 +406,16 @@ impl<'a> AskedLater<'a> {
             settings,
             context: std::cell::OnceCell::new(),
         }
+    }
+}
+
+impl AskedLater<'_> {
+    /// The context the reading asked, or a new one when it asked none: the one the rest of
+    /// the call uses.
+    pub fn into_context(self) -> Context {
+        self.context
+            .into_inner()
+            .unwrap_or_else(|| Context::new(self.cwd, self.settings))
     }
 }
 

@@ -33,7 +33,10 @@ pub fn before(
         .iter()
         .chain(&verdict.overridden)
         .chain(owned);
-    let ctx = Context::new(cwd, settings);
+    let ctx = match &verdict.context {
+        Some(ctx) => std::rc::Rc::clone(ctx),
+        None => std::rc::Rc::new(Context::new(cwd, settings)),
+    };
     let mut places: Vec<Place> = Vec::new();
     let mut outcomes = Vec::new();
     for finding in findings {
