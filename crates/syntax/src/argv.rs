@@ -27,6 +27,15 @@ pub enum Style {
     Pflag,
     /// Go's `flag` package (terraform): `-name[=v]` and `--name[=v]` are the same option.
     Go,
+    /// PowerShell's parameters (`pwsh`): `-Name`, `--Name` and `/Name` are one option each,
+    /// never a cluster, with a value after `:` (`-File:x.ps1`). The caller's
+    /// [`Options::long`] takes the abbreviations and any case, as PowerShell does.
+    PowerShell,
+    /// Windows `/x` options (`cmd`): `/` and a letter is that option, and the rest of the
+    /// word its value (`/v:on` gives `on`, `/cdir` gives `dir`); a letter that takes a value
+    /// and has none attached takes the next word. Any other word is an operand, `-x` and `--`
+    /// too.
+    Slash,
 }
 
 /// What an option takes.
@@ -38,6 +47,10 @@ pub enum Takes {
     Value,
     /// A value only when attached (`--opt=v`, `-ov`).
     Attached,
+    /// A number only when attached, after which the cluster goes on: the interpreters'
+    /// `-0777ne` and `-l015e` (perl, ruby) read `0` with `777`, then `n` and `e`. The number
+    /// is digits, or `x` and hex digits (`-0x1FF`).
+    Number,
 }
 
 /// What a caller knows of a program's options. `None` marks an option unknown; it is then
@@ -234,6 +247,21 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
         let text = word.text.as_str();
         let at = i;
         i += 1;
+        if style == Style::Slash {
+            match slash(args, at, options) {
+                Some((opt, takes)) => {
+                    out.unknown |= takes.is_none();
+                    i += usize::from(opt.value_word.is_some_and(|w| w > at));
+                    out.opts.push(opt);
+                }
+                None if head => {
+                    out.stopped_at = Some(at);
+                    return out;
+                }
+                None => out.operands.push(at),
+            }
+            continue;
+        }
         if text == "--" {
             if head {
                 out.stopped_at = (i < args.len()).then_some(i);
@@ -243,7 +271,12 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             out.operands.extend(i..args.len());
             break;
         }
-        let Some(body) = text.strip_prefix('-').filter(|b| !b.is_empty()) else {
+        let dashed = text.strip_prefix('-');
+        let dashed = match style {
+            Style::PowerShell => dashed.or_else(|| text.strip_prefix('/')),
+            _ => dashed,
+        };
+        let Some(body) = dashed.filter(|b| !b.is_empty()) else {
             if head {
                 out.stopped_at = Some(at);
                 return out;
@@ -253,7 +286,7 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
         };
         let long = match body.strip_prefix('-') {
             Some(long) => Some(long),
-            None if style == Style::Go => Some(body),
+            None if matches!(style, Style::Go | Style::PowerShell) => Some(body),
             None if options.single_dash(body.split_once('=').map_or(body, |(n, _)| n)) => {
                 Some(body)
             }
@@ -261,7 +294,8 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             None => None,
         };
         if let Some(long) = long {
-            let (name, inline) = match long.split_once('=') {
+            let between = if style == Style::PowerShell { ':' } else { '=' };
+            let (name, inline) = match long.split_once(between) {
                 Some((name, value)) => (name, Some(value)),
                 None => (long, None),
             };
@@ -283,11 +317,26 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             });
             continue;
         }
-        for (pos, c) in body.char_indices() {
+        let mut pos = 0;
+        while let Some(c) = body[pos..].chars().next() {
             let name = &body[pos..pos + c.len_utf8()];
             let rest = &body[pos + c.len_utf8()..];
+            pos += c.len_utf8();
             let takes = options.short(c);
             out.unknown |= takes.is_none();
+            if takes == Some(Takes::Number) {
+                let number = leading_number(rest);
+                pos += number.len();
+                let value = (!number.is_empty()).then_some(number);
+                out.opts.push(Opt {
+                    name,
+                    spelling: Spelling::Short,
+                    value,
+                    value_word: value.map(|_| at),
+                    word: at,
+                });
+                continue;
+            }
             let attached = match style {
                 Style::Getopt => Some(rest),
                 _ => rest.strip_prefix('=').or(Some(rest)),
@@ -317,6 +366,46 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
         }
     }
     out
+}
+
+/// The number a [`Takes::Number`] letter has attached at the start of `rest`: digits, or
+/// `x` and hex digits (an `x` with none is a letter of its own).
+fn leading_number(rest: &str) -> &str {
+    let hex = rest
+        .strip_prefix(['x', 'X'])
+        .map_or(0, |h| h.chars().take_while(char::is_ascii_hexdigit).count());
+    if hex > 0 {
+        return &rest[..1 + hex];
+    }
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    &rest[..digits]
+}
+
+/// The [`Style::Slash`] option at `args[at]`, with what its letter takes; `None` when the
+/// word is an operand.
+fn slash<'a>(
+    args: &'a [Word],
+    at: usize,
+    options: &dyn Options,
+) -> Option<(Opt<'a>, Option<Takes>)> {
+    let body = args.get(at)?.text.strip_prefix('/')?;
+    let letter = body.chars().next()?;
+    let (name, rest) = body.split_at(letter.len_utf8());
+    let rest = rest.strip_prefix(':').unwrap_or(rest);
+    let takes = options.short(letter);
+    let (value, value_word) = match takes {
+        Some(Takes::Value) if rest.is_empty() => separate(args, at + 1),
+        _ if rest.is_empty() => (None, None),
+        _ => (Some(rest), Some(at)),
+    };
+    let opt = Opt {
+        name,
+        spelling: Spelling::Short,
+        value,
+        value_word,
+        word: at,
+    };
+    Some((opt, takes))
 }
 
 /// The word at `at` as an option's separate value, if there is one.
@@ -493,5 +582,76 @@ mod tests {
         assert_eq!(names(&argv), [("f", Some("a.yml")), ("zzz", None)]);
         let args = words("-f a -- rm");
         assert_eq!(read_head(&args, Style::Getopt, &Only).stopped_at, Some(3));
+    }
+
+    #[test]
+    fn numbers_attached_to_a_letter_leave_the_cluster_going() {
+        struct Perl;
+        impl Options for Perl {
+            fn long(&self, _: &str) -> Option<Takes> {
+                Some(Takes::Nothing)
+            }
+            fn short(&self, letter: char) -> Option<Takes> {
+                Some(match letter {
+                    '0' | 'l' => Takes::Number,
+                    'e' => Takes::Value,
+                    _ => Takes::Nothing,
+                })
+            }
+        }
+        let args = words("-0777ne X -lx -0x1Fpe Y f");
+        let argv = read_head(&args, Style::Getopt, &Perl);
+        assert_eq!(
+            names(&argv),
+            [
+                ("0", Some("777")),
+                ("n", None),
+                ("e", Some("X")),
+                ("l", None),
+                ("x", None),
+                ("0", Some("x1F")),
+                ("p", None),
+                ("e", Some("Y"))
+            ]
+        );
+        assert_eq!(argv.stopped_at, Some(5));
+    }
+
+    #[test]
+    fn powershell_parameters_are_whole_names_after_a_dash_or_a_slash() {
+        let args = words("-NoProfile /ex Bypass --File:x.ps1 -c a -b");
+        let argv = read_head(&args, Style::PowerShell, &Valued(&["ex"]));
+        assert_eq!(
+            names(&argv),
+            [
+                ("NoProfile", None),
+                ("ex", Some("Bypass")),
+                ("File", Some("x.ps1")),
+                ("c", None)
+            ]
+        );
+        assert_eq!(argv.stopped_at, Some(5));
+    }
+
+    #[test]
+    fn slash_options_are_a_letter_and_its_value() {
+        let args = words("/q /v:on /cdir /t 0a -x -- /k");
+        let argv = read(&args, Style::Slash, &Valued(&["t"]));
+        assert_eq!(
+            names(&argv),
+            [
+                ("q", None),
+                ("v", Some("on")),
+                ("c", Some("dir")),
+                ("t", Some("0a")),
+                ("k", None)
+            ]
+        );
+        assert_eq!(operands(&args, &argv), ["-x", "--"]);
+        let args = words("/d del x");
+        assert_eq!(
+            read_head(&args, Style::Slash, &Valued(&[])).stopped_at,
+            Some(1)
+        );
     }
 }

@@ -171,70 +171,42 @@ fn short_options(args: &[Word], code: &str, value: &str, module: &str) -> Code {
 /// `perl -e/-E CODE`, clusters like `-lne`, and options whose value is attached
 /// (`-MFile::Path`, `-i.bak`, `-0777`).
 fn perl(args: &[Word]) -> Code {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        i += 1;
-        if w == "-" {
-            return Code::Stdin;
+    struct Perl;
+    impl argv::Options for Perl {
+        fn long(&self, _: &str) -> Option<argv::Takes> {
+            Some(argv::Takes::Nothing)
         }
-        if w == "--" {
-            break;
-        }
-        if matches!(w, "--help" | "--version" | "-v" | "-V") {
-            return Code::Elsewhere;
-        }
-        let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) else {
-            return joined(parts).map_or(Code::File(i - 1), Code::Text);
-        };
-        let mut digits_end = 0;
-        for (at, c) in cluster.char_indices() {
-            if at < digits_end {
-                continue;
-            }
-            let rest = &cluster[at + c.len_utf8()..];
-            match c {
-                // `-l`, `-0`: an optional number, then more switches (`-lne`, `-0777ne`).
-                'l' | '0' => {
-                    digits_end = at
-                        + 1
-                        + rest
-                            .find(|d: char| !d.is_ascii_hexdigit() && d != 'x')
-                            .unwrap_or(rest.len());
-                    if c == 'l' {
-                        digits_end = at
-                            + 1
-                            + rest
-                                .find(|d: char| !d.is_ascii_digit())
-                                .unwrap_or(rest.len());
-                    }
-                }
-                'e' | 'E' => {
-                    if rest.is_empty() {
-                        parts.extend(args.get(i).cloned());
-                        i += 1;
-                    } else {
-                        parts.push(Word {
-                            text: rest.to_string(),
-                            literal: word.literal,
-                            temp: None,
-                        });
-                    }
-                    break;
-                }
-                'I' | 'M' | 'm' if rest.is_empty() => {
-                    i += 1;
-                    break;
-                }
-                'I' | 'M' | 'm' | 'i' | 'x' | 'F' | 'C' | 'd' | 'D' => break,
-                _ => {}
-            }
+        fn short(&self, letter: char) -> Option<argv::Takes> {
+            Some(match letter {
+                'e' | 'E' | 'I' | 'M' | 'm' => argv::Takes::Value,
+                // An optional number, then more switches (`-lne`, `-0777ne`).
+                'l' | '0' => argv::Takes::Number,
+                'i' | 'x' | 'F' | 'C' | 'd' | 'D' => argv::Takes::Attached,
+                _ => argv::Takes::Nothing,
+            })
         }
     }
-    match joined(parts) {
-        Some(text) => Code::Text(text),
-        None => Code::Stdin,
+    let read = argv::read_head(args, argv::Style::Getopt, &Perl);
+    let mut parts = Vec::new();
+    for opt in &read.opts {
+        match opt.name {
+            "e" | "E" => parts.extend(opt.value_in(args)),
+            "v" | "V" | "help" | "version" => return Code::Elsewhere,
+            _ => {}
+        }
+    }
+    if let Some(text) = joined(parts) {
+        return Code::Text(text);
+    }
+    script_or_stdin(args, read.stopped_at)
+}
+
+/// The script file an interpreter's options stopped at, or standard input when there is
+/// none or it is `-`.
+fn script_or_stdin(args: &[Word], stopped_at: Option<usize>) -> Code {
+    match stopped_at.map(|at| (at, args.get(at))) {
+        Some((at, Some(w))) if w.text != "-" => Code::File(at),
+        _ => Code::Stdin,
     }
 }
 
@@ -296,72 +268,93 @@ fn php(args: &[Word]) -> (Lang, Code) {
 
 /// `node -e/--eval/-p/--print CODE`, `bun -e CODE`, `node -` and a bare `node` on stdin.
 fn node(args: &[Word]) -> Code {
-    const VALUE: &[&str] = &[
-        "-r",
-        "--require",
-        "--import",
-        "--loader",
-        "--experimental-loader",
-        "-C",
-        "--conditions",
-        "--input-type",
-        "--env-file",
-        "--cwd",
-        "--preload",
-        "--title",
-    ];
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        i += 1;
-        if let Some(code) = w
-            .strip_prefix("--eval=")
-            .or_else(|| w.strip_prefix("--print="))
-        {
-            return Code::Text(Word {
-                text: code.to_string(),
-                literal: word.literal,
-                temp: None,
-            });
-        }
-        match w {
-            "-e" | "--eval" | "-p" | "--print" | "-pe" | "-ep" => {
-                return args.get(i).cloned().map_or(Code::Elsewhere, Code::Text);
+    // node spells `-pe` and `-ep` as words of their own; it has no clusters.
+    const NODE: argv::Written = argv::Written {
+        names: &[],
+        valued: &[
+            "-e",
+            "--eval",
+            "-p",
+            "--print",
+            "-pe",
+            "-ep",
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "-C",
+            "--conditions",
+            "--input-type",
+            "--env-file",
+            "--cwd",
+            "--preload",
+            "--title",
+        ],
+    };
+    let read = argv::read_head(args, argv::Style::Getopt, &NODE);
+    for opt in &read.opts {
+        match opt.name {
+            "e" | "eval" | "p" | "print" | "pe" | "ep" => {
+                return opt.value_in(args).map_or(Code::Elsewhere, Code::Text);
             }
-            "-" => return Code::Stdin,
-            "--" => break,
-            "-v" | "--version" | "-h" | "--help" | "-c" | "--check" => return Code::Elsewhere,
-            _ if VALUE.contains(&w) => i += 1,
-            _ if w.starts_with('-') => {}
-            // A script file, or a bun subcommand (`bun run x`, `bun install`).
-            _ => return Code::File(i - 1),
+            "v" | "version" | "h" | "help" | "c" | "check" => return Code::Elsewhere,
+            _ => {}
         }
     }
-    Code::Stdin
+    // A script file, or a bun subcommand (`bun run x`, `bun install`).
+    script_or_stdin(args, read.stopped_at)
 }
 
-/// `deno eval [options] CODE`, `deno run -`.
+/// deno's options whose value is the next word; the others are flags, or take theirs
+/// after `=` (`--allow-read=.`).
+const DENO_VALUED: &[&str] = &[
+    "c",
+    "config",
+    "import-map",
+    "cert",
+    "location",
+    "seed",
+    "L",
+    "log-level",
+    "ext",
+    "preload",
+];
+
+/// `deno eval [options] CODE`, `deno run [options] FILE`, `deno run -`.
 fn deno(args: &[Word]) -> Code {
-    match args.first().map(|w| w.text.as_str()) {
-        Some("eval") => args
-            .iter()
-            .skip(1)
-            .find(|w| !w.text.starts_with('-'))
-            .cloned()
-            .map_or(Code::Elsewhere, Code::Text),
-        Some("run") if args.last().is_some_and(|w| w.text == "-") => Code::Stdin,
-        // `deno run [options] FILE`: options with a value are written `--opt=value`.
-        Some("run") => args
-            .iter()
-            .skip(1)
-            .position(|w| !w.text.starts_with('-'))
-            .map_or(Code::Elsewhere, |at| Code::File(at + 1)),
+    let Some((sub, rest)) = args.split_first() else {
+        return Code::Elsewhere;
+    };
+    let read = argv::read_head(rest, argv::Style::Pflag, &argv::Valued(DENO_VALUED));
+    let operand = read
+        .stopped_at
+        .and_then(|at| rest.get(at).map(|w| (at + 1, w)));
+    match (sub.text.as_str(), operand) {
+        ("eval", Some((_, code))) => Code::Text(code.clone()),
+        ("run", Some((_, w))) if w.text == "-" => Code::Stdin,
+        ("run", Some((at, _))) => Code::File(at),
         _ => Code::Elsewhere,
     }
 }
 
-/// `pwsh`/`powershell` parameters, which may be shortened and may start with `/` too.
-fn powershell(args: &[Word]) -> Code {
+/// What a `pwsh`/`powershell` parameter does, by the name written: any case, and shortened
+/// as far as PowerShell takes it.
+enum Param {
+    /// `-Command`: every word after it is the command.
+    Command,
+    /// `-EncodedCommand BASE64`.
+    Encoded,
+    /// `-File SCRIPT`.
+    File,
+    /// Help, version, `-CommandWithArgs`: no code this places.
+    Elsewhere,
+    /// A parameter with a value (`-ExecutionPolicy Bypass`).
+    Valued,
+    Switch,
+}
+
+fn pwsh_param(name: &str) -> Param {
     const VALUE: &[&str] = &[
         "executionpolicy",
         "windowstyle",
@@ -375,61 +368,88 @@ fn powershell(args: &[Word]) -> Code {
         "psconsolefile",
         "encodedarguments",
     ];
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let w = word.text.as_str();
-        i += 1;
-        let Some(param) = w.strip_prefix('-').or_else(|| w.strip_prefix('/')) else {
-            // A bare word: the command itself, unless it names a script.
-            if w.to_ascii_lowercase().ends_with(".ps1") {
-                return Code::File(i - 1);
-            }
-            return rest_as_command(args.get(i - 1..).unwrap_or_default());
-        };
-        let param = param.to_ascii_lowercase();
-        let prefix_of = |full: &str| !param.is_empty() && full.starts_with(param.as_str());
-        if param == "c" || (param.len() >= 3 && prefix_of("command")) {
-            return match args.get(i..).unwrap_or_default() {
-                [w, ..] if w.text == "-" => Code::Stdin,
-                rest @ [_, ..] => rest_as_command(rest),
-                [] => Code::Elsewhere,
-            };
+    let param = name.to_ascii_lowercase();
+    let prefix_of = |full: &str| !param.is_empty() && full.starts_with(param.as_str());
+    if param == "c" || (param.len() >= 3 && prefix_of("command")) {
+        Param::Command
+    } else if matches!(param.as_str(), "e" | "ec" | "en" | "enc") || prefix_of("encodedcommand") {
+        Param::Encoded
+    } else if param == "f" || prefix_of("file") {
+        Param::File
+    } else if param == "cwa"
+        || prefix_of("commandwithargs")
+        || matches!(param.as_str(), "?" | "h" | "help" | "v")
+    {
+        Param::Elsewhere
+    } else if VALUE
+        .iter()
+        .any(|full| *full == param || (param.len() >= 2 && full.starts_with(param.as_str())))
+        || matches!(param.as_str(), "ex" | "ep" | "w" | "wd")
+    {
+        Param::Valued
+    } else {
+        Param::Switch
+    }
+}
+
+/// `pwsh`/`powershell` parameters, which may be shortened and may start with `/` too.
+fn powershell(args: &[Word]) -> Code {
+    struct Pwsh;
+    impl argv::Options for Pwsh {
+        fn long(&self, name: &str) -> Option<argv::Takes> {
+            Some(match pwsh_param(name) {
+                Param::Encoded | Param::File | Param::Valued => argv::Takes::Value,
+                _ => argv::Takes::Nothing,
+            })
         }
-        if matches!(param.as_str(), "e" | "ec" | "en" | "enc") || prefix_of("encodedcommand") {
-            let Some(encoded) = args.get(i) else {
-                return Code::Elsewhere;
-            };
-            return match decode_utf16_base64(&encoded.text) {
-                Some(text) => Code::Text(Word {
-                    text,
-                    literal: encoded.literal,
-                    temp: None,
-                }),
-                None => Code::Elsewhere,
-            };
-        }
-        if param == "f" || prefix_of("file") {
-            return if args.get(i).is_some() {
-                Code::File(i)
-            } else {
-                Code::Elsewhere
-            };
-        }
-        if param == "cwa" || prefix_of("commandwithargs") {
-            return Code::Elsewhere;
-        }
-        if matches!(param.as_str(), "?" | "h" | "help" | "v") {
-            return Code::Elsewhere;
-        }
-        if VALUE
-            .iter()
-            .any(|full| *full == param || (param.len() >= 2 && full.starts_with(param.as_str())))
-            || matches!(param.as_str(), "ex" | "ep" | "w" | "wd")
-        {
-            i += 1;
+        fn short(&self, _: char) -> Option<argv::Takes> {
+            Some(argv::Takes::Nothing)
         }
     }
-    Code::Stdin
+    let read = argv::read_head(args, argv::Style::PowerShell, &Pwsh);
+    for opt in &read.opts {
+        match pwsh_param(opt.name) {
+            Param::Command => {
+                return match args.get(opt.word + 1..).unwrap_or_default() {
+                    [w, ..] if w.text == "-" => Code::Stdin,
+                    rest @ [_, ..] => rest_as_command(rest),
+                    [] => Code::Elsewhere,
+                };
+            }
+            Param::Encoded => {
+                let Some(encoded) = opt.value_in(args) else {
+                    return Code::Elsewhere;
+                };
+                return match decode_utf16_base64(&encoded.text) {
+                    Some(text) => Code::Text(Word {
+                        text,
+                        literal: encoded.literal,
+                        temp: None,
+                    }),
+                    None => Code::Elsewhere,
+                };
+            }
+            // A script named in a word of its own; `-File:x.ps1` is not placed.
+            Param::File => {
+                return match opt.value_word.filter(|&at| at > opt.word) {
+                    Some(at) => Code::File(at),
+                    None => Code::Elsewhere,
+                };
+            }
+            Param::Elsewhere => return Code::Elsewhere,
+            Param::Valued | Param::Switch => {}
+        }
+    }
+    // A bare word: the command itself, unless it names a script.
+    match read
+        .stopped_at
+        .map(|at| (at, args.get(at..).unwrap_or_default()))
+    {
+        Some((_, [w, ..])) if w.text == "-" => Code::Stdin,
+        Some((at, [w, ..])) if w.text.to_ascii_lowercase().ends_with(".ps1") => Code::File(at),
+        Some((_, rest @ [_, ..])) => rest_as_command(rest),
+        _ => Code::Stdin,
+    }
 }
 
 /// `-Command` takes every word after it, joined with spaces.
@@ -445,34 +465,37 @@ fn rest_as_command(words: &[Word]) -> Code {
     })
 }
 
-/// `cmd [/q /d /v:on ...] /c|/k COMMAND...`: the rest of the line is the command.
+/// `cmd [/q /d /v:on ...] /c|/k COMMAND...`: the rest of the line is the command, its
+/// first word attached to the switch too (`/cdir`).
 fn cmd(args: &[Word]) -> Code {
-    for (i, word) in args.iter().enumerate() {
-        let w = word.text.to_ascii_lowercase();
-        if w == "/c" || w == "/k" || w == "/r" {
-            return match args.get(i + 1..) {
-                Some(rest) if !rest.is_empty() => rest_as_command(rest),
-                _ => Code::Elsewhere,
-            };
+    struct Cmd;
+    impl argv::Options for Cmd {
+        fn long(&self, _: &str) -> Option<argv::Takes> {
+            Some(argv::Takes::Nothing)
         }
-        if let Some(attached) = w
-            .strip_prefix("/c")
-            .or_else(|| w.strip_prefix("/k"))
-            .filter(|rest| rest.starts_with(['"', ' ']) || !rest.contains(':'))
-        {
-            let mut words = vec![Word {
-                text: word.text[word.text.len() - attached.len()..].to_string(),
-                literal: word.literal,
-                temp: None,
-            }];
-            words.extend(args.iter().skip(i + 1).cloned());
-            return rest_as_command(&words);
-        }
-        if !w.starts_with('/') {
-            return Code::Elsewhere;
+        fn short(&self, _: char) -> Option<argv::Takes> {
+            Some(argv::Takes::Attached)
         }
     }
-    Code::Stdin
+    let read = argv::read_head(args, argv::Style::Slash, &Cmd);
+    let runs = |opt: &&argv::Opt| {
+        ["c", "k", "r"]
+            .iter()
+            .any(|s| opt.name.eq_ignore_ascii_case(s))
+    };
+    if let Some(opt) = read.opts.iter().find(runs) {
+        let mut words: Vec<Word> = opt.value_in(args).into_iter().collect();
+        words.extend(args.iter().skip(opt.word + 1).cloned());
+        return if words.is_empty() {
+            Code::Elsewhere
+        } else {
+            rest_as_command(&words)
+        };
+    }
+    match read.stopped_at {
+        Some(_) => Code::Elsewhere,
+        None => Code::Stdin,
+    }
 }
 
 /// `-EncodedCommand`: base64 of the script in UTF-16LE.
@@ -558,6 +581,11 @@ mod tests {
         assert_eq!(text("powershell X Y"), "X Y");
         assert_eq!(text("cmd /c rd /s x"), "rd /s x");
         assert_eq!(text("cmd.exe /q /C del x"), "del x");
+        assert_eq!(text("cmd /v:on /cdel x"), "del x");
+        assert_eq!(text("perl -0777ne X"), "X");
+        assert_eq!(text("perl -i.bak -pe X"), "X");
+        assert_eq!(text("node -r dotenv/config -e X"), "X");
+        assert_eq!(text("pwsh /nop -ex Bypass --command X"), "X");
     }
 
     #[test]
@@ -595,6 +623,12 @@ mod tests {
             Some((Lang::JavaScript, Code::File(3)))
         );
         assert_eq!(code("tsx seed.ts"), Some((Lang::JavaScript, Code::File(1))));
+        assert_eq!(
+            code("deno run --config deno.json main.ts"),
+            Some((Lang::JavaScript, Code::File(4)))
+        );
+        assert_eq!(code("perl -l -- x.pl"), Some((Lang::Perl, Code::File(3))));
+        assert_eq!(code("cmd /q dir"), Some((Lang::Cmd, Code::Elsewhere)));
         assert_eq!(code("pythonista"), None);
         assert_eq!(code("nodemon"), None);
     }

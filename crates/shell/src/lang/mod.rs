@@ -24,6 +24,7 @@ mod tree;
 
 use tree_sitter::Tree;
 
+use crate::syntax::argv::{self, Style, Valued};
 use crate::syntax::{Incomplete, Redirect, Word};
 
 pub use args::ScriptArgs;
@@ -167,7 +168,12 @@ fn remove(call: &str, targets: Vec<Word>, recursive: bool) -> Effect {
     if recursive {
         argv.push(Word::literal("-r"));
     }
-    if targets.iter().any(|t| t.text.starts_with('-')) {
+    // A target rm would read as an option goes after `--`.
+    if argv::read(&targets, Style::Getopt, &Valued(&[]))
+        .operands
+        .len()
+        != targets.len()
+    {
         argv.push(Word::literal("--"));
     }
     argv.extend(targets);

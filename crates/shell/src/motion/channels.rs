@@ -1315,13 +1315,15 @@ fn az(args: &[Word]) -> Option<Channel> {
     if command_id != "RunShellScript" {
         return None;
     }
-    // `--scripts` takes every word up to the next option.
-    let at = opts.opts.iter().find(|o| o.is("scripts"))?.word;
-    let scripts: Vec<Word> = from(args, at + 1)
-        .iter()
-        .take_while(|w| !w.text.starts_with('-'))
-        .cloned()
-        .collect();
+    // `--scripts` takes every word up to the next option: its value, and the operands
+    // right after it.
+    let given = opts.opts.iter().find(|o| o.is("scripts"))?;
+    let mut scripts: Vec<Word> = given.value_in(args).into_iter().collect();
+    let mut next = given.value_word? + 1;
+    while opts.operands.contains(&next) {
+        scripts.extend(args.get(next).cloned());
+        next += 1;
+    }
     let text = scripts
         .iter()
         .map(|w| w.text.as_str())

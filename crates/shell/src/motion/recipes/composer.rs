@@ -7,8 +7,15 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{MAX_RECIPES, Outcome, Recipe, moved, option_value, read_file, walked};
+use super::{MAX_RECIPES, Outcome, Recipe, moved, read_file, walked};
 use crate::syntax::Word;
+use crate::syntax::argv::{self, Style, Valued};
+
+/// composer's global options that take a value.
+const GLOBAL_VALUED: &[&str] = &["d", "working-dir"];
+
+/// `run-script`'s options that take a value.
+const RUN_VALUED: &[&str] = &["timeout"];
 
 /// composer's own commands.
 const COMPOSER: &[&str] = &[
@@ -74,20 +81,11 @@ fn is_run(sub: &str) -> bool {
 
 /// Where the subcommand stands, and the working directory option.
 fn subcommand(args: &[Word]) -> Option<(usize, Option<Word>)> {
-    let mut dir = None;
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        if let Some((to, taken)) = option_value(args, i, &["--working-dir", "-d"]) {
-            dir = Some(to);
-            i += taken;
-            continue;
-        }
-        if !word.text.starts_with('-') {
-            return Some((i, dir));
-        }
-        i += 1;
-    }
-    None
+    let globals = argv::read_head(args, Style::Getopt, &Valued(GLOBAL_VALUED));
+    let dir = globals
+        .last(GLOBAL_VALUED)
+        .and_then(|opt| opt.value_in(args));
+    Some((globals.stopped_at?, dir))
 }
 
 pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
@@ -98,18 +96,12 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
         return Outcome::Nothing;
     };
     let name = if is_run(&sub.text) {
-        if args
-            .iter()
-            .any(|w| matches!(w.text.as_str(), "-l" | "--list"))
-        {
+        let rest = args.get(at + 1..).unwrap_or_default();
+        let run = argv::read(rest, Style::Getopt, &Valued(RUN_VALUED));
+        if run.on(&["l", "list"]) {
             return Outcome::Nothing;
         }
-        match args
-            .get(at + 1..)
-            .unwrap_or_default()
-            .iter()
-            .find(|w| !w.text.starts_with('-'))
-        {
+        match run.operands.first().and_then(|&i| rest.get(i)) {
             Some(name) => name,
             None => return Outcome::Nothing,
         }

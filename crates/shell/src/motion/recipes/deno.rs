@@ -7,51 +7,37 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{
-    MAX_RECIPES, Outcome, Recipe, appended, moved, nearest_file, option_value, read_file,
-    shown_dir, walked,
+    MAX_RECIPES, Outcome, Recipe, appended, moved, nearest_file, read_file, shown_dir, walked,
 };
 use crate::syntax::Word;
+use crate::syntax::argv::{self, Style, Valued};
+
+/// `deno task`'s options that take a value.
+const VALUED: &[&str] = &["cwd", "c", "config", "f", "filter", "L", "log-level"];
 
 pub(super) fn runs_recipe(argv: &[Word]) -> bool {
     argv.get(1).is_some_and(|w| w.text == "task")
 }
 
 pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
-    let mut workdir = None;
-    let mut config = None;
-    let mut name = None;
-    let mut extra = Vec::new();
-    let mut i = 1;
-    while let Some(word) = args.get(i) {
-        if name.is_some() {
-            if word.text != "--" || !extra.is_empty() {
-                extra.push(word.clone());
-            }
-            i += 1;
-            continue;
-        }
-        if let Some((to, taken)) = option_value(args, i, &["--cwd"]) {
-            workdir = Some(to);
-            i += taken;
-            continue;
-        }
-        if let Some((file, taken)) = option_value(args, i, &["--config", "-c"]) {
-            config = Some(file);
-            i += taken;
-            continue;
-        }
-        match word.text.as_str() {
-            "-r" | "--recursive" | "-f" | "--filter" => {
-                return Outcome::Unknown {
-                    why: "it runs tasks of workspace members, which are not read".into(),
-                    seen: String::new(),
-                };
-            }
-            t if t.starts_with('-') => {}
-            _ => name = Some(word.clone()),
-        }
-        i += 1;
+    let rest = args.get(1..).unwrap_or_default();
+    let read = argv::read_head(rest, Style::Pflag, &Valued(VALUED));
+    if read.last(&["r", "recursive", "f", "filter"]).is_some() {
+        return Outcome::Unknown {
+            why: "it runs tasks of workspace members, which are not read".into(),
+            seen: String::new(),
+        };
     }
+    let workdir = read.last(&["cwd"]).and_then(|o| o.value_in(rest));
+    let config = read.last(&["c", "config"]).and_then(|o| o.value_in(rest));
+    let name = read.stopped_at.and_then(|at| rest.get(at)).cloned();
+    // The words after the name go to the task, less a `--` right after it.
+    let after = read.stopped_at.map_or(rest.len(), |at| at + 1);
+    let extra = rest.get(after..).unwrap_or_default();
+    let extra = match extra.split_first() {
+        Some((first, passed)) if first.text == "--" => passed.to_vec(),
+        _ => extra.to_vec(),
+    };
     // `deno task` alone lists the tasks.
     let (Some(name), Some(dir)) = (name, dir) else {
         return Outcome::Nothing;

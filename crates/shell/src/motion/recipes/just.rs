@@ -5,10 +5,57 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::{
-    MAX_RECIPES, Outcome, Recipe, moved, nearest_file, option_value, read_file, shown_dir, walked,
-};
+use super::{MAX_RECIPES, Outcome, Recipe, moved, nearest_file, read_file, shown_dir, walked};
 use crate::syntax::Word;
+use crate::syntax::argv::{self, Style, Valued};
+
+/// just's options that take a value (`--set` takes two: the second is skipped by hand).
+const VALUED: &[&str] = &[
+    "f",
+    "justfile",
+    "d",
+    "working-directory",
+    "set",
+    "shell",
+    "shell-arg",
+    "dotenv-filename",
+    "E",
+    "dotenv-path",
+    "chooser",
+    "color",
+    "command-color",
+    "dump-format",
+    "list-heading",
+    "list-prefix",
+    "completions",
+    "s",
+    "show",
+];
+
+/// Options after which no recipe runs: a dry run, a listing, help, an edit.
+const NOTHING_RUNS: &[&str] = &[
+    "n",
+    "dry-run",
+    "l",
+    "list",
+    "summary",
+    "dump",
+    "evaluate",
+    "fmt",
+    "init",
+    "help",
+    "h",
+    "version",
+    "V",
+    "variables",
+    "show",
+    "s",
+    "edit",
+    "e",
+    "groups",
+    "completions",
+    "man",
+];
 
 /// What stands in the shell text for a value just computes (`{{ ... }}` of an expression).
 const COMPUTED: &str = "${JUST_COMPUTED}";
@@ -49,42 +96,35 @@ struct Justfile {
 const MAX_IMPORT_DEPTH: u8 = 8;
 
 pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
-    let mut file_opt = None;
-    let mut workdir = None;
-    let mut words = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let text = word.text.as_str();
-        if let Some((file, taken)) = option_value(args, i, &["--justfile", "-f"]) {
-            file_opt = Some(file);
-            i += taken;
-            continue;
+    let read = argv::read(args, Style::Pflag, &Valued(VALUED));
+    for opt in &read.opts {
+        if NOTHING_RUNS.iter().any(|name| opt.is(name)) {
+            return Outcome::Nothing;
         }
-        if let Some((to, taken)) = option_value(args, i, &["--working-directory", "-d"]) {
-            workdir = Some(to);
-            i += taken;
-            continue;
-        }
-        match text {
-            "-n" | "--dry-run" | "-l" | "--list" | "--summary" | "--dump" | "--evaluate"
-            | "--fmt" | "--init" | "--help" | "-h" | "--version" | "-V" | "--variables"
-            | "--show" | "-s" | "--edit" | "-e" | "--groups" | "--completions" | "--man" => {
-                return Outcome::Nothing;
-            }
-            "--choose" => {
-                return Outcome::Unknown {
-                    why: "the recipe is chosen at run time".into(),
-                    seen: String::new(),
-                };
-            }
-            "--set" => i += 3,
-            t if t.starts_with('-') && t.len() > 1 => i += 1,
-            _ => {
-                words.push(word.clone());
-                i += 1;
-            }
+        if opt.is("choose") {
+            return Outcome::Unknown {
+                why: "the recipe is chosen at run time".into(),
+                seen: String::new(),
+            };
         }
     }
+    let file_opt = read.last(&["f", "justfile"]).and_then(|o| o.value_in(args));
+    let workdir = read
+        .last(&["d", "working-directory"])
+        .and_then(|o| o.value_in(args));
+    // `--set NAME VALUE`: the word after the name is the value.
+    let set_values: Vec<usize> = read
+        .opts
+        .iter()
+        .filter(|o| o.is("set"))
+        .filter_map(|o| o.value_word.map(|at| at + 1))
+        .collect();
+    let words: Vec<Word> = read
+        .operands
+        .iter()
+        .filter(|at| !set_values.contains(at))
+        .filter_map(|&at| args.get(at).cloned())
+        .collect();
     let Some(dir) = dir else {
         return Outcome::Nothing;
     };
@@ -449,10 +489,24 @@ fn runs_shell(shebang: &str) -> bool {
     let mut words = shebang.trim_start_matches("#!").split_whitespace();
     let mut program = words.next().unwrap_or("");
     if program.ends_with("/env") {
-        program = words.find(|w| !w.starts_with('-')).unwrap_or("");
+        program = env_program(words.collect());
     }
     let name = program.rsplit('/').next().unwrap_or(program);
     matches!(name, "sh" | "bash" | "zsh" | "dash" | "ksh")
+}
+
+/// The program a shebang's `env` runs, past env's own options. `-S` (split the rest into
+/// words) is read as a flag: the shebang's words are split already.
+fn env_program(words: Vec<&str>) -> &str {
+    let args: Vec<Word> = words.iter().map(|w| Word::literal(*w)).collect();
+    let read = argv::read_head(
+        &args,
+        Style::Getopt,
+        &Valued(&["u", "unset", "C", "chdir", "P"]),
+    );
+    read.stopped_at
+        .and_then(|at| words.get(at).copied())
+        .unwrap_or("")
 }
 
 impl Walk<'_> {

@@ -5,8 +5,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::{MAX_RECIPES, Outcome, Recipe, first_file, moved, option_value, read_file};
+use super::{MAX_RECIPES, Outcome, Recipe, first_file, moved, read_file};
 use crate::syntax::Word;
+use crate::syntax::argv::{self, Opt, Options, Style, Takes};
 
 /// Deepest a variable's value is expanded through others.
 const MAX_EXPANSION_DEPTH: u8 = 16;
@@ -32,112 +33,110 @@ struct Invocation {
     vars: Vec<(String, String)>,
 }
 
+/// make's options that take a value.
+const VALUED: &[&str] = &[
+    "C",
+    "directory",
+    "f",
+    "file",
+    "makefile",
+    "E",
+    "eval",
+    "I",
+    "include-dir",
+    "o",
+    "old-file",
+    "assume-old",
+    "W",
+    "what-if",
+    "new-file",
+    "assume-new",
+];
+
+/// Options that take a count: attached (`-j4`, `--jobs=4`), or the next word when it is a
+/// number (`-j 4`).
+const COUNTS: &[&str] = &["j", "jobs", "l", "load-average"];
+
+/// Options after which nothing runs: a dry run, a question, `--touch`, help or version.
+const NOTHING_RUNS: &[&str] = &[
+    "n",
+    "dry-run",
+    "just-print",
+    "recon",
+    "q",
+    "question",
+    "t",
+    "touch",
+    "h",
+    "help",
+    "v",
+    "version",
+];
+
+struct MakeOptions;
+
+impl Options for MakeOptions {
+    fn long(&self, name: &str) -> Option<Takes> {
+        Some(if VALUED.contains(&name) {
+            Takes::Value
+        } else {
+            Takes::Nothing
+        })
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        let mut buf = [0; 4];
+        let name: &str = letter.encode_utf8(&mut buf);
+        Some(if VALUED.contains(&name) {
+            Takes::Value
+        } else if COUNTS.contains(&name) || name == "O" {
+            Takes::Attached
+        } else {
+            Takes::Nothing
+        })
+    }
+}
+
 fn invocation(args: &[Word]) -> Invocation {
-    let mut out = Invocation::default();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let text = word.text.as_str();
-        if text == "--" {
-            out.goals
-                .extend(args.get(i + 1..).unwrap_or_default().iter().cloned());
-            break;
-        }
-        if let Some((dir, taken)) = option_value(args, i, &["--directory", "-C"]) {
-            out.dirs.push(dir);
-            i += taken;
+    let read = argv::read(args, Style::Getopt, &MakeOptions);
+    let values = |names: &[&str]| -> Vec<Word> {
+        let named = |o: &&Opt| names.iter().any(|n| o.is(n));
+        read.opts
+            .iter()
+            .filter(named)
+            .filter_map(|o| o.value_in(args))
+            .collect()
+    };
+    let counted: Vec<usize> = read
+        .opts
+        .iter()
+        .filter(|o| o.value.is_none() && COUNTS.iter().any(|n| o.is(n)))
+        .map(|o| o.word + 1)
+        .filter(|&at| args.get(at).is_some_and(is_number))
+        .collect();
+    let mut out = Invocation {
+        dirs: values(&["C", "directory"]),
+        file: values(&["f", "file", "makefile"]).pop(),
+        nothing: NOTHING_RUNS.iter().any(|name| read.on(&[name])),
+        evaluates: read.last(&["E", "eval"]).is_some(),
+        ..Invocation::default()
+    };
+    let dashdash = read.after_dashdash.unwrap_or(read.operands.len());
+    for (n, &at) in read.operands.iter().enumerate() {
+        let Some(word) = args.get(at) else { continue };
+        if counted.contains(&at) {
             continue;
         }
-        if let Some((file, taken)) = option_value(args, i, &["--file", "--makefile", "-f"]) {
-            out.file = Some(file);
-            i += taken;
-            continue;
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            let name = long.split_once('=').map_or(long, |(n, _)| n);
-            match name {
-                "dry-run" | "just-print" | "recon" | "question" | "touch" | "help" | "version"
-                | "print-data-base" => out.nothing |= name != "print-data-base",
-                "eval" => {
-                    out.evaluates = true;
-                    i += usize::from(!long.contains('='));
-                }
-                "include-dir" | "old-file" | "assume-old" | "what-if" | "new-file"
-                | "assume-new" | "jobs" | "load-average"
-                    if !long.contains('=') && valued_next(name, args.get(i + 1)) =>
-                {
-                    i += 1;
-                }
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        if let Some(cluster) = text.strip_prefix('-').filter(|c| !c.is_empty()) {
-            i += 1;
-            for (at, c) in cluster.char_indices() {
-                let rest = cluster.get(at + c.len_utf8()..).unwrap_or("");
-                match c {
-                    'n' | 'q' | 't' | 'h' | 'v' => out.nothing = true,
-                    'E' => {
-                        out.evaluates = true;
-                        i += usize::from(rest.is_empty());
-                        break;
-                    }
-                    // `-sC dir`, `-kf file`: the letter's value ends the cluster.
-                    'C' | 'f' => {
-                        let value = if rest.is_empty() {
-                            i += 1;
-                            args.get(i - 1).cloned()
-                        } else {
-                            Some(Word {
-                                text: rest.to_string(),
-                                literal: word.literal,
-                                temp: None,
-                            })
-                        };
-                        if let Some(value) = value {
-                            if c == 'C' {
-                                out.dirs.push(value);
-                            } else {
-                                out.file = Some(value);
-                            }
-                        }
-                        break;
-                    }
-                    'I' | 'o' | 'W' => {
-                        i += usize::from(rest.is_empty());
-                        break;
-                    }
-                    'j' | 'l' => {
-                        let counts = |w: &Word| w.text.chars().all(|c| c.is_ascii_digit());
-                        if rest.is_empty() && args.get(i).is_some_and(counts) {
-                            i += 1;
-                        }
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            continue;
-        }
-        match assignment_on_command_line(text) {
-            Some((name, value)) if word.literal => out.vars.push((name, value)),
+        match assignment_on_command_line(&word.text) {
+            Some((name, value)) if word.literal && n < dashdash => out.vars.push((name, value)),
             _ => out.goals.push(word.clone()),
         }
-        i += 1;
     }
     out
 }
 
-/// Whether a long option's value is the next word (`--jobs` and `--load-average` take one
-/// only when it is a number).
-fn valued_next(name: &str, next: Option<&Word>) -> bool {
-    match name {
-        "jobs" | "load-average" => {
-            next.is_some_and(|w| !w.text.is_empty() && w.text.chars().all(|c| c.is_ascii_digit()))
-        }
-        _ => true,
-    }
+/// Whether a word is a count for `-j` or `-l`.
+fn is_number(word: &Word) -> bool {
+    !word.text.is_empty() && word.text.chars().all(|c| c.is_ascii_digit())
 }
 
 /// `NAME=value` (or `NAME:=value`) given to make as a variable.
@@ -779,6 +778,21 @@ mod tests {
             panic!()
         };
         assert_eq!(out[0].dir.as_deref(), Some("sub"));
+    }
+
+    #[test]
+    fn option_values_and_counts_are_no_goals() {
+        let words: Vec<Word> = "-j 4 -Otarget -sC sub --file=mk clean X=1 -- Y=2"
+            .split_whitespace()
+            .map(Word::literal)
+            .collect();
+        let call = invocation(&words);
+        let texts = |ws: &[Word]| ws.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
+        assert!(!call.nothing);
+        assert_eq!(texts(&call.goals), ["clean", "Y=2"]);
+        assert_eq!(texts(&call.dirs), ["sub"]);
+        assert_eq!(call.file.map(|f| f.text).as_deref(), Some("mk"));
+        assert_eq!(call.vars, [("X".to_string(), "1".to_string())]);
     }
 
     #[test]

@@ -175,34 +175,10 @@ fn shown(path: &Path) -> String {
     )
 }
 
-/// The value of an option at `args[at]` named by any of `names` (`--prefix`, `-C`):
-/// `--name value`, `--name=value`, `-C value`, `-Cvalue`. The value, and how many words the
-/// option took; `None` when the word is not that option.
-fn option_value(args: &[Word], at: usize, names: &[&str]) -> Option<(Word, usize)> {
-    let word = args.get(at)?;
-    let text = word.text.as_str();
-    for name in names {
-        if text == *name {
-            return args.get(at + 1).map(|value| (value.clone(), 2));
-        }
-        let Some(rest) = text.strip_prefix(name) else {
-            continue;
-        };
-        let value = if name.starts_with("--") {
-            rest.strip_prefix('=')
-        } else {
-            Some(rest.strip_prefix('=').unwrap_or(rest))
-        };
-        if let Some(value) = value {
-            let value = Word {
-                text: value.to_string(),
-                literal: word.literal,
-                temp: None,
-            };
-            return Some((value, 1));
-        }
-    }
-    None
+/// The item of a YAML block list on `line` (`- build`), trimmed: Taskfiles and
+/// pnpm-workspace.yaml write their lists so.
+fn yaml_item(line: &str) -> Option<&str> {
+    line.trim().strip_prefix('-').map(str::trim)
 }
 
 /// `dir` moved by a runner's directory option: `None` when the directory is only known at

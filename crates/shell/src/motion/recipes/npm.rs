@@ -7,12 +7,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::workspaces::{self, Pick, Root};
-use super::{
-    Outcome, Recipe, appended, moved, nearest_file, option_value, read_file, shown_dir,
-    unknown_name,
-};
+use super::{Outcome, Recipe, appended, moved, nearest_file, read_file, shown_dir, unknown_name};
 use crate::syntax::Word;
-use crate::syntax::argv::{self, Style, Written};
+use crate::syntax::argv::{self, Argv, Style, Written};
 
 /// yarn's own commands, which are not a script to run (`yarn add rimraf`).
 const YARN: &[&str] = &[
@@ -157,28 +154,58 @@ const BUN: &[&str] = &[
     "x",
 ];
 
-/// How a tool names its directory option, and its options that take a value.
-fn directory_options(tool: &str) -> &'static [&'static str] {
+/// A tool's own options: its flags spelled with one dash and several letters, and the ones
+/// that take a value.
+fn options(tool: &str) -> Written<'static> {
     match tool {
-        "npm" => &["--prefix", "-C"],
-        "pnpm" => &["--dir", "-C"],
-        _ => &["--cwd"],
+        "npm" => Written {
+            names: &[
+                "--workspaces",
+                "-ws",
+                "--include-workspace-root",
+                "--ignore-scripts",
+            ],
+            valued: &["--workspace", "-w", "--prefix", "-C", "--loglevel"],
+        },
+        "pnpm" => Written {
+            names: &["--recursive", "-r", "--workspace-root", "-w"],
+            valued: &[
+                "--filter",
+                "-F",
+                "--dir",
+                "-C",
+                "--loglevel",
+                "--workspace-concurrency",
+                "--reporter",
+            ],
+        },
+        _ => Written {
+            names: &[],
+            valued: &["--filter", "-F", "--cwd"],
+        },
     }
 }
 
-const VALUED: &[&str] = &["--workspace", "-w", "--filter", "-F", "--loglevel"];
+/// How a tool names its directory option.
+fn directory_options(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "npm" => &["prefix", "C"],
+        "pnpm" => &["dir", "C"],
+        _ => &["cwd"],
+    }
+}
 
 /// Options that make the script run in workspace packages: which, and what they hold, is
 /// not read.
 const WORKSPACES: &[&str] = &[
-    "--workspace",
-    "-w",
-    "--workspaces",
-    "-ws",
-    "--filter",
-    "-F",
-    "--recursive",
-    "-r",
+    "workspace",
+    "w",
+    "workspaces",
+    "ws",
+    "filter",
+    "F",
+    "recursive",
+    "r",
 ];
 
 /// How a command asks for a script.
@@ -202,52 +229,35 @@ struct Call {
 }
 
 fn call(tool: &str, args: &[Word]) -> Call {
-    let dirs = directory_options(tool);
-    let mut out = Call {
-        sub: None,
-        dir: None,
-        workspaces: false,
-        ignore_scripts: false,
+    let read = argv::read(args, Style::Getopt, &options(tool));
+    let sub = read
+        .operands
+        .first()
+        .copied()
+        .filter(|_| read.after_dashdash != Some(0));
+    // Options may follow the subcommand too (`npm run build --prefix app`); only those
+    // before the script's name are the tool's.
+    let name_at = read.operands.get(1).copied().unwrap_or(args.len());
+    let own = argv::read(
+        args.get(..name_at).unwrap_or_default(),
+        Style::Getopt,
+        &options(tool),
+    );
+    let in_workspaces = |argv: &Argv| {
+        argv.opts
+            .iter()
+            .any(|o| WORKSPACES.iter().any(|name| o.is(name)))
     };
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let text = word.text.as_str();
-        if text == "--" {
-            break;
-        }
-        if let Some((value, taken)) = option_value(args, i, dirs) {
-            out.dir = Some(value);
-            i += taken;
-            continue;
-        }
-        if text.starts_with('-') && text.len() > 1 {
-            let name = text.split_once('=').map_or(text, |(n, _)| n);
-            out.workspaces |= WORKSPACES.contains(&name);
-            out.ignore_scripts |= name == "--ignore-scripts";
-            i += if VALUED.contains(&text) && !text.contains('=') {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        if out.sub.is_none() {
-            out.sub = Some(i);
-        }
-        // Options may follow the subcommand too (`npm run build --prefix app`); only the
-        // words up to the script's name are the tool's.
-        if i > out.sub.unwrap_or(i) {
-            break;
-        }
-        i += 1;
+    Call {
+        sub,
+        dir: own
+            .last(directory_options(tool))
+            .and_then(|o| o.value_in(args)),
+        // npm reads its options anywhere before `--`: a workspace option after the name
+        // still sends the run to the workspaces (`npm run build -w api`).
+        workspaces: in_workspaces(&own) || (tool == "npm" && in_workspaces(&read)),
+        ignore_scripts: own.on(&["ignore-scripts"]),
     }
-    // npm reads its options anywhere before `--`: a workspace option after the name still
-    // sends the run to the workspaces (`npm run build -w api`).
-    out.workspaces |= tool == "npm"
-        && args.iter().take_while(|w| w.text != "--").any(|w| {
-            WORKSPACES.contains(&w.text.split_once('=').map_or(w.text.as_str(), |(n, _)| n))
-        });
-    out
 }
 
 fn ask(tool: &str, sub: &str) -> Option<Ask> {
@@ -283,7 +293,7 @@ pub(super) fn runs_recipe(tool: &str, argv: &[Word]) -> bool {
     // `bun fix.ts`, `bun run ./x.js`: a file bun runs as the interpreter it also is.
     if tool == "bun" {
         let name = match asked {
-            Some(Ask::Run) => first_operand(args, at + 1).and_then(|i| args.get(i)),
+            Some(Ask::Run) => first_operand(tool, args, at + 1).and_then(|i| args.get(i)),
             _ => Some(sub),
         };
         if name.is_some_and(|n| n.text.contains(['.', '/'])) {
@@ -317,7 +327,7 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
     };
     // The script's name, where it stands, and the words passed on to it.
     let (name, name_at) = match asked {
-        Ask::Run => match first_operand(args, at + 1) {
+        Ask::Run => match first_operand(tool, args, at + 1) {
             Some(i) => (args.get(i).cloned().unwrap_or_else(|| Word::literal("")), i),
             // `npm run` alone lists the scripts.
             None => return Outcome::Nothing,
@@ -457,36 +467,11 @@ pub(super) fn read(tool: &str, args: &[Word], dir: Option<&Path>) -> Outcome {
 /// root); `Some(None)` when one is only known at run time.
 fn pick(tool: &str, args: &[Word], name_at: usize) -> Option<Option<Pick>> {
     let end = match tool {
-        "npm" => args
-            .iter()
-            .position(|w| w.text == "--")
-            .unwrap_or(args.len()),
+        "npm" => args.len(),
         _ => name_at.min(args.len()),
     };
     let head = args.get(..end).unwrap_or_default();
-    let options = match tool {
-        "npm" => Written {
-            names: &["--workspaces", "-ws", "--include-workspace-root"],
-            valued: &["--workspace", "-w", "--prefix", "-C", "--loglevel"],
-        },
-        "pnpm" => Written {
-            names: &["--recursive", "-r", "--workspace-root", "-w"],
-            valued: &[
-                "--filter",
-                "-F",
-                "--dir",
-                "-C",
-                "--loglevel",
-                "--workspace-concurrency",
-                "--reporter",
-            ],
-        },
-        _ => Written {
-            names: &[],
-            valued: &["--filter", "-F", "--cwd"],
-        },
-    };
-    let read = argv::read(head, Style::Getopt, &options);
+    let read = argv::read(head, Style::Getopt, &options(tool));
     let (named, all): (&[&str], bool) = match tool {
         "npm" => (&["workspace", "w"], read.on(&["workspaces", "ws"])),
         "pnpm" => (&["filter", "F"], read.on(&["recursive", "r"])),
@@ -528,7 +513,7 @@ fn yarn_run(args: &[Word], at: usize) -> Option<YarnRun> {
     let name_from = |from: usize| -> Option<usize> {
         let word = args.get(from)?;
         if word.text == "run" {
-            return first_operand(args, from + 1);
+            return first_operand("yarn", args, from + 1);
         }
         (!word.literal || !YARN.contains(&word.text.as_str())).then_some(from)
     };
@@ -548,7 +533,7 @@ fn yarn_run(args: &[Word], at: usize) -> Option<YarnRun> {
         // yarn 1: every workspace.
         Some("run") => Some(YarnRun {
             pick: Some(Pick::All { root: false }),
-            name_at: first_operand(args, next + 1)?,
+            name_at: first_operand("yarn", args, next + 1)?,
             one: None,
         }),
         Some("foreach") => {
@@ -659,52 +644,32 @@ fn yarn_workspaces(args: &[Word], run: &YarnRun, dir: Option<&Path>) -> Outcome 
 }
 
 /// The first word from `from` that is not an option (or the tool's value of one).
-fn first_operand(args: &[Word], from: usize) -> Option<usize> {
-    let mut i = from;
-    while let Some(word) = args.get(i) {
-        let text = word.text.as_str();
-        if text == "--" {
-            return args.get(i + 1).map(|_| i + 1);
-        }
-        if !text.starts_with('-') || text == "-" {
-            return Some(i);
-        }
-        i += if VALUED.contains(&text) || text == "--prefix" || text == "--dir" || text == "-C" {
-            2
-        } else {
-            1
-        };
-    }
-    None
+fn first_operand(tool: &str, args: &[Word], from: usize) -> Option<usize> {
+    let rest = args.get(from..)?;
+    let read = argv::read_head(rest, Style::Getopt, &options(tool));
+    read.stopped_at.map(|at| from + at)
 }
 
 /// The words after the script's name the tool passes on to it: all of them for yarn,
 /// pnpm and bun; for npm those after `--`, and operands before it (its own options it
 /// keeps).
 fn passed_on(tool: &str, after: &[Word]) -> Vec<Word> {
-    let dashdash = after.iter().position(|w| w.text == "--");
-    match (tool, dashdash) {
-        ("npm", Some(at)) => {
-            let (before, rest) = after.split_at(at);
-            before
-                .iter()
-                .filter(|w| !w.text.starts_with('-'))
-                .chain(rest.iter().skip(1))
-                .cloned()
-                .collect()
-        }
-        ("npm", None) => after
+    if tool == "npm" {
+        let read = argv::read(after, Style::Getopt, &options(tool));
+        return read
+            .operands
             .iter()
-            .filter(|w| !w.text.starts_with('-'))
-            .cloned()
-            .collect(),
-        (_, Some(at)) => after
+            .filter_map(|&i| after.get(i).cloned())
+            .collect();
+    }
+    match after.iter().position(|w| w.text == "--") {
+        Some(at) => after
             .iter()
             .enumerate()
             .filter(|&(i, _)| i != at)
             .map(|(_, w)| w.clone())
             .collect(),
-        (_, None) => after.to_vec(),
+        None => after.to_vec(),
     }
 }
 
@@ -725,6 +690,7 @@ mod tests {
             "npm t",
             "pnpm build",
             "pnpm -C app run x",
+            "pnpm -w build",
             "yarn clean",
             "yarn --cwd web lint",
             "bun run dev",
@@ -759,6 +725,11 @@ mod tests {
             ["x", "-f", "y"]
         );
         assert_eq!(texts(passed_on("yarn", &words("-f -- y"))), ["-f", "y"]);
+        // An option's value stays npm's.
+        assert_eq!(
+            texts(passed_on("npm", &words("-w api x --prefix=. y"))),
+            ["x", "y"]
+        );
     }
 
     #[test]

@@ -8,10 +8,34 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::{
-    MAX_RECIPES, Outcome, Recipe, first_file, moved, nearest_file, option_value, read_file,
-    shown_dir, walked,
+    MAX_RECIPES, Outcome, Recipe, first_file, moved, nearest_file, read_file, shown_dir, walked,
+    yaml_item,
 };
 use crate::syntax::Word;
+use crate::syntax::argv::{self, Style, Valued};
+
+/// Task's options that take a value.
+const VALUED: &[&str] = &[
+    "t",
+    "taskfile",
+    "d",
+    "dir",
+    "o",
+    "output",
+    "output-group-begin",
+    "output-group-end",
+    "C",
+    "concurrency",
+    "I",
+    "interval",
+    "sort",
+];
+
+/// Options after which no task runs: a dry run, a listing, help, `--init`, `--status`.
+const NOTHING_RUNS: &[&str] = &[
+    "n", "dry", "l", "list", "a", "list-all", "summary", "h", "help", "version", "i", "init",
+    "status",
+];
 
 /// What stands in the shell text for a template value (`{{.DIR}}`).
 const COMPUTED: &str = "${TASK_COMPUTED}";
@@ -32,34 +56,21 @@ pub(super) fn runs_recipe(_argv: &[Word]) -> bool {
 }
 
 pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
-    let mut file_opt = None;
-    let mut workdir = None;
-    let mut goals = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let text = word.text.as_str();
-        if text == "--" {
-            break;
-        }
-        if let Some((file, taken)) = option_value(args, i, &["--taskfile", "-t"]) {
-            file_opt = Some(file);
-            i += taken;
-            continue;
-        }
-        if let Some((to, taken)) = option_value(args, i, &["--dir", "-d"]) {
-            workdir = Some(to);
-            i += taken;
-            continue;
-        }
-        match text {
-            "-n" | "--dry" | "-l" | "--list" | "-a" | "--list-all" | "--summary" | "-h"
-            | "--help" | "--version" | "-i" | "--init" | "--status" => return Outcome::Nothing,
-            t if t.starts_with('-') && t.len() > 1 => {}
-            t if word.literal && t.contains('=') => {}
-            _ => goals.push(word.clone()),
-        }
-        i += 1;
+    let read = argv::read(args, Style::Pflag, &Valued(VALUED));
+    if NOTHING_RUNS.iter().any(|name| read.on(&[name])) {
+        return Outcome::Nothing;
     }
+    let file_opt = read.last(&["t", "taskfile"]).and_then(|o| o.value_in(args));
+    let workdir = read.last(&["d", "dir"]).and_then(|o| o.value_in(args));
+    // The words after `--` are the tasks' CLI_ARGS; `NAME=value` words set variables.
+    let goals: Vec<Word> = read
+        .operands
+        .iter()
+        .take(read.after_dashdash.unwrap_or(usize::MAX))
+        .filter_map(|&at| args.get(at))
+        .filter(|w| !(w.literal && w.text.contains('=')))
+        .cloned()
+        .collect();
     let Some(dir) = dir else {
         return Outcome::Nothing;
     };
@@ -411,7 +422,7 @@ fn entries(inline: &str, block: &[&str]) -> Result<Vec<Entry>, String> {
         if indent(line) != Some(level) {
             continue;
         }
-        let Some(item) = line.trim().strip_prefix('-').map(str::trim) else {
+        let Some(item) = yaml_item(line) else {
             return Err(format!("`{}`", line.trim()));
         };
         let len = block

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Outcome, Recipe, appended, glob, matches_name, read_file, shown_dir};
+use super::{Outcome, Recipe, appended, glob, matches_name, read_file, shown_dir, yaml_item};
 use crate::syntax::Word;
 use crate::syntax::argv::{self, Style, Written};
 
@@ -160,8 +160,7 @@ fn pnpm_packages(text: &str) -> Vec<String> {
             within = body.trim() == "packages:";
             continue;
         }
-        if let Some(item) = body.trim().strip_prefix('-').filter(|_| within) {
-            let item = item.trim();
+        if let Some(item) = yaml_item(body).filter(|_| within) {
             let item = item
                 .strip_prefix(['\'', '"'])
                 .and_then(|i| i.strip_suffix(['\'', '"']))
@@ -740,7 +739,8 @@ pub(super) fn read_nx(args: &[Word], dir: Option<&Path>) -> Outcome {
                 seen: String::new(),
             };
         }
-        s if NX.contains(&s) || s.starts_with('-') => return Outcome::Nothing,
+        // A lone `-` is the only operand that starts with a dash.
+        s if NX.contains(&s) || s == "-" => return Outcome::Nothing,
         _ => match words.get(1) {
             Some(project) => goals.push((Some(project.clone()), sub.clone())),
             None => {
