@@ -8,6 +8,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::shell::Word;
+use crate::syntax::argv;
+
 /// What a team rule does to a command it matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
@@ -177,7 +180,10 @@ enum Token {
 
 impl CommandPattern {
     pub fn parse(text: &str) -> Result<CommandPattern, String> {
-        let words = split_options(text.split_whitespace());
+        let words: Vec<&str> = split_options(text.split_whitespace().map(Some).collect())
+            .into_iter()
+            .flatten()
+            .collect();
         let Some(first) = words.first() else {
             return Err("an empty command pattern".into());
         };
@@ -215,29 +221,37 @@ impl CommandPattern {
     /// matches. A word not known before the command runs matches only `*` and `**`.
     pub fn matches(&self, program: &str, args: &[Spelled<'_>]) -> bool {
         let mut words: Vec<Option<Glob>> = vec![Some(Glob::literal(program))];
-        for arg in args {
-            match arg.known() {
-                Some(text) => {
-                    for part in split_options(std::iter::once(text)) {
-                        words.push(Some(Glob::literal(part)));
-                    }
-                }
-                None => words.push(None),
-            }
-        }
+        let known = args.iter().map(|arg| arg.known()).collect();
+        words.extend(
+            split_options(known)
+                .into_iter()
+                .map(|w| w.map(Glob::literal)),
+        );
         match_words(&self.tokens, &words)
     }
 }
 
-/// `--name=value` as `--name`, `value`.
-fn split_options<'a>(words: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut out = Vec::new();
-    for word in words {
-        match word.split_once('=') {
-            Some((name, value)) if name.starts_with("--") && name.len() > 2 => {
-                out.push(name);
-                out.push(value);
-            }
+/// `--name=value` as `--name`, `value`: each long option the shared argv model finds given
+/// a value in its own word (with no program's table at hand, every option a flag). A word
+/// not known (`None`) stays one word.
+fn split_options(words: Vec<Option<&str>>) -> Vec<Option<&str>> {
+    let argv: Vec<Word> = words
+        .iter()
+        .map(|w| Word::literal(w.unwrap_or_default()))
+        .collect();
+    let read = argv::read(&argv, argv::Style::Getopt, &argv::Valued(&[]));
+    let inline = |at: usize| {
+        read.opts.iter().any(|o| {
+            o.word == at
+                && o.value_word == Some(at)
+                && o.spelling == argv::Spelling::Long
+                && !o.name.is_empty()
+        })
+    };
+    let mut out = Vec::with_capacity(words.len());
+    for (at, word) in words.into_iter().enumerate() {
+        match word.and_then(|w| w.split_once('=')) {
+            Some((name, value)) if inline(at) => out.extend([Some(name), Some(value)]),
             _ => out.push(word),
         }
     }

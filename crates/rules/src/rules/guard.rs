@@ -1,8 +1,10 @@
 //! The guard itself: an agent must not be able to switch it off through its own shell.
 
-use super::opts::{self, flag};
+use super::opts::{self, flag, valued};
 use super::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::argv::{self, Argv, Spelling, Style, Takes, Valued};
+use crate::syntax::writes;
 
 pub static TAMPER: Rule = Rule {
     id: "guard.tamper",
@@ -255,41 +257,69 @@ fn is_guard_binary(word: &Word) -> bool {
 
 /// The guard binary among chmod's operands, when the mode takes execute away from anyone.
 fn chmod_disables_binary(args: &[Word]) -> Option<&str> {
-    let mut mode: Option<&Word> = None;
-    let mut reference = false;
-    let mut files = Vec::new();
-    let mut options = true;
-    for word in args {
-        let w = word.text.as_str();
-        if options && w == "--" {
-            options = false;
-        } else if options && w.starts_with("--") {
-            reference |= w.starts_with("--reference");
-        } else if options && mode.is_none() && !reference && is_mode(w) {
-            // `-x`, `-w` look like options but are modes; `-R`, `-v`, `-f` are options.
-            mode = Some(word);
-        } else if options && w.starts_with('-') && w.len() > 1 {
-        } else if mode.is_none() && !reference {
-            mode = Some(word);
-        } else {
-            files.push(word);
-        }
-    }
-    let binary = files.into_iter().find(|w| is_guard_binary(w))?;
-    let drops = match mode {
-        Some(m) => m.value().is_none_or(drops_execute),
+    let line = chmod(args);
+    let binary = line.files.into_iter().find(|w| is_guard_binary(w))?;
+    let drops = match (line.modes.as_slice(), line.reference) {
         // `--reference`: whatever that file's mode is.
-        None => reference,
+        ([], true) => true,
+        (modes, _) => modes.iter().any(|m| m.value().is_none_or(drops_execute)),
     };
     drops.then_some(binary.text.as_str())
 }
 
-/// A symbolic or octal mode; `-R`, `-v`, `-c`, `-f`, `-h` are chmod's own options.
-fn is_mode(w: &str) -> bool {
-    !w.is_empty()
-        && (w.bytes().all(|b| b.is_ascii_digit())
-            || w.starts_with(['+', '=', 'u', 'g', 'o', 'a'])
-            || w.starts_with('-') && w.len() > 1 && w[1..].bytes().all(|b| b"rwxXst".contains(&b)))
+/// A chmod line: its modes, whether `--reference` stands for one, and its files.
+struct Chmod<'a> {
+    modes: Vec<&'a Word>,
+    reference: bool,
+    files: Vec<&'a Word>,
+}
+
+/// chmod's options: `-R`, `-c`, `-f`, `-v` and the long ones, of which `--reference` takes a
+/// file. A mode may be written as an option (`-x`, `-rw`, `-755`): GNU chmod reads each such
+/// letter as taking the rest of its word, and the whole word as a mode.
+struct ChmodOptions;
+
+/// The letters of a mode written as an option, as GNU chmod's own option table lists them.
+const MODE_LETTERS: &str = "rwxXstugoa01234567,+=";
+
+impl argv::Options for ChmodOptions {
+    fn long(&self, name: &str) -> Option<Takes> {
+        Some(if name == "reference" {
+            Takes::Value
+        } else {
+            Takes::Nothing
+        })
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        Some(if MODE_LETTERS.contains(letter) {
+            Takes::Attached
+        } else {
+            Takes::Nothing
+        })
+    }
+}
+
+/// Reads chmod's words: the modes written as options, else the first operand (unless
+/// `--reference` stands for the mode), and the files after it.
+fn chmod(args: &[Word]) -> Chmod<'_> {
+    let read = argv::read(args, Style::Getopt, &ChmodOptions);
+    // A mode letter takes the rest of its word, so each word holds one mode at most.
+    let mut modes: Vec<&Word> = read
+        .opts
+        .iter()
+        .filter(|opt| opt.spelling == Spelling::Short && MODE_LETTERS.contains(opt.name))
+        .filter_map(|opt| args.get(opt.word))
+        .collect();
+    let reference = read.opts.iter().any(|opt| opt.is("reference"));
+    let mut operands = read.operands.iter().filter_map(|&at| args.get(at));
+    if modes.is_empty() && !reference {
+        modes.extend(operands.next());
+    }
+    Chmod {
+        modes,
+        reference,
+        files: operands.collect(),
+    }
 }
 
 /// Whether a chmod mode leaves someone without execute: an octal mode missing an `x` bit,
@@ -322,29 +352,31 @@ fn drops_execute(mode: &str) -> bool {
     })
 }
 
+/// cargo's options before its subcommand that take a value.
+const CARGO: Valued = Valued(&["color", "config", "Z", "C", "explain"]);
+
+/// `cargo uninstall`'s options that take a value.
+const CARGO_UNINSTALL: Valued = Valued(&[
+    "p", "package", "bin", "root", "color", "config", "Z", "index", "registry",
+]);
+
 /// `cargo [+toolchain] [global options] uninstall ... agent-guard`.
 fn cargo_uninstalls_guard(args: &[Word]) -> bool {
-    let mut words = args.iter().skip_while(|w| w.text.starts_with('+'));
-    let mut valued = false;
-    let sub = words.find(|w| {
-        let t = w.text.as_str();
-        let skip = valued || t.starts_with('-');
-        valued = !valued && matches!(t, "--color" | "--config" | "-Z" | "-C" | "--explain");
-        !skip
-    });
-    if sub.is_none_or(|w| w.text != "uninstall") {
+    let toolchain = args.iter().take_while(|w| w.text.starts_with('+')).count();
+    let args = args.get(toolchain..).unwrap_or_default();
+    let Some(sub) = argv::read_head(args, Style::Pflag, &CARGO).stopped_at else {
+        return false;
+    };
+    if args.get(sub).is_none_or(|w| w.text != "uninstall") {
         return false;
     }
-    words.any(|w| {
-        let t = w.text.as_str();
-        let value = t
-            .strip_prefix("--package=")
-            .or_else(|| t.strip_prefix("--bin="))
-            .or_else(|| t.strip_prefix("-p"))
-            .filter(|v| !v.is_empty())
-            .unwrap_or(t);
-        value.split('@').next() == Some("agent-guard")
-    })
+    let rest = args.get(sub + 1..).unwrap_or_default();
+    let read = argv::read(rest, Style::Pflag, &CARGO_UNINSTALL);
+    read.operands
+        .iter()
+        .filter_map(|&at| rest.get(at).map(|w| w.text.as_str()))
+        .chain(read.values(&["p", "package", "bin"]))
+        .any(|spec| spec.split('@').next() == Some("agent-guard"))
 }
 
 /// `paths` as written, and each relative one also as reached through the command's `cd`s
@@ -371,7 +403,8 @@ fn with_dirs(cmd: &SimpleCommand, paths: Vec<String>) -> Vec<String> {
     all
 }
 
-/// Files the command writes: output redirections, `tee`, `sed -i`, and copy destinations.
+/// Files the command writes: output redirections, what [`writes`] reads of `tee`, `cp` and
+/// the like, `sed -i`, `perl -i`, and the files `chmod` and `chown` change.
 fn written_paths(cmd: &SimpleCommand) -> Vec<String> {
     let mut paths: Vec<String> = cmd
         .redirects
@@ -379,35 +412,100 @@ fn written_paths(cmd: &SimpleCommand) -> Vec<String> {
         .filter(|r| r.writes())
         .map(|r| r.target.text.clone())
         .collect();
-    let operands = || {
-        cmd.args()
-            .iter()
-            .filter(|w| !w.text.starts_with('-'))
-            .map(|w| w.text.clone())
-    };
+    let args = cmd.args();
+    let texts =
+        |words: Vec<&Word>| -> Vec<String> { words.into_iter().map(|w| w.text.clone()).collect() };
     match cmd.program() {
-        Some("tee") => paths.extend(operands()),
-        Some("sed" | "perl")
-            if cmd.args().iter().any(|w| {
-                w.text.starts_with("--in-place")
-                    || (w.text.starts_with('-')
-                        && !w.text.starts_with("--")
-                        && w.text.contains('i'))
-            }) =>
-        {
-            paths.extend(operands())
+        Some(program @ ("tee" | "cp" | "install" | "ln" | "rsync" | "dd" | "truncate")) => paths
+            .extend(
+                writes::of(program, args)
+                    .writes
+                    .into_iter()
+                    .map(|w| w.path.text),
+            ),
+        Some("sed") => paths.extend(texts(sed_in_place(args))),
+        Some("perl") => paths.extend(texts(perl_in_place(args))),
+        Some("chmod") => paths.extend(texts(chmod(args).files)),
+        Some("chown") => {
+            let read = argv::read(args, Style::Getopt, &CHOWN);
+            paths.extend(texts(operands(&read, args)));
         }
-        Some("cp" | "install" | "ln" | "rsync") => paths.extend(operands().next_back()),
-        Some("dd") => paths.extend(
-            cmd.args()
-                .iter()
-                .filter_map(|w| w.text.strip_prefix("of="))
-                .map(str::to_string),
-        ),
-        Some("truncate" | "chmod" | "chown") => paths.extend(operands()),
         _ => {}
     }
     paths
+}
+
+/// chown's options that take a value.
+const CHOWN: Valued = Valued(&["from", "reference"]);
+
+/// sed's options that take a value; `-i`/`--in-place` take only an attached suffix.
+const SED: &[opts::Opt] = &[
+    valued("expression", Some('e')),
+    valued("file", Some('f')),
+    valued("line-length", Some('l')),
+    opts::Opt {
+        long: "in-place",
+        short: Some('i'),
+        value: opts::Value::Optional,
+    },
+];
+
+/// The files `sed -i` rewrites: its operands, after the script when no `-e`/`-f` gives one.
+fn sed_in_place(args: &[Word]) -> Vec<&Word> {
+    let read = opts::parse(args, SED);
+    if !read.has("in-place") {
+        return Vec::new();
+    }
+    let scripted = read
+        .opts
+        .iter()
+        .any(|o| matches!(o.name, "expression" | "file"));
+    read.operands
+        .iter()
+        .skip(usize::from(!scripted))
+        .map(|&(_, w)| w)
+        .collect()
+}
+
+/// perl's switches: `-e`/`-E` take the program and `-I` a folder; `-i` (the backup's
+/// suffix), `-M`, `-m`, `-x`, `-d`, `-D`, `-F` and `-V` take the rest of their word. `-0`,
+/// `-l` and `-C` take digits only, so a cluster goes on after them (`-lpi`).
+struct PerlSwitches;
+
+impl argv::Options for PerlSwitches {
+    fn long(&self, _name: &str) -> Option<Takes> {
+        Some(Takes::Nothing)
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        Some(match letter {
+            'e' | 'E' | 'I' => Takes::Value,
+            'i' | 'M' | 'm' | 'x' | 'd' | 'D' | 'F' | 'V' => Takes::Attached,
+            _ => Takes::Nothing,
+        })
+    }
+}
+
+/// The files `perl -i` rewrites: the arguments after its switches (which end at the first
+/// word that is none), after the program file when no `-e` gives the program.
+fn perl_in_place(args: &[Word]) -> Vec<&Word> {
+    let read = argv::read_head(args, Style::Getopt, &PerlSwitches);
+    if !read.opts.iter().any(|o| o.is("i")) {
+        return Vec::new();
+    }
+    let inline = read.opts.iter().any(|o| o.is("e") || o.is("E"));
+    let rest = read
+        .stopped_at
+        .and_then(|at| args.get(at..))
+        .unwrap_or_default();
+    rest.iter().skip(usize::from(!inline)).collect()
+}
+
+/// The operands `read` found among `args`.
+fn operands<'a>(read: &Argv, args: &'a [Word]) -> Vec<&'a Word> {
+    read.operands
+        .iter()
+        .filter_map(|&at| args.get(at))
+        .collect()
 }
 
 /// Paths the command deletes or moves away.
@@ -420,5 +518,42 @@ fn removed_paths(cmd: &SimpleCommand) -> Vec<String> {
             .map(|(_, w)| w.text.clone())
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stopped(line: &str) -> bool {
+        crate::shell::analyze(line)
+            .commands
+            .iter()
+            .any(|cmd| check(cmd).is_some())
+    }
+
+    #[test]
+    fn options_and_their_values_read_as_each_program_reads_them() {
+        for line in [
+            "sed -ni.bak p .claude/settings.json",
+            "sed --expression=p --in-place .agent-guard.toml",
+            "perl -lpi -e 1 .agent-guard.toml",
+            "chmod -R -x ~/.cargo/bin/agent-guard",
+            "chmod --reference other ~/.cargo/bin/agent-guard",
+            "cargo -Z unstable-options uninstall -pagent-guard",
+            "chown --from=me you .codex/hooks.json",
+        ] {
+            assert!(stopped(line), "{line}");
+        }
+        for line in [
+            "sed -f .agent-guard.toml -i notes.txt",
+            "sed -n p .claude/settings.json",
+            "perl -i -pe 1 -- notes.txt",
+            "perl script.pl -i .agent-guard.toml",
+            "chmod --reference ~/.cargo/bin/agent-guard notes.sh",
+            "cargo uninstall --root agent-guard ripgrep",
+        ] {
+            assert!(!stopped(line), "{line}");
+        }
     }
 }

@@ -2,8 +2,18 @@
 //! the line made itself before deleting it, a checkout after a stash that left the work tree
 //! clean.
 
+use super::opts::{self, Opt, flag, valued};
 use super::{Finding, Subject, Tier};
 use crate::shell::{Analysis, SimpleCommand, Word};
+use crate::syntax::writes;
+
+/// The options of a `git stash` that still stashes every change.
+const WHOLE_STASH: &[Opt] = &[
+    flag("include-untracked", Some('u')),
+    flag("all", Some('a')),
+    flag("quiet", Some('q')),
+    valued("message", Some('m')),
+];
 
 /// `found`, the findings of `analysis.commands[at]`, with what the commands written before
 /// it settle: a recursive delete of folders an earlier `mkdir` made is only a finding when
@@ -50,17 +60,16 @@ fn made_earlier(cmd: &SimpleCommand, subject: &Subject, earlier: &[SimpleCommand
     if earlier.get(first..).unwrap_or_default().iter().any(moves) {
         return false;
     }
-    let made: Vec<&str> = earlier
+    let made: Vec<String> = earlier
         .iter()
         .filter(|e| e.program() == Some("mkdir") && e.dirs == cmd.dirs)
-        .flat_map(|e| e.args().iter().filter_map(Word::value))
-        .filter(|w| !w.starts_with('-'))
-        .map(|w| w.trim_end_matches('/'))
+        .flat_map(|e| writes::of("mkdir", e.args()).writes)
+        .filter_map(|made| Some(made.path.value()?.trim_end_matches('/').to_string()))
         .collect();
     !targets.is_empty()
         && targets.iter().all(|t| {
             t.value()
-                .is_some_and(|t| made.contains(&t.trim_end_matches('/')))
+                .is_some_and(|t| made.iter().any(|m| m == t.trim_end_matches('/')))
         })
 }
 
@@ -125,27 +134,19 @@ fn whole_stash(cmd: &SimpleCommand) -> bool {
     if args.next().and_then(Word::value) != Some("stash") {
         return false;
     }
-    let mut rest: Vec<&Word> = args.collect();
+    let mut rest = args.as_slice();
     if rest
         .first()
         .and_then(|w| w.value())
         .is_some_and(|sub| matches!(sub, "push" | "save"))
     {
-        rest.remove(0);
+        rest = rest.get(1..).unwrap_or_default();
     }
-    let mut words = rest.into_iter();
-    while let Some(word) = words.next() {
-        let Some(text) = word.value() else {
-            return false;
-        };
-        match text {
-            "-u" | "--include-untracked" | "-a" | "--all" | "-q" | "--quiet" => {}
-            "-m" | "--message" => {
-                words.next();
-            }
-            t if t.starts_with("--message=") || (t.starts_with("-m") && t.len() > 2) => {}
-            _ => return false,
-        }
-    }
-    true
+    // Any other option (`--keep-index`, `--patch`, `--staged`) or a pathspec leaves work out.
+    let p = opts::parse(rest, WHOLE_STASH);
+    !p.unknown
+        && p.operands.is_empty()
+        && p.opts
+            .iter()
+            .all(|o| rest.get(o.word).is_some_and(|w| w.literal))
 }

@@ -53,13 +53,14 @@ pub const fn optional(long: &'static str) -> Opt {
 }
 
 /// An option as given, resolved to its canonical long name.
-/// An option as given, resolved to its canonical long name.
 #[derive(Debug)]
 pub struct Given<'a> {
     pub name: &'static str,
     pub value: Option<&'a str>,
     /// Index of the argv word it came from.
     pub word: usize,
+    /// Whether it was written long (`--force`) or as a letter, maybe in a cluster (`-fd`).
+    pub spelling: argv::Spelling,
     /// Given switched off: `--no-name`, or a flag's value that says no (`--dry-run=false`).
     pub off: bool,
 }
@@ -73,6 +74,8 @@ pub struct Parsed<'a> {
     pub after_dashdash: Option<usize>,
     /// An option the table does not know (the program would likely reject the line).
     pub unknown: bool,
+    /// For [`parse_head`]: the index of the first operand, where reading stopped.
+    pub stopped_at: Option<usize>,
 }
 
 impl<'a> Parsed<'a> {
@@ -129,7 +132,25 @@ fn takes(opt: &Opt) -> argv::Takes {
 
 /// Parses `args` against `table`, the getopt way (see [`argv`]).
 pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
-    let read = argv::read(args, argv::Style::Getopt, &Table(table));
+    resolved(
+        args,
+        table,
+        argv::read(args, argv::Style::Getopt, &Table(table)),
+    )
+}
+
+/// Parses the options before the first operand (a command's own options ahead of its
+/// subcommand); [`Parsed::stopped_at`] is the index of that operand.
+pub fn parse_head<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
+    resolved(
+        args,
+        table,
+        argv::read_head(args, argv::Style::Getopt, &Table(table)),
+    )
+}
+
+/// The options `read` found, resolved to `table`'s canonical names.
+fn resolved<'a>(args: &'a [Word], table: &[Opt], read: argv::Argv<'a>) -> Parsed<'a> {
     let opts = read
         .opts
         .iter()
@@ -146,6 +167,7 @@ pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
                 name: opt.long,
                 value: given.value,
                 word: given.word,
+                spelling: given.spelling,
                 off: negated || says_no,
             })
         })
@@ -159,6 +181,7 @@ pub fn parse<'a>(args: &'a [Word], table: &[Opt]) -> Parsed<'a> {
             .collect(),
         after_dashdash: read.after_dashdash,
         unknown: read.unknown,
+        stopped_at: read.stopped_at,
     }
 }
 

@@ -115,7 +115,8 @@ fn paths_touched(cmd: &SimpleCommand, hits: &[Hit], team: &TeamRules) -> Vec<Tou
             }
             Subject::Git { what, .. } => match what {
                 GitSubject::Clean { dry_run } => {
-                    let named = pathspecs(dry_run);
+                    let words: Vec<Word> = dry_run.iter().map(Word::literal).collect();
+                    let named = super::git::clean_pathspecs(&words);
                     if named.is_empty() {
                         add(&Word::literal("."), true, "deletes untracked files in");
                     }
@@ -157,26 +158,6 @@ fn replaced(file: &Replaced, add: &mut impl FnMut(&Word, bool, &'static str)) {
     {
         add(source, true, "moves away");
     }
-}
-
-/// The paths `git clean` is limited to: its operands, options left out.
-fn pathspecs(args: &[String]) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut options = true;
-    let mut words = args.iter();
-    while let Some(arg) = words.next() {
-        if options && arg == "--" {
-            options = false;
-        } else if options && arg.starts_with('-') {
-            // `-e PATTERN` takes the next word.
-            if arg == "-e" || arg == "--exclude" {
-                words.next();
-            }
-        } else {
-            out.push(Word::literal(arg.as_str()));
-        }
-    }
-    out
 }
 
 /// The declaration a team rule's findings point at, made once per process for each distinct

@@ -50,71 +50,187 @@ pub static FIND_DELETE: Rule = Rule {
     ],
 };
 
-/// Tests that take one argument; the argument is never an action.
-const TESTS_WITH_VALUE: &[&str] = &[
-    "-name",
-    "-iname",
-    "-path",
-    "-ipath",
-    "-wholename",
-    "-iwholename",
-    "-regex",
-    "-iregex",
-    "-lname",
-    "-ilname",
-    "-newer",
-    "-anewer",
-    "-cnewer",
-    "-mtime",
-    "-mmin",
-    "-atime",
-    "-amin",
-    "-ctime",
-    "-cmin",
-    "-used",
-    "-size",
-    "-user",
-    "-group",
-    "-uid",
-    "-gid",
-    "-perm",
-    "-inum",
-    "-samefile",
-    "-links",
-    "-type",
-    "-xtype",
-    "-fstype",
-    "-maxdepth",
-    "-mindepth",
-    "-regextype",
-    "-printf",
-    "-fprint",
-    "-fprint0",
-    "-fls",
-    "-context",
-    "-files0-from",
+/// What a word of find's expression is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `!`, `-not`, `-a`, `-and`, `-o`, `-or`, `,` and parentheses.
+    Operator,
+    /// A test or an option: true or false of a file, acting on none.
+    Test,
+    /// A test of a name or path pattern: the only ones that say *which* files go.
+    Pattern,
+    /// An action: with none of them (`-prune` aside) find prints every file the whole
+    /// expression is true for.
+    Action,
+    /// An action that runs a command, whose words run to `;` or `{} +`.
+    Exec,
+}
+
+/// A primary (or operator) of find's expression, and how many words after it it takes.
+struct Primary {
+    name: &'static str,
+    kind: Kind,
+    takes: usize,
+}
+
+const fn primary(name: &'static str, kind: Kind, takes: usize) -> Primary {
+    Primary { name, kind, takes }
+}
+
+/// find's expression language: its operators and every primary GNU find knows, with the
+/// words each takes. find reads these words by name, not as getopt options: `-name` is no
+/// cluster of letters, and `-O3` no option with a value.
+const PRIMARIES: &[Primary] = &[
+    primary("!", Kind::Operator, 0),
+    primary("-not", Kind::Operator, 0),
+    primary("-a", Kind::Operator, 0),
+    primary("-and", Kind::Operator, 0),
+    primary("-o", Kind::Operator, 0),
+    primary("-or", Kind::Operator, 0),
+    primary(",", Kind::Operator, 0),
+    primary("(", Kind::Operator, 0),
+    primary(")", Kind::Operator, 0),
+    primary("-name", Kind::Pattern, 1),
+    primary("-iname", Kind::Pattern, 1),
+    primary("-path", Kind::Pattern, 1),
+    primary("-ipath", Kind::Pattern, 1),
+    primary("-wholename", Kind::Pattern, 1),
+    primary("-iwholename", Kind::Pattern, 1),
+    primary("-regex", Kind::Pattern, 1),
+    primary("-iregex", Kind::Pattern, 1),
+    primary("-lname", Kind::Pattern, 1),
+    primary("-ilname", Kind::Pattern, 1),
+    primary("-amin", Kind::Test, 1),
+    primary("-anewer", Kind::Test, 1),
+    primary("-atime", Kind::Test, 1),
+    primary("-cmin", Kind::Test, 1),
+    primary("-cnewer", Kind::Test, 1),
+    primary("-context", Kind::Test, 1),
+    primary("-ctime", Kind::Test, 1),
+    primary("-fstype", Kind::Test, 1),
+    primary("-gid", Kind::Test, 1),
+    primary("-group", Kind::Test, 1),
+    primary("-inum", Kind::Test, 1),
+    primary("-links", Kind::Test, 1),
+    primary("-mmin", Kind::Test, 1),
+    primary("-mtime", Kind::Test, 1),
+    primary("-newer", Kind::Test, 1),
+    primary("-perm", Kind::Test, 1),
+    primary("-samefile", Kind::Test, 1),
+    primary("-size", Kind::Test, 1),
+    primary("-type", Kind::Test, 1),
+    primary("-uid", Kind::Test, 1),
+    primary("-used", Kind::Test, 1),
+    primary("-user", Kind::Test, 1),
+    primary("-xtype", Kind::Test, 1),
+    // `-newerXY`: X and Y each one of access, birth, change and modification time (`t`, a
+    // date written out, only for Y).
+    primary("-neweraa", Kind::Test, 1),
+    primary("-neweraB", Kind::Test, 1),
+    primary("-newerac", Kind::Test, 1),
+    primary("-neweram", Kind::Test, 1),
+    primary("-newerat", Kind::Test, 1),
+    primary("-newerBa", Kind::Test, 1),
+    primary("-newerBB", Kind::Test, 1),
+    primary("-newerBc", Kind::Test, 1),
+    primary("-newerBm", Kind::Test, 1),
+    primary("-newerBt", Kind::Test, 1),
+    primary("-newerca", Kind::Test, 1),
+    primary("-newercB", Kind::Test, 1),
+    primary("-newercc", Kind::Test, 1),
+    primary("-newercm", Kind::Test, 1),
+    primary("-newerct", Kind::Test, 1),
+    primary("-newerma", Kind::Test, 1),
+    primary("-newermB", Kind::Test, 1),
+    primary("-newermc", Kind::Test, 1),
+    primary("-newermm", Kind::Test, 1),
+    primary("-newermt", Kind::Test, 1),
+    primary("-empty", Kind::Test, 0),
+    primary("-executable", Kind::Test, 0),
+    primary("-false", Kind::Test, 0),
+    primary("-true", Kind::Test, 0),
+    primary("-nogroup", Kind::Test, 0),
+    primary("-nouser", Kind::Test, 0),
+    primary("-readable", Kind::Test, 0),
+    primary("-writable", Kind::Test, 0),
+    primary("-prune", Kind::Test, 0),
+    // Options: true of every file, they change how find walks.
+    primary("-maxdepth", Kind::Test, 1),
+    primary("-mindepth", Kind::Test, 1),
+    primary("-regextype", Kind::Test, 1),
+    primary("-files0-from", Kind::Test, 1),
+    primary("-d", Kind::Test, 0),
+    primary("-depth", Kind::Test, 0),
+    primary("-daystart", Kind::Test, 0),
+    primary("-follow", Kind::Test, 0),
+    primary("-mount", Kind::Test, 0),
+    primary("-xdev", Kind::Test, 0),
+    primary("-noleaf", Kind::Test, 0),
+    primary("-ignore_readdir_race", Kind::Test, 0),
+    primary("-noignore_readdir_race", Kind::Test, 0),
+    primary("-warn", Kind::Test, 0),
+    primary("-nowarn", Kind::Test, 0),
+    primary("-help", Kind::Test, 0),
+    primary("-version", Kind::Test, 0),
+    primary("-delete", Kind::Action, 0),
+    primary("-print", Kind::Action, 0),
+    primary("-print0", Kind::Action, 0),
+    primary("-printf", Kind::Action, 1),
+    primary("-fprint", Kind::Action, 1),
+    primary("-fprint0", Kind::Action, 1),
+    primary("-fprintf", Kind::Action, 2),
+    primary("-ls", Kind::Action, 0),
+    primary("-fls", Kind::Action, 1),
+    primary("-quit", Kind::Action, 0),
+    primary("-exec", Kind::Exec, 0),
+    primary("-execdir", Kind::Exec, 0),
+    primary("-ok", Kind::Exec, 0),
+    primary("-okdir", Kind::Exec, 0),
 ];
 
-/// Tests that match a name or path pattern: the only ones that say *which* files go.
-const PATTERN_TESTS: &[&str] = &[
-    "-name",
-    "-iname",
-    "-path",
-    "-ipath",
-    "-wholename",
-    "-iwholename",
-    "-regex",
-    "-iregex",
-    "-lname",
-    "-ilname",
+/// Options before the starting points, with the words each takes: `-H`, `-L`, `-P`,
+/// `-D debugopts`, `-O3`.
+const LEADING: &[(&str, usize)] = &[
+    ("-H", 0),
+    ("-L", 0),
+    ("-P", 0),
+    ("-D", 1),
+    ("-O0", 0),
+    ("-O1", 0),
+    ("-O2", 0),
+    ("-O3", 0),
 ];
 
-/// Actions: with none of them (`-prune` aside) find prints every file the whole expression
-/// is true for.
-const ACTIONS: &[&str] = &[
-    "-delete", "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-printf", "-fprint",
-    "-fprint0", "-fprintf", "-ls", "-fls", "-quit",
-];
+/// A word as find reads it in its expression.
+enum Piece {
+    Primary(&'static Primary),
+    /// A word find takes for a primary it does not know (and refuses the line).
+    Unknown,
+    /// A starting point, or a primary's argument.
+    Operand,
+}
+
+/// How find reads `word`. Whether a word it does not know is a primary is find's own rule:
+/// one that starts with `-` is (and where the expression begins).
+fn piece(word: &str) -> Piece {
+    match PRIMARIES.iter().find(|p| p.name == word) {
+        Some(primary) => Piece::Primary(primary),
+        None if word.starts_with('-') => Piece::Unknown,
+        None => Piece::Operand,
+    }
+}
+
+/// The kind of primary `word` is, when find knows it.
+fn kind(word: &str) -> Option<Kind> {
+    match piece(word) {
+        Piece::Primary(primary) => Some(primary.kind),
+        Piece::Unknown | Piece::Operand => None,
+    }
+}
+
+fn is_action(word: &str) -> bool {
+    matches!(kind(word), Some(Kind::Action | Kind::Exec))
+}
 
 /// Nesting of parentheses and negations followed; deeper ones count as narrowing nothing.
 const MAX_DEPTH: usize = 32;
@@ -267,18 +383,27 @@ impl Expr<'_> {
         let Some(word) = self.args.get(self.at) else {
             return Reach::neutral(picked);
         };
+        let at = self.at;
         self.at += 1;
         let w = word.text.as_str();
+        // An operand out of place, or a primary find does not know, picks nothing.
+        let Piece::Primary(primary) = piece(w) else {
+            return Reach::neutral(picked);
+        };
+        if primary.kind == Kind::Exec {
+            self.has_action = true;
+            return self.exec(picked);
+        }
         let value = self.args.get(self.at).map(|v| v.text.as_str());
-        self.has_action |= ACTIONS.contains(&w);
-        if PATTERN_TESTS.contains(&w) {
-            self.at += 1;
+        self.at += primary.takes;
+        self.has_action |= primary.kind == Kind::Action;
+        if primary.kind == Kind::Pattern {
             let Some(pattern) = value else {
                 return Reach::neutral(picked);
             };
             let by = pattern_picks(w, pattern, self.folders);
             if by == Picked::Pattern {
-                self.last_pattern = Some(self.at - 2);
+                self.last_pattern = Some(at);
             }
             return Reach {
                 when_true: picked.max(by),
@@ -297,46 +422,19 @@ impl Expr<'_> {
                 ..Reach::neutral(picked)
             }
         } else {
-            Reach {
-                when_true: Picked::Known,
-                ..Reach::neutral(picked)
-            }
+            known
         };
         match w {
             // One file, by identity: as narrow as a name.
-            "-inum" | "-samefile" => {
-                self.at += 1;
-                identified
-            }
+            "-inum" | "-samefile" => identified,
             "-empty" => known,
             // `-size 0` is `-empty` for files.
-            "-size" => {
-                self.at += 1;
-                if value.is_some_and(is_zero_size) {
-                    known
-                } else {
-                    Reach::neutral(picked)
-                }
-            }
+            "-size" if value.is_some_and(is_zero_size) => known,
             // Never true: whatever follows it with `-a` is never reached.
             "-false" => known,
             "-delete" if self.mode == Mode::Delete => self.act(picked),
-            "-print" | "-print0" if self.mode == Mode::List => self.act(picked),
-            "-printf" if self.mode == Mode::List => {
-                self.at += 1;
-                self.act(picked)
-            }
-            "-exec" | "-execdir" | "-ok" | "-okdir" => self.exec(picked),
-            "-fprintf" => {
-                self.at += 2;
-                Reach::neutral(picked)
-            }
-            _ => {
-                if TESTS_WITH_VALUE.contains(&w) || w.starts_with("-newer") {
-                    self.at += 1;
-                }
-                Reach::neutral(picked)
-            }
+            "-print" | "-print0" | "-printf" if self.mode == Mode::List => self.act(picked),
+            _ => Reach::neutral(picked),
         }
     }
 
@@ -430,18 +528,16 @@ fn is_zero_size(value: &str) -> bool {
     number == "-1" || !number.is_empty() && number.bytes().all(|b| b == b'0')
 }
 
-/// Options that come before the starting points: `-H`, `-L`, `-P`, `-D debugopts`, `-O3`.
+/// How many words the options before the starting points take.
 fn leading_options(args: &[Word]) -> usize {
-    let mut i = 0;
-    while let Some(w) = args.get(i).map(|w| w.text.as_str()) {
-        match w {
-            "-H" | "-L" | "-P" => i += 1,
-            "-D" => i += 2,
-            _ if w.starts_with("-O") && w[2..].bytes().all(|b| b.is_ascii_digit()) => i += 1,
-            _ => break,
-        }
+    let mut at = 0;
+    while let Some((_, takes)) = args
+        .get(at)
+        .and_then(|w| LEADING.iter().find(|(name, _)| *name == w.text))
+    {
+        at += 1 + takes;
     }
-    i
+    at
 }
 
 /// find's words split into its starting points (`.` when none is given) and its expression.
@@ -456,9 +552,10 @@ fn split(args: &[Word]) -> Split<'_> {
     while let Some(word) = args.get(i) {
         let w = word.text.as_str();
         if w == "-f" {
+            // BSD find's `-f PATH`: a starting point that may look like anything.
             starts.extend(args.get(i + 1));
             i += 2;
-        } else if !w.starts_with('-') && !matches!(w, "(" | "!" | ")" | ",") {
+        } else if matches!(piece(w), Piece::Operand) {
             starts.push(word);
             i += 1;
         } else {
@@ -511,7 +608,7 @@ fn read(expression: &[Word], mode: Mode) -> Outcome<'_> {
                 expr.args.iter().any(|w| w.text == "-delete")
                     || expr.args.windows(2).any(|pair| match pair {
                         [action, program] => {
-                            (action.text.starts_with("-exec") || action.text.starts_with("-ok"))
+                            kind(&action.text) == Some(Kind::Exec)
                                 && program.value().is_some_and(|p| {
                                     sets::is_deleter(p.rsplit('/').next().unwrap_or(p))
                                 })
@@ -539,17 +636,22 @@ fn only_empty_folders(expression: &[Word]) -> bool {
     let mut words = expression.iter();
     while let Some(word) = words.next() {
         let w = word.text.as_str();
-        match w {
-            "-type" => folders |= words.next().is_some_and(|t| t.value() == Some("d")),
-            "-delete" if folders => {}
-            "-delete" | "-o" | "-or" | "-not" => return false,
-            _ if PATTERN_TESTS.contains(&w) || TESTS_WITH_VALUE.contains(&w) => {
-                words.next();
+        let primary = match piece(w) {
+            Piece::Primary(primary) => primary,
+            // A primary find does not know: it refuses the line.
+            Piece::Unknown if word.value().is_some() => continue,
+            Piece::Unknown | Piece::Operand => return false,
+        };
+        match (w, primary.kind) {
+            ("-type", _) => folders |= words.next().is_some_and(|t| t.value() == Some("d")),
+            ("-delete", _) if folders => {}
+            ("-a" | "-and", _) => {}
+            (_, Kind::Test | Kind::Pattern) => {
+                for _ in 0..primary.takes {
+                    words.next();
+                }
             }
-            _ if ACTIONS.contains(&w) || !w.starts_with('-') || word.value().is_none() => {
-                return false;
-            }
-            _ => {}
+            _ => return false,
         }
     }
     folders
@@ -558,7 +660,7 @@ fn only_empty_folders(expression: &[Word]) -> bool {
 /// Whether an `-exec`/`-ok` of the expression deletes recursively (`-exec rm -rf {} +`).
 fn deletes_folders(expression: &[Word]) -> bool {
     expression.iter().enumerate().any(|(at, action)| {
-        let acts = action.text.starts_with("-exec") || action.text.starts_with("-ok");
+        let acts = kind(&action.text) == Some(Kind::Exec);
         let Some(run) = crate::shell::wrapped(expression.get(at + 1..).unwrap_or_default()) else {
             return false;
         };
@@ -616,9 +718,7 @@ pub(in crate::rules) fn check(args: &[Word]) -> Option<Hit> {
     }
     let starts = starts_or_here(starts);
     // The same search, printing instead of acting: up to the first action.
-    let tests = expression
-        .iter()
-        .take_while(|w| !ACTIONS.contains(&w.text.as_str()));
+    let tests = expression.iter().take_while(|w| !is_action(&w.text));
     let preview: Vec<String> = std::iter::once("find".to_string())
         .chain(starts.iter().map(Word::shell_quoted))
         .chain(tests.map(Word::shell_quoted))
@@ -740,6 +840,23 @@ mod tests {
             ". -inum 42 -delete",
             ". -false -delete",
             ". -type l ! -exec test -e {} ; -delete",
+        ] {
+            assert!(!deletes(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn primaries_take_the_words_the_table_gives_them() {
+        for line in [
+            "-O3 . -mtime +1 -delete",
+            "-D tree -L . -delete",
+            ". -type d -printf %p -delete",
+        ] {
+            assert!(deletes(line), "{line}");
+        }
+        for line in [
+            ". -type d -newermt 2024-01-01 -delete",
+            ". -fprintf out %p -name *.o -delete",
         ] {
             assert!(!deletes(line), "{line}");
         }

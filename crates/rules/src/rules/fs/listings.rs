@@ -7,7 +7,9 @@ use super::sets::{
     regex_names_output, start_in_output,
 };
 use crate::rules::Hit;
+use crate::rules::opts::{self, Opt, flag, optional, valued};
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::argv::{self, Style, Written};
 
 /// The finding for a deleter fed a listing (`find . -name '*.c' | xargs rm`), if it deletes
 /// more than output known by name. A recursive delete is left to `fs.rm-recursive`, which
@@ -99,51 +101,54 @@ fn listing(stages: &[Vec<Word>]) -> Option<Listing> {
     Some(listing)
 }
 
+/// grep's options that take a value.
+const GREP: Written = Written {
+    names: &[],
+    valued: &[
+        "-e",
+        "-f",
+        "-m",
+        "-A",
+        "-B",
+        "-C",
+        "-d",
+        "-D",
+        "--regexp",
+        "--file",
+        "--max-count",
+        "--after-context",
+        "--before-context",
+        "--context",
+        "--label",
+        "--include",
+        "--exclude",
+        "--exclude-from",
+        "--exclude-dir",
+        "--devices",
+        "--directories",
+        "--binary-files",
+        "--group-separator",
+    ],
+};
+
 /// A `grep` between the listing and the deleter keeps the names matching its pattern (or,
 /// with `-v`, the others: that narrows nothing).
 fn grep(listing: &mut Listing, args: &[Word]) -> Option<()> {
-    let mut invert = false;
-    let mut patterns: Vec<&str> = Vec::new();
-    let mut operands: Vec<&str> = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(w) = words.next() {
-        if let Some(long) = w.strip_prefix("--") {
-            match long.split_once('=') {
-                Some(("regexp", p)) => patterns.push(p),
-                Some(_) => {}
-                None => match long {
-                    "invert-match" => invert = true,
-                    "regexp" => patterns.push(words.next()?),
-                    "file" => return None,
-                    "max-count" | "after-context" | "before-context" | "context" | "label"
-                    | "include" | "exclude" | "devices" | "directories" => {
-                        words.next();
-                    }
-                    _ => {}
-                },
-            }
-            continue;
-        }
-        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            operands.push(w);
-            continue;
-        };
-        for (at, c) in flags.char_indices() {
-            let rest = &flags[at + c.len_utf8()..];
-            match c {
-                'v' => invert = true,
-                'f' => return None,
-                'e' | 'm' | 'A' | 'B' | 'C' | 'd' | 'D' => {
-                    let value = if rest.is_empty() { words.next()? } else { rest };
-                    if c == 'e' {
-                        patterns.push(value);
-                    }
-                    break;
-                }
-                _ => {}
-            }
-        }
+    let read = argv::read(args, Style::Getopt, &GREP);
+    // Patterns from a file: not known here.
+    if read.opts.iter().any(|o| o.is("f") || o.is("file")) {
+        return None;
     }
+    let invert = read.on(&["v", "invert-match"]);
+    let mut patterns: Vec<&str> = Vec::new();
+    for opt in read.opts.iter().filter(|o| o.is("e") || o.is("regexp")) {
+        patterns.push(opt.value?);
+    }
+    let mut operands: Vec<&str> = read
+        .operands
+        .iter()
+        .filter_map(|&at| args.get(at).map(|w| w.text.as_str()))
+        .collect();
     if patterns.is_empty() {
         patterns.extend(operands.first());
         operands = operands.split_off(operands.len().min(1));
@@ -170,10 +175,13 @@ fn grep(listing: &mut Listing, args: &[Word]) -> Option<()> {
     Some(())
 }
 
-/// `ls [options] [files or folders]`: with no operand every entry of the folder, each glob
-/// what it matches. Long formats print more than names, so nothing is known of them.
-fn ls(args: &[Word]) -> Option<Listing> {
-    const LONG_VALUE: &[&str] = &[
+/// ls's options that take a value.
+const LS: Written = Written {
+    names: &[],
+    valued: &[
+        "-I",
+        "-T",
+        "-w",
         "--ignore",
         "--hide",
         "--format",
@@ -185,50 +193,42 @@ fn ls(args: &[Word]) -> Option<Listing> {
         "--time-style",
         "--width",
         "--tabsize",
-    ];
-    let mut directories = false;
-    let mut operands: Vec<&Word> = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        i += 1;
-        let w = word.text.as_str();
-        if w == "--" {
-            operands.extend(args.get(i..).unwrap_or_default());
-            break;
-        }
-        if let Some(long) = w.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
-            match name {
-                "directory" => directories = true,
-                "recursive" | "size" | "inode" | "numeric-uid-gid" | "author" => return None,
-                "format" if !long.ends_with("=single-column") && !long.ends_with("=across") => {
-                    return None;
-                }
-                _ => {}
-            }
-            if !long.contains('=') && LONG_VALUE.contains(&w) {
-                i += 1;
-            }
-            continue;
-        }
-        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            operands.push(word);
-            continue;
-        };
-        for (at, c) in flags.char_indices() {
-            match c {
-                'l' | 'n' | 'o' | 'g' | 's' | 'i' | 'R' => return None,
-                'd' => directories = true,
-                'I' | 'T' | 'w' => {
-                    if flags[at + c.len_utf8()..].is_empty() {
-                        i += 1;
-                    }
-                    break;
-                }
-                _ => {}
-            }
-        }
+    ],
+};
+
+/// ls's options that print more than names (sizes, owners, a tree of folders).
+const LS_LONG_FORMATS: &[&str] = &[
+    "l",
+    "n",
+    "o",
+    "g",
+    "s",
+    "i",
+    "R",
+    "recursive",
+    "size",
+    "inode",
+    "numeric-uid-gid",
+    "author",
+];
+
+/// `ls [options] [files or folders]`: with no operand every entry of the folder, each glob
+/// what it matches. Long formats print more than names, so nothing is known of them.
+fn ls(args: &[Word]) -> Option<Listing> {
+    let read = argv::read(args, Style::Getopt, &LS);
+    let long_format = read.opts.iter().any(|o| {
+        LS_LONG_FORMATS.iter().any(|name| o.is(name))
+            || (o.is("format") && !matches!(o.value, Some("single-column" | "across")))
+    });
+    if long_format {
+        return None;
     }
+    let directories = read.opts.iter().any(|o| o.is("d") || o.is("directory"));
+    let operands: Vec<&Word> = read
+        .operands
+        .iter()
+        .filter_map(|&at| args.get(at))
+        .collect();
     let mut picked = Picked::Known;
     let mut folders: Vec<Word> = Vec::new();
     let mut pattern: Option<&str> = None;
@@ -289,11 +289,19 @@ fn looks_like_a_file(path: &str) -> bool {
             .is_some_and(|at| at > 0 && at + 1 < name.len())
 }
 
-/// `fd [options] [pattern] [path]...`: every file under the paths whose name the pattern
-/// (a regex, or a glob with `-g`) and the `-e` extensions match; with neither, every file.
-fn fd(args: &[Word]) -> Option<Listing> {
-    const SHORT_VALUE: &str = "eEtdSojcm";
-    const LONG_VALUE: &[&str] = &[
+/// fd's options that take a value.
+const FD: Written = Written {
+    names: &[],
+    valued: &[
+        "-e",
+        "-E",
+        "-t",
+        "-d",
+        "-S",
+        "-o",
+        "-j",
+        "-c",
+        "-m",
         "--extension",
         "--exclude",
         "--type",
@@ -318,68 +326,34 @@ fn fd(args: &[Word]) -> Option<Listing> {
         "--format",
         "--batch-size",
         "--and",
-    ];
-    let mut glob = false;
-    let mut extensions: Vec<&str> = Vec::new();
-    let mut patterns: Vec<&str> = Vec::new();
-    let mut paths: Vec<Word> = Vec::new();
-    let mut operands: Vec<&Word> = Vec::new();
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        i += 1;
-        let w = word.text.as_str();
-        if w == "--" {
-            operands.extend(args.get(i..).unwrap_or_default());
-            break;
-        }
-        if let Some(long) = w.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
-            };
-            let value = match inline {
-                Some(v) => Some(v),
-                None if LONG_VALUE.contains(&w) => {
-                    i += 1;
-                    args.get(i - 1).map(|v| v.text.as_str())
-                }
-                None => None,
-            };
-            match name {
-                "help" | "version" => return None,
-                "glob" => glob = true,
-                "extension" => extensions.extend(value),
-                "and" => patterns.extend(value),
-                "search-path" => paths.extend(value.map(Word::literal)),
-                _ => {}
-            }
-            continue;
-        }
-        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            operands.push(word);
-            continue;
-        };
-        for (at, c) in flags.char_indices() {
-            let rest = &flags[at + c.len_utf8()..];
-            match c {
-                'h' | 'V' => return None,
-                'g' => glob = true,
-                _ if SHORT_VALUE.contains(c) => {
-                    let value = if rest.is_empty() {
-                        i += 1;
-                        args.get(i - 1).map(|v| v.text.as_str())
-                    } else {
-                        Some(rest)
-                    };
-                    if c == 'e' {
-                        extensions.extend(value);
-                    }
-                    break;
-                }
-                _ => {}
-            }
-        }
+    ],
+};
+
+/// `fd [options] [pattern] [path]...`: every file under the paths whose name the pattern
+/// (a regex, or a glob with `-g`) and the `-e` extensions match; with neither, every file.
+fn fd(args: &[Word]) -> Option<Listing> {
+    let read = argv::read(args, Style::Getopt, &FD);
+    if read
+        .opts
+        .iter()
+        .any(|o| ["h", "V", "help", "version"].iter().any(|name| o.is(name)))
+    {
+        return None;
     }
+    let glob = read.opts.iter().any(|o| o.is("g") || o.is("glob"));
+    let extensions: Vec<&str> = read.values(&["e", "extension"]).collect();
+    let mut patterns: Vec<&str> = read.values(&["and"]).collect();
+    let mut paths: Vec<Word> = read
+        .opts
+        .iter()
+        .filter(|o| o.is("search-path"))
+        .filter_map(|o| o.value_in(args))
+        .collect();
+    let operands: Vec<&Word> = read
+        .operands
+        .iter()
+        .filter_map(|&at| args.get(at))
+        .collect();
     let mut operands = operands.into_iter();
     if let Some(first) = operands.next() {
         patterns.push(first.text.as_str());
@@ -433,6 +407,52 @@ fn fd(args: &[Word]) -> Option<Listing> {
     })
 }
 
+/// `git ls-files`'s options: which files it lists, and how it prints them.
+const LS_FILES: &[Opt] = &[
+    flag("cached", Some('c')),
+    flag("deleted", Some('d')),
+    flag("others", Some('o')),
+    flag("ignored", Some('i')),
+    flag("killed", Some('k')),
+    flag("modified", Some('m')),
+    flag("stage", Some('s')),
+    flag("unmerged", Some('u')),
+    flag("t", Some('t')),
+    flag("v", Some('v')),
+    flag("f", Some('f')),
+    flag("z", Some('z')),
+    valued("format", None),
+    flag("eol", None),
+    flag("debug", None),
+    flag("resolve-undo", None),
+    flag("directory", None),
+    flag("no-empty-directory", None),
+    flag("exclude-standard", None),
+    flag("error-unmatch", None),
+    flag("full-name", None),
+    flag("recurse-submodules", None),
+    flag("deduplicate", None),
+    flag("sparse", None),
+    optional("abbrev"),
+    valued("exclude", Some('x')),
+    valued("exclude-from", Some('X')),
+    valued("exclude-per-directory", None),
+    valued("with-tree", None),
+];
+
+/// Of [`LS_FILES`], the formats that print more than names.
+const LS_FILES_FORMATS: &[&str] = &[
+    "stage",
+    "unmerged",
+    "t",
+    "v",
+    "f",
+    "format",
+    "eol",
+    "debug",
+    "resolve-undo",
+];
+
 /// `git [globals] ls-files ...`: tracked files git keeps a copy of, unless it lists
 /// untracked (`--others`), ignored or modified ones. Formats that print more than names
 /// (`--stage`, `-t`, `--format`) say nothing a deleter can use.
@@ -441,50 +461,14 @@ fn git_ls_files(args: &[Word]) -> Option<Listing> {
     if read.subcommand()?.text != "ls-files" {
         return None;
     }
-    let mut untracked = false;
-    let mut modified = false;
-    let mut pathspecs: Vec<&str> = Vec::new();
-    let mut words = read.rest().iter().map(|w| w.text.as_str());
-    while let Some(w) = words.next() {
-        if w == "--" {
-            pathspecs.extend(words.by_ref());
-            break;
-        }
-        if let Some(long) = w.strip_prefix("--") {
-            match long.split('=').next().unwrap_or(long) {
-                "others" | "ignored" | "killed" => untracked = true,
-                "modified" => modified = true,
-                "stage" | "unmerged" | "format" | "eol" | "debug" | "resolve-undo" => {
-                    return None;
-                }
-                "exclude" | "exclude-from" | "exclude-per-directory" | "with-tree"
-                    if !long.contains('=') =>
-                {
-                    words.next();
-                }
-                _ => {}
-            }
-            continue;
-        }
-        let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
-            pathspecs.push(w);
-            continue;
-        };
-        for (at, c) in flags.char_indices() {
-            match c {
-                'o' | 'i' | 'k' => untracked = true,
-                'm' => modified = true,
-                's' | 'u' | 't' | 'v' | 'f' => return None,
-                'x' | 'X' => {
-                    if flags[at + c.len_utf8()..].is_empty() {
-                        words.next();
-                    }
-                    break;
-                }
-                _ => {}
-            }
-        }
+    let rest = read.rest();
+    let p = opts::parse(rest, LS_FILES);
+    if LS_FILES_FORMATS.iter().any(|name| p.has(name)) {
+        return None;
     }
+    let untracked = p.has("others") || p.has("ignored") || p.has("killed");
+    let modified = p.has("modified");
+    let pathspecs: Vec<&str> = p.operand_texts().collect();
     if !untracked && !modified {
         return Some(Listing {
             picked: Picked::Known,

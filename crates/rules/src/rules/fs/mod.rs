@@ -86,28 +86,31 @@ const RM: &[Opt] = &[
 /// Whether every `rm` refuses `args` and deletes nothing: an option before the first operand
 /// that neither GNU nor BSD `rm` knows (`rm -rf --typescript`). GNU's rm would refuse one
 /// after an operand too, but BSD's takes that as a file name, so only the leading ones count.
+/// A word known only when it runs could be anything, so reading stops there.
 pub(super) fn refused(args: &[Word]) -> bool {
-    // BSD's own letters: `-P` (overwrite), `-W` (undelete), `-x` (stay on one file system).
-    const SHORT: &str = "fiIrRdvPWx";
-    for word in args {
-        let text = word.text.as_str();
-        if text == "--" || !word.literal {
-            return false;
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            let name = long.split_once('=').map_or(long, |(name, _)| name);
-            if !RM.iter().any(|o| o.long.starts_with(name)) {
-                return true;
-            }
-        } else if let Some(letters) = text.strip_prefix('-').filter(|l| !l.is_empty()) {
-            if letters.chars().any(|c| !SHORT.contains(c)) {
-                return true;
-            }
-        } else {
-            return false;
-        }
+    let known = args.iter().position(|w| !w.literal).unwrap_or(args.len());
+    let known = args.get(..known).unwrap_or_default();
+    argv::read_head(known, argv::Style::Getopt, &AnyRm).unknown
+}
+
+/// The options of GNU's and BSD's `rm` together, long ones by any prefix as getopt takes
+/// them; every other option is unknown.
+struct AnyRm;
+
+impl argv::Options for AnyRm {
+    fn long(&self, name: &str) -> Option<argv::Takes> {
+        let opt = RM.iter().find(|o| o.long.starts_with(name))?;
+        Some(match opt.value {
+            opts::Value::Optional => argv::Takes::Attached,
+            _ => argv::Takes::Nothing,
+        })
     }
-    false
+    fn short(&self, letter: char) -> Option<argv::Takes> {
+        // BSD's own letters: `-P` (overwrite), `-W` (undelete), `-x` (stay on one file system).
+        "fiIrRdvPWx"
+            .contains(letter)
+            .then_some(argv::Takes::Nothing)
+    }
 }
 
 /// Whether `rm ARGS` deletes recursively.
@@ -118,13 +121,7 @@ pub(super) fn is_recursive(args: &[Word]) -> bool {
 
 /// Whether `srm ARGS` or `wipe ARGS` deletes recursively: both spell it as rm does.
 pub(super) fn secure_recursive(args: &[Word]) -> bool {
-    args.iter()
-        .take_while(|w| w.text != "--")
-        .any(|w| match w.text.strip_prefix('-') {
-            Some(long) if long.starts_with('-') => long == "-recursive",
-            Some(flags) => flags.contains(['r', 'R']),
-            None => false,
-        })
+    argv::read(args, argv::Style::Getopt, &argv::Valued(&[])).on(&["r", "R", "recursive"])
 }
 
 /// `del-cli`: deletes the files and folders its globs match, a folder with everything in

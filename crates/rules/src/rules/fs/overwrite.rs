@@ -237,16 +237,28 @@ fn is_device(path: &str) -> bool {
 /// What a command writes to its output redirect, when plain: one file (`cat a`) or one
 /// blob (`git show REV:path`).
 fn redirect_source(cmd: &SimpleCommand) -> With {
-    let words: Vec<Option<&str>> = cmd.argv.iter().map(Word::value).collect();
-    match words.as_slice() {
-        [Some("cat"), Some(file)] if !file.starts_with('-') => {
-            With::File(Word::literal(file.to_string()))
-        }
-        [Some("git"), Some("show"), Some(spec)] if spec.contains(':') && !spec.starts_with('-') => {
-            With::Blob(spec.to_string())
-        }
-        _ => With::Unknown,
-    }
+    let args = cmd.args();
+    let source = match cmd.argv.first().and_then(Word::value) {
+        Some("cat") => only_operand(args).map(|file| With::File(Word::literal(file))),
+        Some("git") => match args.split_first() {
+            Some((show, rest)) if show.value() == Some("show") => only_operand(rest)
+                .filter(|spec| spec.contains(':'))
+                .map(|spec| With::Blob(spec.to_string())),
+            _ => None,
+        },
+        _ => None,
+    };
+    source.unwrap_or(With::Unknown)
+}
+
+/// The one word of `args`, when it is an operand, literal and not `-` (standard input).
+fn only_operand(args: &[Word]) -> Option<&str> {
+    let [word] = args else {
+        return None;
+    };
+    let read = argv::read(args, argv::Style::Getopt, &argv::Valued(&[]));
+    let file = word.value().filter(|text| *text != "-")?;
+    (read.operands == [0]).then_some(file)
 }
 
 /// The operands of a command, after its options; `valued` are the options that take a value.

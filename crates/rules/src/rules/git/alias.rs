@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use super::Word;
+use crate::rules::opts::{self, Opt, flag, valued};
 use crate::rules::{Finding, add_unique, check};
 use crate::settings::Settings;
 use crate::shell::{self, Analysis, SimpleCommand};
@@ -274,6 +275,45 @@ fn alias_call(args: &[Word]) -> Option<AliasCall> {
     })
 }
 
+/// `git config`'s options that take a value, and those that read, list or remove settings
+/// rather than write one.
+const CONFIG: &[Opt] = &[
+    valued("file", Some('f')),
+    valued("blob", None),
+    valued("type", None),
+    valued("default", None),
+    valued("comment", None),
+    valued("value", None),
+    flag("get", None),
+    flag("get-all", None),
+    flag("get-regexp", None),
+    flag("get-urlmatch", None),
+    flag("get-color", None),
+    flag("get-colorbool", None),
+    flag("list", Some('l')),
+    flag("unset", None),
+    flag("unset-all", None),
+    flag("edit", Some('e')),
+    flag("rename-section", None),
+    flag("remove-section", None),
+];
+
+/// Of [`CONFIG`], the options after which `git config` writes no setting.
+const CONFIG_READS: &[&str] = &[
+    "get",
+    "get-all",
+    "get-regexp",
+    "get-urlmatch",
+    "get-color",
+    "get-colorbool",
+    "list",
+    "unset",
+    "unset-all",
+    "edit",
+    "rename-section",
+    "remove-section",
+];
+
 /// The setting a `git config` command writes, as `key=value`, when key and value are literal
 /// (`git config [--local|--global|--add] <key> <value>`, `git config set <key> <value>`): a
 /// later git command in the same line runs under it.
@@ -282,20 +322,11 @@ fn config_write(args: &[Word]) -> Option<String> {
     if inv.sub != "config" {
         return None;
     }
-    let mut words: Vec<&Word> = Vec::new();
-    let mut rest = inv.args.iter();
-    while let Some(word) = rest.next() {
-        match word.text.as_str() {
-            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" => {
-                rest.next();
-            }
-            "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "--get-color"
-            | "--get-colorbool" | "-l" | "--list" | "--unset" | "--unset-all" | "-e" | "--edit"
-            | "--rename-section" | "--remove-section" => return None,
-            text if text.starts_with('-') => {}
-            _ => words.push(word),
-        }
+    let p = opts::parse(inv.args, CONFIG);
+    if CONFIG_READS.iter().any(|name| p.has(name)) {
+        return None;
     }
+    let words: Vec<&Word> = p.operands.iter().map(|&(_, w)| w).collect();
     let operands = match words.first().map(|w| w.text.as_str()) {
         Some("set") => words.get(1..).unwrap_or_default(),
         Some("get" | "list" | "unset" | "edit" | "rename-section" | "remove-section") => {

@@ -3,7 +3,7 @@
 use super::checkout::{CHECKOUT, SWITCH};
 use super::{Invocation, about, list, parse};
 use crate::rules::opts::Parsed;
-use crate::rules::opts::{Opt, flag, optional, valued};
+use crate::rules::opts::{self, Opt, flag, optional, valued};
 use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
 use crate::shell::Word;
 use crate::shell::word::quote;
@@ -194,6 +194,20 @@ const FETCH: &[Opt] = &[
     flag("write-commit-graph", None),
     flag("no-write-commit-graph", None),
     flag("porcelain", None),
+];
+
+const FOR_EACH_REF: &[Opt] = &[
+    valued("format", None),
+    valued("count", None),
+    valued("sort", None),
+    valued("points-at", None),
+    valued("merged", None),
+    valued("no-merged", None),
+    valued("contains", None),
+    valued("no-contains", None),
+    valued("exclude", None),
+    valued("start-after", None),
+    optional("color"),
 ];
 
 const UPDATE_REF: &[Opt] = &[
@@ -394,22 +408,11 @@ fn instructions(text: &str, nul: bool) -> (Vec<String>, Vec<String>) {
 fn listed_deletions(fed_by: &[Vec<Word>]) -> Option<Vec<String>> {
     let first = fed_by.first()?;
     let at = first.iter().position(|w| w.text == "for-each-ref")?;
-    let words = first.get(at + 1..)?;
-    let format = words.iter().enumerate().find_map(|(i, w)| {
-        w.text.strip_prefix("--format=").or_else(|| {
-            (w.text == "--format")
-                .then(|| words.get(i + 1).map(|v| v.text.as_str()))
-                .flatten()
-        })
-    })?;
-    if !format.trim_start().starts_with("delete ") {
+    let p = opts::parse(first.get(at + 1..)?, FOR_EACH_REF);
+    if !p.value("format")?.trim_start().starts_with("delete ") {
         return None;
     }
-    let patterns: Vec<String> = words
-        .iter()
-        .filter(|w| !w.text.starts_with('-') && w.text != format)
-        .map(|w| w.text.clone())
-        .collect();
+    let patterns: Vec<String> = p.operand_texts().map(str::to_string).collect();
     // With no pattern it lists every ref.
     Some(if patterns.is_empty() {
         vec!["refs/".to_string()]

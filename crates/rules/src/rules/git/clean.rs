@@ -4,6 +4,7 @@ use super::{Invocation, about, parse, rewrite, rewritten_args};
 use crate::rules::opts::{self, Opt, flag, valued};
 use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
 use crate::shell::Word;
+use crate::syntax::argv;
 
 pub static CLEAN_FORCE: Rule = Rule {
     id: "git.clean-force",
@@ -75,14 +76,15 @@ pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
         let Some(word) = inv.args.get(o.word).map(|w| &w.text) else {
             continue;
         };
-        let with = if word.starts_with("--") {
-            "--dry-run".to_string()
-        } else {
-            let mut w = word.replacen('f', "n", 1).replace('f', "");
-            if dry_run_added {
-                w = w.replace('n', "");
+        let with = match o.spelling {
+            argv::Spelling::Long => "--dry-run".to_string(),
+            argv::Spelling::Short => {
+                let mut w = word.replacen('f', "n", 1).replace('f', "");
+                if dry_run_added {
+                    w = w.replace('n', "");
+                }
+                w
             }
-            w
         };
         dry_run_added = true;
         replace.push((o.word, (with.len() > 1).then_some(with)));
@@ -98,7 +100,7 @@ pub(super) fn clean(inv: &Invocation) -> Option<Hit> {
             None => Some(word.clone()),
         };
         let without = current
-            .filter(|w| !w.starts_with("--"))
+            .filter(|_| o.spelling == argv::Spelling::Short)
             .map(|w| w.replace('q', ""))
             .filter(|w| w.len() > 1);
         replace.push((o.word, without));
@@ -149,4 +151,14 @@ fn dry_run_subject(inv: &Invocation, replace: &[(usize, Option<String>)]) -> Sub
         args.insert(end, "--dry-run".into());
     }
     about(GitSubject::Clean { dry_run: args })
+}
+
+/// The paths a `git clean` line is limited to: its operands, options and their values left
+/// out.
+pub(in crate::rules) fn clean_pathspecs(args: &[Word]) -> Vec<Word> {
+    opts::parse(args, CLEAN)
+        .operands
+        .into_iter()
+        .map(|(_, w)| w.clone())
+        .collect()
 }

@@ -19,12 +19,14 @@ mod stash;
 use super::opts::{self, Opt, Parsed};
 use super::{GitSubject, Hit, Subject};
 use crate::shell::Word;
+use crate::syntax::argv;
 use crate::syntax::git::GitArgs;
 
 pub use alias::{Aliases, alias_calls, alias_findings, configured_findings};
 pub use branch::{BRANCH_FORCE_DELETE, BRANCH_MOVE, REF_DELETE, TAG_DELETE};
 pub use checkout::{DISCARD_WORKTREE, WORKTREE_FORCE_REMOVE};
 pub use clean::CLEAN_FORCE;
+pub(in crate::rules) use clean::clean_pathspecs;
 pub(super) use history::filter_repo;
 pub use history::{HISTORY_REWRITE, RECOVERY_DESTROY};
 pub use plumbing::{PLUMBING_DISCARD, SUBMODULE_DISCARD};
@@ -199,10 +201,9 @@ pub(super) fn drop_force(
         .filter(|o| names.contains(&o.name))
         .filter_map(|o| {
             let word = &inv.args.get(o.word)?.text;
-            let kept = if word.starts_with("--") {
-                String::new()
-            } else {
-                word.replace('f', "")
+            let kept = match o.spelling {
+                argv::Spelling::Long => String::new(),
+                argv::Spelling::Short => word.replace('f', ""),
             };
             Some((o.word, (kept.len() > 1).then_some(kept)))
         })

@@ -5,6 +5,7 @@ use super::{Invocation, about, drop_force, list, parse, rewrite, texts};
 use crate::rules::opts::{self, Opt, flag, optional, valued};
 use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
 use crate::shell::Word;
+use crate::syntax::argv;
 
 pub static PLUMBING_DISCARD: Rule = Rule {
     id: "git.plumbing-discard",
@@ -109,6 +110,9 @@ const RM: &[Opt] = &[
     valued("pathspec-from-file", None),
     flag("pathspec-file-nul", None),
 ];
+
+/// `git submodule`'s own options, before its action.
+const SUBMODULE: &[Opt] = &[flag("quiet", Some('q')), flag("cached", None)];
 
 const SUBMODULE_DEINIT: &[Opt] = &[
     flag("force", Some('f')),
@@ -245,10 +249,11 @@ fn overwrite(whole: bool, paths: &[&Word]) -> Subject {
 
 /// `git submodule [--quiet] deinit -f ...` and `git submodule [--quiet] update --force ...`.
 pub(super) fn submodule(inv: &Invocation) -> Option<Hit> {
-    let at = inv
-        .args
-        .iter()
-        .position(|w| !matches!(w.text.as_str(), "-q" | "--quiet" | "--cached"))?;
+    let head = opts::parse_head(inv.args, SUBMODULE);
+    if head.unknown {
+        return None;
+    }
+    let at = head.stopped_at?;
     let (action, rest) = inv.args.get(at..)?.split_first()?;
     let action = action.text.as_str();
     let table = match action {
@@ -281,7 +286,7 @@ pub(super) fn submodule(inv: &Invocation) -> Option<Hit> {
         .enumerate()
         .filter_map(
             |(i, w)| match p.opts.iter().find(|o| o.word == i && o.name == "force") {
-                Some(_) if w.text.starts_with("--") => None,
+                Some(o) if o.spelling == argv::Spelling::Long => None,
                 Some(_) => Some(w.text.replace('f', "")).filter(|t| t.len() > 1),
                 None => Some(w.shell_quoted()),
             },

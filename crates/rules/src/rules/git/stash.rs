@@ -1,6 +1,7 @@
 //! `git stash drop` and `git stash clear`.
 
 use super::{Invocation, about};
+use crate::rules::opts::{self, Opt, flag};
 use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
 
 pub static STASH_DROP: Rule = Rule {
@@ -25,9 +26,13 @@ pub static STASH_DROP: Rule = Rule {
     ],
 };
 
+/// `git stash drop`'s options.
+const DROP: &[Opt] = &[flag("quiet", Some('q'))];
+
 pub(super) fn stash(inv: &Invocation) -> Option<Hit> {
-    let action = inv.args.first()?.text.as_str();
-    let entry = inv.args.iter().skip(1).find(|w| !w.text.starts_with('-'));
+    let (action, rest) = inv.args.split_first()?;
+    let action = action.text.as_str();
+    let entry = opts::parse(rest, DROP).operands.first().map(|&(_, w)| w);
     let (loses, which, subject) = match action {
         "drop" => {
             let which = entry.map_or("stash@{0}", |w| w.text.as_str());
