@@ -109,8 +109,12 @@ pub fn respond_with(
         missed: &missed,
     };
     audit(&call, loaded.repository, &outcome, settings, started);
-    if verdict.decision == Decision::Allow && error.is_none() && !settings.off {
-        journal_before(&call, verdict.analysis.as_deref());
+    if verdict.decision == Decision::Allow
+        && error.is_none()
+        && !settings.off
+        && let Some(analysis) = verdict.analysis.as_deref()
+    {
+        journal_before(&call, analysis);
     }
     host::encode(&call, &verdict)
 }
@@ -124,11 +128,8 @@ fn observe_after(input: &[u8], host: Option<Host>) {
 }
 
 /// Writes down in the journal what a line about to run creates, from the reading the
-/// verdict was given on: only a line that may write a file costs a look.
-fn journal_before(call: &ToolCall, analysis: Option<&Analysis>) {
-    if !journal::may_write(&call.command) {
-        return;
-    }
+/// verdict was given on.
+fn journal_before(call: &ToolCall, analysis: &Analysis) {
     let written = written(call, analysis);
     if written.is_empty() {
         return;
@@ -139,9 +140,12 @@ fn journal_before(call: &ToolCall, analysis: Option<&Analysis>) {
     }
 }
 
-/// The paths a shell call writes, absolute, read from `analysis` when the line was read
-/// already.
-fn written(call: &ToolCall, analysis: Option<&Analysis>) -> Vec<journal::targets::Written> {
+/// The paths a shell call writes, absolute, as `analysis` reads its line.
+fn written(call: &ToolCall, analysis: &Analysis) -> Vec<journal::targets::Written> {
+    let targets = journal::targets::of(&analysis.commands);
+    if targets.is_empty() {
+        return Vec::new();
+    }
     let Some(cwd) = call.cwd.clone().or_else(|| std::env::current_dir().ok()) else {
         return Vec::new();
     };
@@ -149,15 +153,7 @@ fn written(call: &ToolCall, analysis: Option<&Analysis>) -> Vec<journal::targets
         crate::config::dirs::Os::CURRENT,
         &crate::config::dirs::process_env,
     );
-    let read;
-    let analysis = match analysis {
-        Some(analysis) => analysis,
-        None => {
-            read = crate::shell::analyze_as(&call.command, call.dialect());
-            &read
-        }
-    };
-    journal::targets::of(&analysis.commands)
+    targets
         .iter()
         .flat_map(|t| journal::targets::resolve(&cwd, t, home.as_deref()))
         .collect()
@@ -173,8 +169,13 @@ fn session_of(given: Option<&str>) -> String {
 /// A call that has run: what it left in the files it wrote goes into the journal.
 fn observe(done: &Done) {
     let paths = match done {
+        // No verdict read this line: only one that may write a file costs a reading.
         Done::Shell(call) if journal::may_write(&call.command) => {
-            written(call, None).into_iter().map(|w| w.path).collect()
+            let analysis = crate::shell::analyze_as(&call.command, call.dialect());
+            written(call, &analysis)
+                .into_iter()
+                .map(|w| w.path)
+                .collect()
         }
         Done::Shell(_) => return,
         Done::Files(edit) => edit_paths(edit),
