@@ -205,11 +205,7 @@ fn short_without(given: &[&argv::Opt], shorts: &[char]) -> Option<String> {
 /// its own word (`-h db1`, `--context prod`; named as written). Everything after `--` is an
 /// operand, and so is a lone `-`.
 pub(crate) fn operand_words<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a Word> {
-    let options = Written {
-        names: valued,
-        valued,
-    };
-    argv::read(args, argv::Style::Pflag, &options)
+    read(args, valued)
         .operands
         .into_iter()
         .filter_map(|i| args.get(i))
@@ -222,6 +218,26 @@ pub(crate) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a str> {
         .into_iter()
         .map(|w| w.text.as_str())
         .collect()
+}
+
+/// `args` read into options and operands, the options that take a value named in `valued`
+/// as written (`-h`, `--host`, `-prefix`), for the questions the helpers here do not ask.
+pub(crate) fn read<'a>(args: &'a [Word], valued: &[&str]) -> Argv<'a> {
+    let options = Written {
+        names: valued,
+        valued,
+    };
+    argv::read(args, argv::Style::Pflag, &options)
+}
+
+/// [`read`] of the options before the first operand (a tool's global options, ahead of its
+/// subcommand); [`Argv::stopped_at`] is the index of that operand.
+pub(crate) fn read_head<'a>(args: &'a [Word], valued: &[&str]) -> Argv<'a> {
+    let options = Written {
+        names: valued,
+        valued,
+    };
+    argv::read_head(args, argv::Style::Pflag, &options)
 }
 
 /// The options of `args` named by `names` (as written: `-l`, `--list`, `-prefix`), of which
