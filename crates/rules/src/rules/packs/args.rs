@@ -98,6 +98,24 @@ impl<'a> Line<'a> {
             .collect()
     }
 
+    /// The indices in the line's words of the words that give any of `names`.
+    pub fn words(&self, names: &[&str]) -> Vec<usize> {
+        self.read
+            .opts
+            .iter()
+            .filter(|o| names.contains(&o.name))
+            .map(|o| o.word)
+            .collect()
+    }
+
+    /// The operands before the first option: the command path of a tool that takes its
+    /// command words first (`az vm delete -n x`).
+    pub fn leading(&self) -> &[&'a str] {
+        let first = self.read.operands.iter().enumerate();
+        let leading = first.take_while(|(n, word)| n == *word).count();
+        self.operands.get(..leading).unwrap_or_default()
+    }
+
     pub fn operand(&self, n: usize) -> Option<&'a str> {
         self.operands.get(n).copied()
     }
@@ -329,6 +347,16 @@ mod tests {
         assert!(line.on(&["destroy"]));
         assert!(!line.on(&["auto-approve"]));
         assert_eq!(line.value(&["chdir"]), Some("infra"));
+    }
+
+    #[test]
+    fn leading_operands_and_the_words_of_options() {
+        let args = words("vm delete -n web --yes x");
+        let line = Line::parse(&args, Style::Gnu, &["n"]);
+        assert_eq!(line.leading(), ["vm", "delete"]);
+        assert_eq!(line.words(&["n", "yes"]), [2, 4]);
+        let args = words("-- vm delete");
+        assert!(Line::parse(&args, Style::Gnu, &[]).leading().is_empty());
     }
 
     #[test]
