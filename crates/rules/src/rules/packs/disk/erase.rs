@@ -363,7 +363,15 @@ fn hdparm(args: &[Word]) -> Option<Hit> {
         format!("overwrites a sector of {dev} with zeros")
     } else if has(args, &["--make-bad-sector"]) {
         format!("corrupts a sector of {dev} on purpose")
-    } else if args.iter().any(|w| w.text.starts_with("--fwdownload")) {
+    } else if has(
+        args,
+        &[
+            "--fwdownload",
+            "--fwdownload-mode3",
+            "--fwdownload-mode3-max",
+            "--fwdownload-mode7",
+        ],
+    ) {
         format!("flashes new firmware onto {dev}: a wrong image leaves the drive unusable")
     } else {
         return None;
