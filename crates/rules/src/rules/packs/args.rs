@@ -98,6 +98,24 @@ impl<'a> Line<'a> {
             .collect()
     }
 
+    /// The indices in the line's words of the words that give any of `names`.
+    pub fn words(&self, names: &[&str]) -> Vec<usize> {
+        self.read
+            .opts
+            .iter()
+            .filter(|o| names.contains(&o.name))
+            .map(|o| o.word)
+            .collect()
+    }
+
+    /// The operands before the first option: the command path of a tool that takes its
+    /// command words first (`az vm delete -n x`).
+    pub fn leading(&self) -> &[&'a str] {
+        let first = self.read.operands.iter().enumerate();
+        let leading = first.take_while(|(n, word)| n == *word).count();
+        self.operands.get(..leading).unwrap_or_default()
+    }
+
     pub fn operand(&self, n: usize) -> Option<&'a str> {
         self.operands.get(n).copied()
     }
@@ -116,43 +134,96 @@ impl<'a> Line<'a> {
 }
 
 /// The command again without some options (`docker compose down -v` without `-v`), as a
-/// safer twin to suggest: `longs` are dropped with an attached value, `shorts` are taken out of
-/// their clusters (`-fsv` becomes `-fs`).
-pub(crate) fn without(cmd: &SimpleCommand, longs: &[&str], shorts: &[char]) -> String {
+/// safer twin to suggest: `longs` are dropped with their value, `shorts` are taken out of
+/// their clusters (`-fsv` becomes `-fs`). `valued` names (without dashes) the options that
+/// take a value, a list for each part of the line: each but the last reads the options
+/// before a command word (`docker [globals] compose [globals] down [options]`), the last the
+/// rest, so that no value is read as an option or dropped as one.
+pub(crate) fn without(
+    cmd: &SimpleCommand,
+    valued: &[&[&str]],
+    longs: &[&str],
+    shorts: &[char],
+) -> String {
+    let args = cmd.args();
+    let opts = options_by_part(args, valued);
+    let dropped = |opt: &argv::Opt| match opt.spelling {
+        argv::Spelling::Long => longs.contains(&opt.name),
+        argv::Spelling::Short => opt.name.chars().all(|c| shorts.contains(&c)),
+    };
+    let dropped_values: Vec<usize> = opts
+        .iter()
+        .filter(|opt| dropped(opt))
+        .filter_map(|opt| opt.value_word)
+        .collect();
     let mut words: Vec<String> = cmd
         .argv
         .first()
         .map(Word::shell_quoted)
         .into_iter()
         .collect();
-    for word in cmd.args() {
-        let text = word.text.as_str();
-        if let Some(long) = text.strip_prefix("--") {
-            let name = long.split_once('=').map_or(long, |(name, _)| name);
-            if !longs.contains(&name) {
-                words.push(word.shell_quoted());
-            }
-        } else if let Some(cluster) = text.strip_prefix('-').filter(|c| !c.is_empty()) {
-            let kept: String = cluster.chars().filter(|c| !shorts.contains(c)).collect();
-            if !kept.is_empty() {
-                words.push(Word::literal(format!("-{kept}")).shell_quoted());
-            }
-        } else {
+    for (at, word) in args.iter().enumerate() {
+        let given: Vec<&argv::Opt> = opts.iter().filter(|o| o.word == at).collect();
+        if given.iter().any(|opt| dropped(opt)) {
+            words.extend(short_without(&given, shorts).map(|w| Word::literal(w).shell_quoted()));
+        } else if !dropped_values.contains(&at) {
             words.push(word.shell_quoted());
         }
     }
     words.join(" ")
 }
 
+/// The options of `args` read part by part (see [`without`]), their words counted from the
+/// start of `args`.
+fn options_by_part<'a>(args: &'a [Word], valued: &[&[&str]]) -> Vec<argv::Opt<'a>> {
+    let Some((rest, heads)) = valued.split_last() else {
+        return argv::read(args, argv::Style::Pflag, &Valued(&[])).opts;
+    };
+    let mut opts = Vec::new();
+    let mut from = 0;
+    let shifted = |from: usize| {
+        move |opt: argv::Opt<'a>| argv::Opt {
+            word: opt.word + from,
+            value_word: opt.value_word.map(|at| at + from),
+            ..opt
+        }
+    };
+    for head in heads {
+        let part = args.get(from..).unwrap_or_default();
+        let read = argv::read_head(part, argv::Style::Pflag, &Valued(head));
+        opts.extend(read.opts.into_iter().map(shifted(from)));
+        let Some(command) = read.stopped_at else {
+            return opts;
+        };
+        from += command + 1;
+    }
+    let part = args.get(from..).unwrap_or_default();
+    let read = argv::read(part, argv::Style::Pflag, &Valued(rest));
+    opts.extend(read.opts.into_iter().map(shifted(from)));
+    opts
+}
+
+/// A cluster of one-letter options written again without `shorts` (`-fsv` as `-fs`), with
+/// the value the last kept one has attached; nothing when no letter is left, or the word
+/// was a long option.
+fn short_without(given: &[&argv::Opt], shorts: &[char]) -> Option<String> {
+    let kept: Vec<&argv::Opt> = given
+        .iter()
+        .copied()
+        .filter(|opt| opt.spelling == argv::Spelling::Short)
+        .filter(|opt| !opt.name.chars().all(|c| shorts.contains(&c)))
+        .collect();
+    let last = kept.last()?;
+    let letters: String = kept.iter().map(|opt| opt.name).collect();
+    let attached = last.value.filter(|_| last.value_word == Some(last.word));
+    Some(format!("-{letters}{}", attached.unwrap_or_default()))
+}
+
 /// The words of `args` that are neither options nor the value of a `valued` option given as
 /// its own word (`-h db1`, `--context prod`; named as written). Everything after `--` is an
 /// operand, and so is a lone `-`.
 pub(crate) fn operand_words<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a Word> {
-    let options = Written {
-        names: valued,
-        valued,
-    };
-    argv::read(args, argv::Style::Pflag, &options)
+    read(args, valued)
         .operands
         .into_iter()
         .filter_map(|i| args.get(i))
@@ -165,6 +236,26 @@ pub(crate) fn operands<'a>(args: &'a [Word], valued: &[&str]) -> Vec<&'a str> {
         .into_iter()
         .map(|w| w.text.as_str())
         .collect()
+}
+
+/// `args` read into options and operands, the options that take a value named in `valued`
+/// as written (`-h`, `--host`, `-prefix`), for the questions the helpers here do not ask.
+pub(crate) fn read<'a>(args: &'a [Word], valued: &[&str]) -> Argv<'a> {
+    let options = Written {
+        names: valued,
+        valued,
+    };
+    argv::read(args, argv::Style::Pflag, &options)
+}
+
+/// [`read`] of the options before the first operand (a tool's global options, ahead of its
+/// subcommand); [`Argv::stopped_at`] is the index of that operand.
+pub(crate) fn read_head<'a>(args: &'a [Word], valued: &[&str]) -> Argv<'a> {
+    let options = Written {
+        names: valued,
+        valued,
+    };
+    argv::read_head(args, argv::Style::Pflag, &options)
 }
 
 /// The options of `args` named by `names` (as written: `-l`, `--list`, `-prefix`), of which
@@ -259,13 +350,30 @@ mod tests {
     }
 
     #[test]
+    fn leading_operands_and_the_words_of_options() {
+        let args = words("vm delete -n web --yes x");
+        let line = Line::parse(&args, Style::Gnu, &["n"]);
+        assert_eq!(line.leading(), ["vm", "delete"]);
+        assert_eq!(line.words(&["n", "yes"]), [2, 4]);
+        let args = words("-- vm delete");
+        assert!(Line::parse(&args, Style::Gnu, &[]).leading().is_empty());
+    }
+
+    #[test]
     fn without_takes_options_out_of_clusters() {
         let cmd = crate::shell::analyze("docker compose rm -fsv --volumes=true web")
             .commands
             .remove(0);
         assert_eq!(
-            without(&cmd, &["volumes"], &['v']),
+            without(&cmd, &[], &["volumes"], &['v']),
             "docker compose rm -fs web"
+        );
+        let cmd = crate::shell::analyze("docker compose -f a.yml -p -v rm -v --volumes -fvt 5 web")
+            .commands
+            .remove(0);
+        assert_eq!(
+            without(&cmd, &[&[], &["f", "p"], &["t"]], &["volumes"], &['v']),
+            "docker compose -f a.yml -p -v rm -ft 5 web"
         );
     }
 

@@ -274,8 +274,12 @@ fn restic(args: &[Word], cmd: &SimpleCommand) -> Option<Hit> {
     Some(hit.safer(preview))
 }
 
+/// Whether a keep policy is given (`--keep-last 3`, `-d 7`).
 fn has_policy(args: &[Word]) -> bool {
-    args.iter().any(|w| w.text.starts_with("--keep-"))
+    args::read(args, RESTIC_VALUED)
+        .opts
+        .iter()
+        .any(|o| o.name.starts_with("keep-") || matches!(o.name, "l" | "H" | "d" | "w" | "m" | "y"))
 }
 
 /// Borg options that take the next word as their value.

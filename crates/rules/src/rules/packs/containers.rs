@@ -109,6 +109,12 @@ const COMPOSE_GLOBAL: &[&str] = &[
     "parallel",
 ];
 
+/// Options of `system prune`, `volume` and `rm` that take a separate value.
+const COMMAND_VALUED: &[&str] = &["filter", "time", "t"];
+
+/// Options of compose's `down` and `rm` that take a separate value.
+const COMPOSE_VALUED: &[&str] = &["t", "timeout", "rmi"];
+
 const VOLUMES: &[&str] = &["v", "volumes"];
 
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
@@ -129,7 +135,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     if verb.text == "compose" {
         return compose(cmd, rest).into_iter().collect();
     }
-    let line = Line::parse(rest, Style::Gnu, &["filter", "time", "t"]);
+    let line = Line::parse(rest, Style::Gnu, COMMAND_VALUED);
     if line.help() {
         return Vec::new();
     }
@@ -144,7 +150,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
             )
             .safer(format!(
                 "`{}` (the same prune, volumes kept); `{tool} volume ls` to see what would go",
-                without(cmd, &["volumes"], &[])
+                without(cmd, &[GLOBAL, COMMAND_VALUED], &["volumes"], &[])
             ))
             .recovery("none: a removed volume's data is gone unless it was backed up"),
         ),
@@ -206,7 +212,7 @@ fn container_rm(tool: &str, cmd: &SimpleCommand, names: &[&str]) -> Hit {
     )
     .safer(format!(
         "`{}` (the container goes, its volumes stay)",
-        without(cmd, &["volumes"], &['v'])
+        without(cmd, &[GLOBAL, COMMAND_VALUED], &["volumes"], &['v'])
     ))
     .recovery(format!(
         "none: the anonymous volumes' data is gone (`{tool} volume ls` shows what is left)"
@@ -220,10 +226,15 @@ fn compose(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     };
     let (verb, rest) = args.get(at..)?.split_first()?;
     let verb = verb.text.as_str();
-    let line = Line::parse(rest, Style::Gnu, &["t", "timeout", "rmi"]);
+    let line = Line::parse(rest, Style::Gnu, COMPOSE_VALUED);
     if !matches!(verb, "down" | "rm") || globals.help() || line.help() || !line.on(VOLUMES) {
         return None;
     }
+    // `docker [globals] compose [globals] down`, or `docker-compose [globals] down`.
+    let parts: &[&[&str]] = match cmd.program() {
+        Some("docker-compose" | "podman-compose") => &[COMPOSE_GLOBAL, COMPOSE_VALUED],
+        _ => &[GLOBAL, COMPOSE_GLOBAL, COMPOSE_VALUED],
+    };
     let project = globals
         .value(&["p", "project-name"])
         .map(|p| format!(" `{p}`"))
@@ -243,7 +254,7 @@ fn compose(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         Hit::new(&COMPOSE_VOLUMES, Tier::Destructive, loses)
             .safer(format!(
                 "`{}` (volumes stay; `up` finds the data again)",
-                without(cmd, &["volumes"], &['v'])
+                without(cmd, parts, &["volumes"], &['v'])
             ))
             .recovery("none: removed volumes' data is gone unless it was backed up"),
     )

@@ -116,14 +116,21 @@ const TERRAFORM_VALUED: &[&str] = &[
 fn terraform(tool: &str, cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     let (globals, at) = Line::head(args, Style::Go, &[]);
     let mut at = at?;
-    let mut line = Line::parse(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
+    let run_all = args.get(at)?.text == "run-all";
+    let mut everywhere = run_all || globals.on(&["all"]);
+    // The words that approve without asking, left out of the plan suggested instead.
+    let mut approvals = globals.words(&["auto-approve"]);
     // Terragrunt runs a terraform command, possibly in every module: `run-all destroy`,
     // `run --all -- destroy`.
-    if tool == "terragrunt" && matches!(args.get(at)?.text.as_str(), "run-all" | "run") {
-        let (_, sub) = Line::head(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
+    if tool == "terragrunt" && (run_all || args.get(at)?.text == "run") {
+        let (runs, sub) = Line::head(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
+        everywhere |= runs.on(&["all"]);
+        approvals.extend(runs.words(&["auto-approve"]).iter().map(|i| i + at + 1));
         at += 1 + sub?;
-        line = Line::parse(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
     }
+    let line = Line::parse(args.get(at + 1..)?, Style::Go, TERRAFORM_VALUED);
+    everywhere |= line.on(&["all"]);
+    approvals.extend(line.words(&["auto-approve"]).iter().map(|i| i + at + 1));
     if globals.help() || line.help() {
         return None;
     }
@@ -133,10 +140,7 @@ fn terraform(tool: &str, cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     let workspace = cmd
         .assigned("TF_WORKSPACE")
         .map_or_else(String::new, |w| format!(" (workspace `{w}`)"));
-    let everywhere = if args
-        .iter()
-        .any(|w| w.text == "run-all" || w.text == "--all")
-    {
+    let everywhere = if everywhere {
         " in every module below this folder"
     } else {
         ""
@@ -218,17 +222,16 @@ fn terraform(tool: &str, cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         .into_iter()
         .collect();
     for (i, word) in args.iter().enumerate() {
-        let text = word.text.trim_start_matches('-');
         if i == at {
             plan.push(
-                if text == "apply" {
+                if word.text == "apply" {
                     "plan"
                 } else {
                     "plan -destroy"
                 }
                 .to_string(),
             );
-        } else if !(text.starts_with("auto-approve") && word.text.starts_with('-')) {
+        } else if !approvals.contains(&i) {
             plan.push(word.shell_quoted());
         }
     }

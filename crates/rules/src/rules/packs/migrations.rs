@@ -162,6 +162,22 @@ const RAILS_RESETS: &[&str] = &[
     "db:truncate_all",
 ];
 
+/// sequelize-cli's options that take a value.
+const SEQUELIZE_VALUED: &[&str] = &[
+    "--env",
+    "--config",
+    "--options-path",
+    "--migrations-path",
+    "--seeders-path",
+    "--models-path",
+    "--url",
+    "--name",
+    "--seed",
+    "--to",
+    "--from",
+    "--attributes",
+];
+
 fn check(cmd: &SimpleCommand) -> Vec<Hit> {
     let Some(program) = cmd.program() else {
         return Vec::new();
@@ -211,7 +227,7 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
                 )
             })
         }
-        "sequelize" | "sequelize-cli" => match words.iter().find(|w| !w.starts_with('-')) {
+        "sequelize" | "sequelize-cli" => match operands(args, SEQUELIZE_VALUED).first() {
             Some(&"db:drop") => Some(reset(
                 "the configured database",
                 "dump the database first; `sequelize db:migrate` applies new migrations",

@@ -454,7 +454,7 @@ fn s3(cmd: &SimpleCommand, op: &str, line: &Line, args: &[Word]) -> Option<Hit> 
                 )
                 .safer(format!(
                     "{dry}; `{}` copies without deleting",
-                    without(cmd, &["delete"], &[])
+                    without(cmd, &[GLOBAL, GLOBAL, GLOBAL], &["delete"], &[])
                 ))
                 .recovery(VERSIONED),
             );

@@ -147,19 +147,15 @@ const DELETES: &[(&[&str], &str)] = &[
 ];
 
 pub(super) fn az(args: &[Word]) -> Option<Hit> {
-    // az takes its command words first, then options.
-    let path: Vec<&str> = args
-        .iter()
-        .map(|w| w.text.as_str())
-        .take_while(|t| !t.starts_with('-'))
-        .collect();
     let line = Line::parse(args, Style::Gnu, &["n", "name", "g", "resource-group"]);
+    // az takes its command words first, then options.
+    let path = line.leading();
     // `delete-batch --dryrun` only lists what it would delete.
     if line.help() || line.on(&["dryrun"]) {
         return None;
     }
     let cosmos = path.first() == Some(&"cosmosdb") && path.last() == Some(&"delete");
-    let what = match DELETES.iter().find(|(p, _)| *p == path.as_slice()) {
+    let what = match DELETES.iter().find(|(p, _)| *p == path) {
         Some((_, what)) => *what,
         None if cosmos => "the Cosmos DB account, database or container and its data",
         None => return None,

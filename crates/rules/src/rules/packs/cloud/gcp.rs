@@ -285,7 +285,7 @@ pub(super) fn gsutil(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         )
         .safer(format!(
             "`{}` shows what it would do; without `-d` it only copies",
-            without(cmd, &[], &[]).replacen(" rsync ", " rsync -n ", 1)
+            without(cmd, &[], &[], &[]).replacen(" rsync ", " rsync -n ", 1)
         )),
         _ => return None,
     };

@@ -102,7 +102,7 @@ pub(super) fn mc(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         .safer("`mc du` and `mc ls -r` on the bucket first"),
         "mirror" if line.on(&["remove"]) => mirror_deletes(targets).safer(format!(
             "`{}` (copies without deleting); `--dry-run` to see what would go",
-            without(cmd, &["remove"], &[])
+            without(cmd, &[MC_VALUED], &["remove"], &[])
         )),
         _ => return None,
     };

@@ -5,6 +5,7 @@
 use super::super::args::{asks_help, has, operand_words, operands, value, values};
 use super::sql::Dialect;
 use crate::shell::Word;
+use crate::syntax::argv;
 
 /// A program that runs SQL.
 #[derive(Clone, Copy)]
@@ -115,52 +116,47 @@ pub(super) fn script<'a>(program: &str, args: &'a [Word]) -> Option<Script<'a>> 
     })
 }
 
+/// sqlite3's options that take a value; `-lookaside`, `-pagecache` and `-heap` are read to
+/// take a second one as well.
+const SQLITE_VALUED: &[&str] = &[
+    "cmd",
+    "c",
+    "s",
+    "init",
+    "f",
+    "separator",
+    "newline",
+    "nullvalue",
+    "vfs",
+    "mmap",
+    "maxsize",
+    "escape",
+    "lookaside",
+    "pagecache",
+    "heap",
+];
+
 /// `sqlite3 [options] FILE [SQL]...` and duckdb's shell, which follows it: options take one
 /// dash or two; every operand after the database file is a statement. The database file is
 /// given too, if one is named.
 fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>, Option<&Word>) {
-    let sql_options = ["cmd", "c", "s"];
-    let file_options = ["init", "f"];
-    let valued = [
-        "cmd",
-        "c",
-        "s",
-        "init",
-        "f",
-        "separator",
-        "newline",
-        "nullvalue",
-        "vfs",
-        "mmap",
-        "maxsize",
-        "escape",
-        "lookaside",
-        "pagecache",
-        "heap",
-    ];
-    let (mut texts, mut files, mut operands) = (Vec::new(), Vec::new(), Vec::new());
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let name = word.text.trim_start_matches('-');
-        if !word.text.starts_with('-') || word.text == "-" {
-            operands.push(word);
-            continue;
-        }
-        if valued.contains(&name) {
-            if let Some(value) = words.next() {
-                if sql_options.contains(&name) {
-                    texts.push(value.text.as_str());
-                } else if file_options.contains(&name) {
-                    files.push(value.text.as_str());
-                }
-            }
-            if matches!(name, "lookaside" | "pagecache" | "heap") {
-                words.next();
-            }
-        }
-    }
-    let database = operands.first().copied();
-    texts.extend(operands.into_iter().skip(1).map(|w| w.text.as_str()));
+    let read = argv::read(args, argv::Style::Go, &argv::Valued(SQLITE_VALUED));
+    let second_values: Vec<usize> = read
+        .opts
+        .iter()
+        .filter(|opt| matches!(opt.name, "lookaside" | "pagecache" | "heap"))
+        .filter_map(|opt| opt.value_word)
+        .map(|at| at + 1)
+        .collect();
+    let mut operands = read
+        .operands
+        .iter()
+        .filter(|at| !second_values.contains(at))
+        .filter_map(|&at| args.get(at));
+    let database = operands.next();
+    let mut texts: Vec<&str> = read.values(&["cmd", "c", "s"]).collect();
+    texts.extend(operands.map(|w| w.text.as_str()));
+    let files = read.values(&["init", "f"]).collect();
     (texts, files, database)
 }
 

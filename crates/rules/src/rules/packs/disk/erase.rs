@@ -293,8 +293,11 @@ fn nvme(args: &[Word]) -> Option<Hit> {
     Some(erased(loses))
 }
 
+/// badblocks options that take a value.
+const BADBLOCKS_VALUED: &[&str] = &["b", "c", "d", "e", "i", "o", "p", "t"];
+
 fn badblocks(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
-    let line = Line::parse(args, Style::Gnu, &["b", "c", "d", "e", "i", "o", "p", "t"]);
+    let line = Line::parse(args, Style::Gnu, BADBLOCKS_VALUED);
     if !line.on(&["w"]) {
         return None;
     }
@@ -306,7 +309,7 @@ fn badblocks(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         ))
         .safer(format!(
             "`{}` tests read-only; add `-n` for the read-write test that keeps the data",
-            without(cmd, &[], &['w'])
+            without(cmd, &[BADBLOCKS_VALUED], &[], &['w'])
         )),
     )
 }
@@ -360,7 +363,15 @@ fn hdparm(args: &[Word]) -> Option<Hit> {
         format!("overwrites a sector of {dev} with zeros")
     } else if has(args, &["--make-bad-sector"]) {
         format!("corrupts a sector of {dev} on purpose")
-    } else if args.iter().any(|w| w.text.starts_with("--fwdownload")) {
+    } else if has(
+        args,
+        &[
+            "--fwdownload",
+            "--fwdownload-mode3",
+            "--fwdownload-mode3-max",
+            "--fwdownload-mode7",
+        ],
+    ) {
         format!("flashes new firmware onto {dev}: a wrong image leaves the drive unusable")
     } else {
         return None;

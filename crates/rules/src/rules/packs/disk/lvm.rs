@@ -109,8 +109,8 @@ const VGCFGRESTORE: &str = "`vgcfgrestore --list <vg>` lists the metadata LVM ar
 pub(super) fn check(program: &str, cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
     if program == "lvm" {
         // `lvm lvremove ...`: the LVM shell runs its first word as the command.
-        let at = args.iter().position(|w| !w.text.starts_with('-'))?;
-        let (command, rest) = args.get(at..)?.split_first()?;
+        let (_, at) = Line::head(args, Style::Gnu, VALUED);
+        let (command, rest) = args.get(at?..)?.split_first()?;
         return check(command.text.as_str(), cmd, rest);
     }
     let line = Line::parse(args, Style::Gnu, VALUED);
@@ -243,7 +243,7 @@ fn shrink(program: &str, cmd: &SimpleCommand, line: &Line) -> Option<Hit> {
     let smaller = program == "lvreduce"
         || line
             .value(&["L", "size", "l", "extents"])
-            .is_some_and(|size| size.starts_with('-'));
+            .is_some_and(shrinks_by);
     if resizes_fs || !smaller {
         return None;
     }
@@ -275,6 +275,13 @@ fn shrink(program: &str, cmd: &SimpleCommand, line: &Line) -> Option<Hit> {
     )
 }
 
+/// Whether a size given to `lvresize` (`-L -10G`, `-l -50%FREE`, `+5G`, `20G`) is a negative
+/// change: a signed number, then its unit.
+fn shrinks_by(size: &str) -> bool {
+    let number = size.trim_end_matches(|c: char| !c.is_ascii_digit());
+    number.parse::<f64>().is_ok_and(f64::is_sign_negative)
+}
+
 /// `lvconvert --merge <snapshot>`: the origin goes back to the snapshot's content.
 fn merge(line: &Line) -> Option<Hit> {
     if !line.on(&["merge", "mergesnapshot", "mergethin"]) {
@@ -297,4 +304,30 @@ fn merge(line: &Line) -> Option<Hit> {
         )
         .recovery("none, unless the origin's current state was snapshotted first"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    #[test]
+    fn a_negative_size_shrinks() {
+        for size in ["-10G", "-5g", "-50%FREE", "-1.5T", "-0"] {
+            assert!(shrinks_by(size), "{size}");
+        }
+        for size in ["10G", "+10G", "+50%FREE", "100%VG", ""] {
+            assert!(!shrinks_by(size), "{size}");
+        }
+    }
+
+    #[test]
+    fn the_lvm_shell_runs_the_command_after_its_options() {
+        let judged = |line| crate::rules::packs::judged(line, &Settings::default());
+        assert_eq!(
+            judged("lvm --config 'devices{}' lvresize -L -10G vg0/data"),
+            [("disk.lvm-shrink", Tier::Destructive)]
+        );
+        assert!(judged("lvm --config lvremove lvs").is_empty());
+    }
 }

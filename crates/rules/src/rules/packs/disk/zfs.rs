@@ -176,10 +176,13 @@ fn rollback(args: &[Word]) -> Option<Hit> {
     )
 }
 
+/// `zfs receive` options that take a value.
+const RECEIVE_VALUED: &[&str] = &["o", "x"];
+
 /// `zfs receive -F`: the target is rolled back to its latest snapshot first, and a replication
 /// stream destroys the target's snapshots and file systems the sender no longer has.
 fn receive(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
-    let line = Line::parse(args, Style::Gnu, &["o", "x"]);
+    let line = Line::parse(args, Style::Gnu, RECEIVE_VALUED);
     if !line.on(&["F"]) || line.on(&["n"]) {
         return None;
     }
@@ -197,7 +200,7 @@ fn receive(cmd: &SimpleCommand, args: &[Word]) -> Option<Hit> {
         .safer(format!(
             "`{}` (without `-F` the receive refuses a target that changed); `zfs receive -n -v` \
              shows what the stream holds",
-            super::super::args::without(cmd, &[], &['F'])
+            super::super::args::without(cmd, &[&[], RECEIVE_VALUED], &[], &['F'])
         ))
         .recovery("none for what was discarded on the target"),
     )

@@ -1,7 +1,7 @@
 //! Hardware that holds keys: YubiKeys through `ykman`, and the TPM through tpm2-tools. What
 //! these devices generate never leaves them, so deleting it is final.
 
-use crate::rules::packs::args::value;
+use crate::rules::packs::args::{self, value};
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::Word;
 
@@ -105,8 +105,7 @@ pub static TPM_CLEAR: Rule = Rule {
     ],
 };
 
-/// ykman's global options and group options that take the next word (or, for the SCP key
-/// references, the next two words) as their value.
+/// ykman's global options and group options that take a value.
 const YKMAN_VALUED: &[&str] = &[
     "-d",
     "--device",
@@ -122,27 +121,31 @@ const YKMAN_VALUED: &[&str] = &[
     "--log-level",
     "--log-file",
     "--access-code",
+    "-c",
+    "--scp-sd",
+    "-o",
+    "--scp-oce",
 ];
-const YKMAN_TWO_VALUED: &[&str] = &["-c", "--scp-sd", "-o", "--scp-oce"];
+/// Those of them that take the word after their value too: the SCP key references.
+const YKMAN_TWO_VALUED: &[&str] = &["c", "scp-sd", "o", "scp-oce"];
 
 /// The first `n` words of ykman's command path (`piv keys delete`), options skipped.
 fn ykman_path(args: &[Word], n: usize) -> Vec<&str> {
-    let mut path = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if path.len() == n {
-            break;
-        }
-        if YKMAN_VALUED.contains(&word) {
-            words.next();
-        } else if YKMAN_TWO_VALUED.contains(&word) {
-            words.next();
-            words.next();
-        } else if !word.starts_with('-') {
-            path.push(word);
-        }
-    }
-    path
+    let read = args::read(args, YKMAN_VALUED);
+    let second_values: Vec<usize> = read
+        .opts
+        .iter()
+        .filter(|opt| YKMAN_TWO_VALUED.contains(&opt.name))
+        .filter_map(|opt| opt.value_word)
+        .map(|at| at + 1)
+        .collect();
+    read.operands
+        .iter()
+        .filter(|at| !second_values.contains(at))
+        .filter_map(|&at| args.get(at))
+        .map(|w| w.text.as_str())
+        .take(n)
+        .collect()
 }
 
 pub(super) fn ykman(args: &[Word]) -> Option<Hit> {
@@ -212,17 +215,9 @@ fn one(what: &str, list: &str) -> Option<Hit> {
 
 /// `tpm2 <tool> ...`, the multi-call form of tpm2-tools.
 pub(super) fn tpm2(args: &[Word]) -> Option<Hit> {
-    let mut words = args.iter().enumerate();
-    while let Some((i, word)) = words.next() {
-        match word.text.as_str() {
-            "-T" | "--tcti" => {
-                words.next();
-            }
-            w if w.starts_with('-') => {}
-            tool => return tpm2_tool(tool, args.get(i + 1..).unwrap_or_default()),
-        }
-    }
-    None
+    let at = args::read_head(args, &["-T", "--tcti"]).stopped_at?;
+    let (tool, rest) = args.get(at..)?.split_first()?;
+    tpm2_tool(&tool.text, rest)
 }
 
 /// One tpm2-tools program (`clear` for `tpm2_clear`) and its arguments.

@@ -3,6 +3,7 @@
 use crate::rules::git::list;
 use crate::rules::{Hit, Rule, Tier};
 use crate::shell::{SimpleCommand, Word};
+use crate::syntax::argv;
 
 pub static GPG_DELETE: Rule = Rule {
     id: "keys.gpg-delete",
@@ -115,12 +116,12 @@ const GPG_VALUED: &[&str] = &[
     "-z",
 ];
 
-/// What a gpg word deletes, when it is one of the deleting commands or an abbreviation of
-/// one longer than `--delete-` (shorter ones are ambiguous, and gpg refuses them).
-fn deleting(word: &str) -> Option<Deleted> {
-    let name = word.strip_prefix("--")?;
-    let name = name.split_once('=').map_or(name, |(n, _)| n);
-    if name.len() <= "delete-".len() {
+/// What a gpg long option deletes, when it is one of the deleting commands or an
+/// abbreviation of one longer than `--delete-` (shorter ones are ambiguous, and gpg refuses
+/// them).
+fn deleting(opt: &argv::Opt) -> Option<Deleted> {
+    let name = opt.name;
+    if opt.spelling != argv::Spelling::Long || name.len() <= "delete-".len() {
         return None;
     }
     GPG_DELETES
@@ -131,18 +132,14 @@ fn deleting(word: &str) -> Option<Deleted> {
 }
 
 pub(super) fn gpg(args: &[Word]) -> Option<Hit> {
-    let before: Vec<&Word> = args.iter().take_while(|w| w.text != "--").collect();
-    let deleted = before.iter().find_map(|w| deleting(&w.text))?;
-    let mut keys = Vec::new();
-    let mut words = args.iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        if GPG_VALUED.contains(&word) {
-            words.next();
-        } else if word != "--" && !word.starts_with('-') {
-            keys.push(word);
-        }
-    }
-    let named = list(keys.iter().copied());
+    let options = argv::Written {
+        names: GPG_VALUED,
+        valued: GPG_VALUED,
+    };
+    let read = argv::read(args, argv::Style::Getopt, &options);
+    let deleted = read.opts.iter().find_map(deleting)?;
+    let keys = read.operands.iter().filter_map(|&at| args.get(at));
+    let named = list(keys.map(|w| w.text.as_str()));
     let (loses, recovery) = match deleted {
         Deleted::Public => (
             format!(
@@ -171,9 +168,15 @@ pub(super) fn gpg(args: &[Word]) -> Option<Hit> {
 }
 
 /// ssh-keygen's options that choose something other than generating a key.
-const SSH_KEYGEN_MODES: &str = "ABcDeFGHiKklLMpQrRsTuyY";
+const SSH_KEYGEN_MODES: &[&str] = &[
+    "A", "B", "c", "D", "e", "F", "G", "H", "i", "K", "k", "l", "L", "M", "p", "Q", "r", "R", "s",
+    "T", "u", "y", "Y",
+];
 /// ssh-keygen's options that take a value.
-const SSH_KEYGEN_VALUED: &str = "abCDEfFgIJjmNnOPrRstVwzZ";
+const SSH_KEYGEN_VALUED: &[&str] = &[
+    "a", "b", "C", "D", "E", "f", "F", "g", "I", "J", "j", "m", "N", "n", "O", "P", "r", "R", "s",
+    "t", "V", "w", "z", "Z",
+];
 
 /// `ssh-keygen` generating a key, with its input answering yes to "Overwrite (y/n)?".
 pub(super) fn ssh_keygen(cmd: &SimpleCommand) -> Option<Hit> {
@@ -184,33 +187,20 @@ pub(super) fn ssh_keygen(cmd: &SimpleCommand) -> Option<Hit> {
     if !answers_yes {
         return None;
     }
-    let mut file = None;
-    let mut kind = None;
-    let mut words = cmd.args().iter().map(|w| w.text.as_str());
-    while let Some(word) = words.next() {
-        let Some(cluster) = word.strip_prefix('-').filter(|c| !c.is_empty()) else {
-            continue;
-        };
-        for (at, c) in cluster.char_indices() {
-            if SSH_KEYGEN_MODES.contains(c) {
-                return None;
-            }
-            if SSH_KEYGEN_VALUED.contains(c) {
-                let rest = &cluster[at + 1..];
-                let value = if rest.is_empty() {
-                    words.next()
-                } else {
-                    Some(rest)
-                };
-                match c {
-                    'f' => file = value,
-                    't' => kind = value,
-                    _ => {}
-                }
-                break;
-            }
-        }
+    let read = argv::read(
+        cmd.args(),
+        argv::Style::Getopt,
+        &argv::Valued(SSH_KEYGEN_VALUED),
+    );
+    if read
+        .opts
+        .iter()
+        .any(|opt| SSH_KEYGEN_MODES.contains(&opt.name))
+    {
+        return None;
     }
+    let file = read.last(&["f"]).and_then(|opt| opt.value);
+    let kind = read.last(&["t"]).and_then(|opt| opt.value);
     let target = match file {
         Some(path) => format!("`{path}`"),
         None => format!(

@@ -9,6 +9,7 @@ use crate::rules::git::list;
 use crate::rules::packs::args::operands;
 use crate::rules::{GitSubject, Hit, Rule, Subject, Tier};
 use crate::shell::Word;
+use crate::syntax::argv;
 
 pub static EXTRAS_DISCARD: Rule = Rule {
     id: "vcs.git-extras-discard",
@@ -300,6 +301,24 @@ pub(super) fn extra(name: &str, args: &[Word], globals: &[Word]) -> Vec<Hit> {
     vec![hit]
 }
 
+/// The options of `git bulk` that run a git command; any other (`--addworkspace`, `--help`)
+/// only keeps the workspaces' books.
+struct BulkOptions;
+
+impl argv::Options for BulkOptions {
+    fn long(&self, name: &str) -> Option<argv::Takes> {
+        matches!(name, "quiet" | "no-follow-symlinks" | "no-follow-hidden")
+            .then_some(argv::Takes::Nothing)
+    }
+    fn short(&self, letter: char) -> Option<argv::Takes> {
+        match letter {
+            'w' => Some(argv::Takes::Value),
+            'a' | 'g' | 'q' => Some(argv::Takes::Nothing),
+            _ => None,
+        }
+    }
+}
+
 fn discard(loses: &str, safer: &str) -> Hit {
     Hit::new(&EXTRAS_DISCARD, Tier::Destructive, loses)
         .safer(safer)
@@ -315,19 +334,12 @@ fn rewrite(loses: String) -> Hit {
 /// `git bulk [options] <git command>`: the git command runs in every repository of the
 /// workspace, so it is judged as that command, with no repository to look at.
 fn bulk(args: &[Word]) -> Vec<Hit> {
-    let mut at = 0;
-    while let Some(word) = args.get(at) {
-        match word.text.as_str() {
-            "-w" => at += 2,
-            "-a" | "-g" | "-q" | "--quiet" | "--no-follow-symlinks" | "--no-follow-hidden" => {
-                at += 1
-            }
-            // Workspace bookkeeping, unknown options: no git command runs.
-            w if w.starts_with('-') => return Vec::new(),
-            _ => break,
-        }
+    let head = argv::read_head(args, argv::Style::Getopt, &BulkOptions);
+    // Workspace bookkeeping, unknown options: no git command runs.
+    if head.unknown {
+        return Vec::new();
     }
-    let Some(command) = args.get(at..).filter(|rest| !rest.is_empty()) else {
+    let Some(command) = head.stopped_at.and_then(|at| args.get(at..)) else {
         return Vec::new();
     };
     let shown: Vec<String> = command.iter().map(Word::shell_quoted).collect();

@@ -2,7 +2,7 @@
 //! beginning of a command or long option (`hg upd --cl` is `hg update --clean`), so both are
 //! read that way.
 
-use super::{Depth, Loses, Tool, WorkingCopy, command, first_operand, switched_on};
+use super::{Depth, Loses, Tool, WorkingCopy, command, first_operand, passed_on, switched_on};
 use crate::rules::git::{list, texts};
 use crate::rules::packs::args::{has, operand_words, operands, value};
 use crate::rules::{Hit, Rule, Subject, Tier};
@@ -260,29 +260,9 @@ const GLOBAL_LONGS: &[&str] = &[
     "pager",
 ];
 
-/// The options of `args` that choose the repository or its configuration (`-R repo`,
-/// `--cwd dir`, `--config key=value`), as words to ask `hg status` with; `None` when one
-/// of them is known only at run time.
-fn location(args: &[Word]) -> Option<Vec<String>> {
-    const CHOOSING: &[&str] = &["-R", "--repository", "--repo", "--cwd", "--config"];
-    let mut out = Vec::new();
-    let mut words = args.iter().take_while(|w| w.text != "--");
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        let attached = CHOOSING.iter().any(|o| {
-            text.strip_prefix(o)
-                .is_some_and(|rest| rest.starts_with('='))
-        }) || (text.starts_with("-R") && text.len() > 2);
-        if CHOOSING.contains(&text) {
-            let value = words.next()?;
-            out.push(text.to_string());
-            out.push(value.value()?.to_string());
-        } else if attached {
-            out.push(word.value()?.to_string());
-        }
-    }
-    Some(out)
-}
+/// The options that choose the repository or its configuration (`-R repo`, `--cwd dir`,
+/// `--config key=value`), passed on to `hg status`.
+const CHOOSING: &[&str] = &["R", "repository", "repo", "cwd", "config"];
 
 /// A command's own long options (for abbreviations) and the options that take a value.
 struct Options {
@@ -414,7 +394,9 @@ impl Line<'_> {
         if has(self.args, &["-I", "-X", "--include", "--exclude"]) {
             return Subject::Nothing;
         }
-        let (Some(options), Some(paths)) = (location(self.all), texts(paths)) else {
+        let (Some(options), Some(paths)) =
+            (passed_on(self.all, &self.valued(), CHOOSING), texts(paths))
+        else {
             return Subject::Nothing;
         };
         Subject::WorkingCopy(WorkingCopy {
@@ -426,28 +408,24 @@ impl Line<'_> {
         })
     }
 
-    /// The operand words after the command name.
-    fn operand_words(&self) -> Vec<&Word> {
-        let valued: Vec<&str> = self
-            .options
+    /// The options of the command and the global ones that take a value, as written.
+    fn valued(&self) -> Vec<&str> {
+        self.options
             .valued
             .iter()
             .chain(GLOBAL_VALUED)
             .copied()
-            .collect();
-        operand_words(self.args, &valued)
+            .collect()
+    }
+
+    /// The operand words after the command name.
+    fn operand_words(&self) -> Vec<&Word> {
+        operand_words(self.args, &self.valued())
     }
 
     /// The operands after the command name.
     fn operands(&self) -> Vec<&str> {
-        let valued: Vec<&str> = self
-            .options
-            .valued
-            .iter()
-            .chain(GLOBAL_VALUED)
-            .copied()
-            .collect();
-        operands(self.args, &valued)
+        operands(self.args, &self.valued())
     }
 }
 

@@ -14,7 +14,7 @@ mod jj;
 mod svn;
 
 use super::Pack;
-use super::args::asks_help;
+use super::args::{self, asks_help};
 use crate::rules::Hit;
 use crate::shell::{SimpleCommand, Word};
 use crate::syntax::argv;
@@ -160,19 +160,29 @@ fn check(cmd: &SimpleCommand) -> Vec<Hit> {
 /// Where the first operand of `args` is (a tool's command name, after the options that may
 /// come before it); `valued` names, as written, the options that take the next word.
 fn first_operand(args: &[Word], valued: &[&str]) -> Option<usize> {
-    let mut i = 0;
-    while let Some(word) = args.get(i) {
-        let text = word.text.as_str();
-        if text == "--" {
-            return (i + 1 < args.len()).then_some(i + 1);
-        }
-        if text.len() > 1 && text.starts_with('-') {
-            i += if valued.contains(&text) { 2 } else { 1 };
-            continue;
-        }
-        return Some(i);
+    args::read_head(args, valued).stopped_at
+}
+
+/// The options of `args` named by `names` (without dashes), each with its value, written
+/// again as words for another command of the same tool (`--config-dir DIR`, `-R repo`);
+/// `valued` names, as written, the options of the line that take a value. `None` when one
+/// of them or its value is known only at run time, or its value is missing.
+fn passed_on(args: &[Word], valued: &[&str], names: &[&str]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for opt in args::read(args, valued)
+        .opts
+        .iter()
+        .filter(|opt| names.contains(&opt.name))
+    {
+        args.get(opt.word)?.value()?;
+        let value = opt.value_in(args)?;
+        let dashes = match opt.spelling {
+            argv::Spelling::Long => "--",
+            argv::Spelling::Short => "-",
+        };
+        out.extend([format!("{dashes}{}", opt.name), value.value()?.to_string()]);
     }
-    None
+    Some(out)
 }
 
 /// The command `word` names, for tools that take an unambiguous beginning of a command's
@@ -268,5 +278,26 @@ mod tests {
             Some('n'),
             &["dry-run"]
         ));
+    }
+
+    #[test]
+    fn global_options_before_the_command_and_passed_on() {
+        let valued = ["-R", "--repository", "--cwd"];
+        let args = words("-vR repo --cwd=/w up -C");
+        assert_eq!(first_operand(&args, &valued), Some(3));
+        assert_eq!(first_operand(&words("-- up"), &valued), Some(1));
+        assert_eq!(first_operand(&words("-R repo"), &valued), None);
+        assert_eq!(
+            passed_on(&args, &valued, &["R", "repository", "cwd"]),
+            Some(["-R", "repo", "--cwd", "/w"].map(String::from).to_vec())
+        );
+        let unknown = Word {
+            text: "$REPO".to_string(),
+            literal: false,
+            temp: None,
+        };
+        let args = [Word::literal("-R"), unknown];
+        assert_eq!(passed_on(&args, &valued, &["R"]), None);
+        assert_eq!(passed_on(&words("up --cwd"), &valued, &["cwd"]), None);
     }
 }

@@ -1,7 +1,7 @@
 //! Subversion (`svn`). A working copy keeps a pristine copy of each versioned file, but no
 //! copy of local edits, so whatever replaces them loses them.
 
-use super::{Depth, Loses, Tool, WorkingCopy, first_operand};
+use super::{Depth, Loses, Tool, WorkingCopy, first_operand, passed_on};
 use crate::rules::git::{list, texts};
 use crate::rules::packs::args::{has, operand_words, value};
 use crate::rules::{Hit, Rule, Subject, Tier};
@@ -123,22 +123,9 @@ fn working_copy(args: &[Word], paths: &[&Word], depth: Depth, loses: Loses) -> S
     if has(args, &["--targets", "--changelist", "--cl"]) {
         return Subject::Nothing;
     }
-    let mut options = Vec::new();
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let text = word.text.as_str();
-        if matches!(text, "--config-dir" | "--config-option") {
-            let Some(value) = words.next().and_then(Word::value) else {
-                return Subject::Nothing;
-            };
-            options.extend([text.to_string(), value.to_string()]);
-        } else if text.starts_with("--config-dir=") || text.starts_with("--config-option=") {
-            let Some(value) = word.value() else {
-                return Subject::Nothing;
-            };
-            options.push(value.to_string());
-        }
-    }
+    let Some(options) = passed_on(args, VALUED, &["config-dir", "config-option"]) else {
+        return Subject::Nothing;
+    };
     let Some(paths) = texts(paths) else {
         return Subject::Nothing;
     };
