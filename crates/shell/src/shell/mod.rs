@@ -19,6 +19,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::lang::Deadline;
+use crate::syntax::argv::{self, Style, Valued};
 
 pub use crate::motion::channels::Elsewhere;
 pub use crate::syntax::{Incomplete, MAX_INPUT_BYTES, MAX_NESTING, PARSE_DEADLINE, Redirect, Word};
@@ -275,8 +276,9 @@ pub fn written_by(cmd: &SimpleCommand, target: &Word) -> Option<String> {
         .filter(|r| r.writes() && named(&r.target))
         .collect::<Vec<_>>();
     let tee = cmd.program() == Some("tee") && cmd.args().iter().any(named);
-    let appends = redirected.iter().any(|r| r.op.contains(">>"))
-        || tee && cmd.args().iter().any(|w| w.text.starts_with('-'));
+    // Any option of tee's (`-a`, `-p`, `--output-error`) is not followed here.
+    let read = argv::read(cmd.args(), Style::Getopt, &Valued(&[]));
+    let appends = redirected.iter().any(|r| r.op.contains(">>")) || tee && !read.opts.is_empty();
     // `printf FORMAT ARGS…` fills the format in: only a format alone is shown as it prints.
     let filled = cmd.program() == Some("printf") && cmd.args().len() > 1;
     let output = match (tee, redirected.as_slice()) {

@@ -22,6 +22,8 @@ use super::{
 use crate::lang::{self, Code, Deadline, Effect, Grammar, Lang, ScriptArgs};
 use crate::motion::channels::Sent;
 use crate::motion::recipes::{self, Outcome};
+use crate::syntax::argv::{self, Style, Valued};
+use crate::syntax::writes::{self, How};
 
 struct Item<'t> {
     node: Node<'t>,
@@ -237,14 +239,16 @@ fn shebang(text: &str) -> Reader {
         return Reader::Shell;
     };
     let line = line.lines().next().unwrap_or("");
-    let mut words = line.split_whitespace();
-    let mut program = words.next().unwrap_or("").rsplit('/').next().unwrap_or("");
+    let words: Vec<Word> = line.split_whitespace().map(Word::literal).collect();
+    let mut program = words
+        .first()
+        .map_or("", |w| w.text.rsplit('/').next().unwrap_or(""))
+        .to_string();
     if program == "env" {
         // `#!/usr/bin/env -S python3 -u`, `#!/usr/bin/env NODE_ENV=x node`.
-        program = words
-            .find(|w| !w.starts_with('-') && !w.contains('='))
-            .unwrap_or("");
+        program = unwrap::env_program(&words).unwrap_or_default();
     }
+    let program = program.as_str();
     if unwrap::is_shell(program) {
         Reader::Shell
     } else if let Some(lang) = lang::language_of(program) {
@@ -937,13 +941,10 @@ impl<'r> Walker<'r> {
             .is_some_and(|rest| rest.starts_with("+="));
         // `declare -i n=1+1`, `-l`, `-u`, `-n`: the value is transformed or is a reference.
         let transformed = node.parent().is_some_and(|p| {
-            p.kind() == "declaration_command" && {
-                let mut cursor = p.walk();
-                p.named_children(&mut cursor).any(|c| {
-                    let t = &src[c.byte_range()];
-                    t.starts_with('-') && t.chars().skip(1).any(|f| !matches!(f, 'x' | 'r' | 'g'))
-                })
-            }
+            p.kind() == "declaration_command"
+                && declared_options(p, src)
+                    .iter()
+                    .any(|f| !matches!(f.as_str(), "x" | "r" | "g"))
         });
         if name != base || appends || transformed || !values::is_name(base) {
             self.forget(scope, base);
@@ -1121,10 +1122,7 @@ impl<'r> Walker<'r> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let keyword = children.first().map(|k| &src[k.byte_range()]);
-        let flagged = children.iter().any(|c| {
-            let text = &src[c.byte_range()];
-            c.kind() == "word" && text.starts_with('-') && text.contains('x')
-        });
+        let flagged = declared_options(node, src).iter().any(|f| f == "x");
         if !(keyword == Some("export") || matches!(keyword, Some("declare" | "typeset")) && flagged)
         {
             return;
@@ -1472,24 +1470,16 @@ impl<'r> Walker<'r> {
     /// Remembers the files `cmd` writes and what they then hold, when the line shows it:
     /// `cat > fix.sh <<'EOF'`, `echo … > fix.sh`, `printf … >> fix.sh`, `… | tee fix.sh`.
     fn note_written(&mut self, cmd: &SimpleCommand) {
-        let mut targets: Vec<(&Word, bool)> = cmd
+        let mut targets: Vec<(Word, bool)> = cmd
             .redirects
             .iter()
             .filter(|r| r.writes())
-            .map(|r| (&r.target, r.op.contains(">>")))
+            .map(|r| (r.target.clone(), r.op.contains(">>")))
             .collect();
         let tee = cmd.program() == Some("tee");
         if tee {
-            let append = cmd
-                .args()
-                .iter()
-                .any(|w| w.text == "-a" || w.text == "--append");
-            targets.extend(
-                cmd.args()
-                    .iter()
-                    .filter(|w| !w.text.starts_with('-'))
-                    .map(|w| (w, append)),
-            );
+            let written = writes::of("tee", cmd.args()).writes;
+            targets.extend(written.into_iter().map(|w| (w.path, w.how == How::Append)));
         }
         if targets.is_empty() {
             return;
@@ -1918,7 +1908,8 @@ impl<'r> Walker<'r> {
                             rest.iter().map(|w| w.value().map(str::to_string)).collect();
                         items.map_or(Value::Unknown, Value::List)
                     }
-                    _ if args.iter().all(|w| w.text.starts_with(['-', '+'])) => return,
+                    // Options alone (`set -euo pipefail`, `set +x`) leave them as they were.
+                    _ if unwrap::shell_options(args).end >= args.len() => return,
                     _ => Value::Unknown,
                 };
                 self.set_var(scope, "@", vec![values], values::conditional(node));
@@ -2346,11 +2337,25 @@ impl<'r> Walker<'r> {
         if !parts.assigns.is_empty() || command.named_child_count() != words.len() {
             return None;
         }
-        let text = match words.split_first()? {
-            (&"printf", [format, args @ ..]) if !format.starts_with('-') => {
+        let (program, args) = words.split_first()?;
+        let text = match *program {
+            "printf" => {
+                let own = parts.argv.get(1..).unwrap_or_default();
+                let head = argv::read_head(own, Style::Getopt, &Valued(&["v"]));
+                if !head.opts.is_empty() {
+                    return None;
+                }
+                let (format, args) = args.get(head.stopped_at?..)?.split_first()?;
                 printf_output(format, args)?
             }
-            (&"echo", args) if args.first().is_none_or(|a| !a.starts_with('-')) => args.join(" "),
+            "echo" => {
+                let own = parts.argv.get(1..).unwrap_or_default();
+                let (opts, text) = unwrap::echo_words(own)?;
+                if !opts.is_empty() {
+                    return None;
+                }
+                args.get(text..)?.join(" ")
+            }
             _ => return None,
         };
         // A substitution drops the trailing newlines of what it captures.
@@ -2369,11 +2374,13 @@ impl<'r> Walker<'r> {
             .unwrap_or_default()
             .iter()
             .filter(|cmd| {
-                cmd.program().is_none()
-                    || cmd
-                        .args()
+                cmd.program().is_none() || {
+                    let args = cmd.args();
+                    let read = argv::read(args, Style::Getopt, &Valued(&[]));
+                    read.opts
                         .iter()
-                        .any(|w| !w.literal && w.text.starts_with('-'))
+                        .any(|o| args.get(o.word).is_some_and(|w| !w.literal))
+                }
             })
             .map(|cmd| Unread {
                 code: visible(&cmd.argv),
@@ -2723,6 +2730,19 @@ struct CommandParts<'t> {
     words: Vec<Node<'t>>,
     assigns: Vec<(String, Word)>,
     herestring: Option<String>,
+}
+
+/// The options a declaration (`declare -ix`, `local -r`, `export -n`) gives, read from its
+/// plain words; a `+x` word, which takes an attribute off, gives none.
+fn declared_options(node: Node, src: &str) -> Vec<String> {
+    let mut cursor = node.walk();
+    let words: Vec<Word> = node
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() == "word")
+        .map(|c| Word::literal(&src[c.byte_range()]))
+        .collect();
+    let read = argv::read(&words, Style::Getopt, &Valued(&[]));
+    read.opts.iter().map(|o| o.name.to_string()).collect()
 }
 
 fn command_parts<'t>(node: Node<'t>, src: &str) -> CommandParts<'t> {

@@ -18,8 +18,10 @@
 use tree_sitter::Node;
 
 use super::SimpleCommand;
+use super::unwrap::shell_options;
 use super::word::{self, Word};
 use crate::syntax::Temp;
+use crate::syntax::argv::{self, Argv, Options, Style, Takes, Valued};
 
 /// How many commands one command may become, one per combination of values.
 pub(super) const MAX_VARIANTS: usize = 16;
@@ -554,9 +556,15 @@ fn printed_by(node: Node, src: &str, env: &Env) -> Option<Vec<Value>> {
                     env.here.set(true);
                     text
                 }
-                ["dirname", path] if !path.starts_with('-') => dirname(path),
-                ["basename", path] if !path.starts_with('-') => basename(path, ""),
-                ["basename", path, suffix] if !path.starts_with('-') => basename(path, suffix),
+                ["dirname", args @ ..] => match bare_operands(args)?.as_slice() {
+                    [path] => dirname(path),
+                    _ => return None,
+                },
+                ["basename", args @ ..] => match bare_operands(args)?.as_slice() {
+                    [path] => basename(path, ""),
+                    [path, suffix] => basename(path, suffix),
+                    _ => return None,
+                },
                 _ => return None,
             };
             Some(vec![Value::Text(text)])
@@ -627,6 +635,18 @@ fn too_nested(node: Node, src: &str) -> bool {
 /// the file system's), `-`, `~` or option.
 fn plain_folder(dir: &str) -> bool {
     !dir.is_empty() && !dir.starts_with(['-', '~', '+']) && !climbs(dir)
+}
+
+/// The operands of `dirname`/`basename` given no option, which is all that is read of
+/// them here (`basename -s .c`, `dirname -z` are not).
+fn bare_operands(args: &[&str]) -> Option<Vec<String>> {
+    let words: Vec<Word> = args.iter().map(|a| Word::literal(*a)).collect();
+    let read = argv::read(&words, Style::Getopt, &Valued(&[]));
+    if !read.opts.is_empty() {
+        return None;
+    }
+    let operands = read.operands.iter().filter_map(|&i| args.get(i));
+    Some(operands.map(|a| a.to_string()).collect())
 }
 
 /// The words of a simple command inside a substitution, each known: no prefixes, no
@@ -1156,52 +1176,24 @@ pub(super) fn mark_inside((made, depth): (&'static str, usize), cmd: &mut Simple
 /// when the line itself may have set `TMPDIR`: a folder under it may then be relative.
 pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word], root_known: bool) -> Option<Value> {
     let (program, args) = argv.split_first()?;
-    if program.value()? != "mktemp" {
+    if program.value()? != "mktemp" || !args.iter().all(|w| w.literal) {
         return None;
     }
-    let mut directory = false;
-    let mut under_tmp = false;
-    let mut dir: Option<&Word> = None;
-    let mut template: Option<&Word> = None;
-    let mut words = args.iter();
-    while let Some(w) = words.next() {
-        let text = w.value()?;
-        match text {
-            "-d" | "--directory" => directory = true,
-            "-q" | "--quiet" => {}
-            "-t" => under_tmp = true,
-            "--tmpdir" => under_tmp = true,
-            "-p" => dir = Some(words.next()?),
-            t if t.starts_with("--tmpdir=") || t.starts_with("--suffix=") => {
-                if t.starts_with("--tmpdir=") {
-                    dir = Some(w);
-                }
-            }
-            t if t.starts_with("--") => return None,
-            t if t.starts_with('-') && t.len() > 1 => {
-                for (i, c) in t.char_indices().skip(1) {
-                    match c {
-                        'd' => directory = true,
-                        'q' => {}
-                        't' => under_tmp = true,
-                        'p' if i + 1 == t.len() => dir = Some(words.next()?),
-                        _ => return None,
-                    }
-                }
-            }
-            _ if template.is_none() => template = Some(w),
-            _ => return None,
-        }
-    }
+    let read = argv::read(args, Style::Getopt, &MktempOptions);
+    let Mktemp {
+        directory,
+        under_tmp,
+        dir,
+    } = mktemp_options(&read, args)?;
+    let template = match read.operands.as_slice() {
+        [] => None,
+        [at] => Some(args.get(*at)?),
+        _ => return None,
+    };
     if !directory {
         return None;
     }
-    let dir_text = dir.map(|d| {
-        d.text
-            .strip_prefix("--tmpdir=")
-            .unwrap_or(&d.text)
-            .to_string()
-    });
+    let dir_text = dir.as_ref().map(|d| d.text.clone());
     let relative = match (&dir_text, template) {
         (Some(d), _) => !d.starts_with('/'),
         (None, Some(t)) if !under_tmp => !t.text.starts_with('/'),
@@ -1209,7 +1201,7 @@ pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word], root_known: bool) -> Opti
     };
     let plain = root_known
         && temp_root_plain()
-        && dir.is_none_or(|d| d.literal)
+        && dir.as_ref().is_none_or(|d| d.literal)
         && dir_text.as_deref().is_none_or(plain_path)
         && template.is_none_or(|t| t.literal && plain_path(&t.text));
     Some(Value::Fresh {
@@ -1217,6 +1209,58 @@ pub(super) fn mktemp_dir(argv: &[Word], dirs: &[Word], root_known: bool) -> Opti
         from: relative.then(|| dirs.to_vec()),
         plain,
     })
+}
+
+/// mktemp's options (GNU and BSD); `None` for any other, which this does not follow
+/// (`-u` makes nothing).
+struct MktempOptions;
+
+impl Options for MktempOptions {
+    fn long(&self, name: &str) -> Option<Takes> {
+        match name {
+            "directory" | "quiet" => Some(Takes::Nothing),
+            "tmpdir" => Some(Takes::Attached),
+            "suffix" => Some(Takes::Value),
+            _ => None,
+        }
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        match letter {
+            'd' | 'q' | 't' => Some(Takes::Nothing),
+            'p' => Some(Takes::Value),
+            _ => None,
+        }
+    }
+}
+
+/// What mktemp's options ask.
+#[derive(Default)]
+struct Mktemp {
+    /// A folder (`-d`).
+    directory: bool,
+    /// Under the temporary root (`-t`, `--tmpdir`).
+    under_tmp: bool,
+    /// Under the folder given (`-p DIR`, `--tmpdir=DIR`).
+    dir: Option<Word>,
+}
+
+/// Reads mktemp's options; `None` for one not followed here or one missing its value.
+fn mktemp_options(read: &Argv, args: &[Word]) -> Option<Mktemp> {
+    if read.unknown {
+        return None;
+    }
+    let mut asks = Mktemp::default();
+    for opt in &read.opts {
+        match opt.name {
+            "d" | "directory" => asks.directory = true,
+            "t" => asks.under_tmp = true,
+            "tmpdir" if opt.value.is_none() => asks.under_tmp = true,
+            "tmpdir" | "p" => asks.dir = Some(opt.value_in(args)?),
+            "suffix" if opt.value.is_none() => return None,
+            _ => {}
+        }
+    }
+    Some(asks)
 }
 
 /// What a loop may assign, for reading its body as any round would meet it.
@@ -1329,23 +1373,10 @@ pub(super) const ASSIGNERS: &[&str] = &[
 /// What `set`'s options `args` do to `set -a`: `Some(true)` for `-a` or `-o allexport`,
 /// `Some(false)` for `+a` or `+o allexport`, the last one winning.
 pub(super) fn allexport(args: &[Word]) -> Option<bool> {
-    let mut out = None;
-    let mut words = args.iter().map(|w| w.text.as_str()).peekable();
-    while let Some(word) = words.next() {
-        let on = match word.as_bytes().first() {
-            Some(b'-') if word != "--" && word != "-" => true,
-            Some(b'+') => false,
-            _ => break,
-        };
-        if word.len() == 2 && word.ends_with('o') {
-            if words.next_if(|name| *name == "allexport").is_some() {
-                out = Some(on);
-            }
-        } else if word[1..].contains('a') {
-            out = Some(on);
-        }
-    }
-    out
+    shell_options(args).opts.iter().rev().find_map(|opt| {
+        let allexport = opt.name == "a" || opt.setting.as_deref() == Some("allexport");
+        allexport.then_some(opt.on)
+    })
 }
 
 /// `read [-r] NAME... <<< WORD`: the values the names get, when the here-string is literal
@@ -1468,6 +1499,15 @@ mod tests {
         assert!(mktemp_dir(&argv(&["mktemp", "-dt", "x.XXXX"]), &[], true).is_some());
         assert!(mktemp_dir(&argv(&["mktemp"]), &[], true).is_none());
         assert!(mktemp_dir(&argv(&["mktemp", "-du"]), &[], true).is_none());
+        assert!(
+            mktemp_dir(
+                &argv(&["mktemp", "-d", "--suffix", ".x", "y.XXX"]),
+                &[],
+                true
+            )
+            .is_some()
+        );
+        assert!(mktemp_dir(&argv(&["mktemp", "-d", "a.XXX", "b.XXX"]), &[], true).is_none());
         let relative = mktemp_dir(&argv(&["mktemp", "-d", "-p", "."]), &[], true);
         assert!(matches!(relative, Some(Value::Fresh { from: Some(_), .. })));
     }
@@ -1520,6 +1560,12 @@ mod tests {
         assert_eq!(allexport(&args(&["+o", "allexport"])), Some(false));
         assert_eq!(allexport(&args(&["-euo", "pipefail"])), None);
         assert_eq!(allexport(&args(&["--", "-a"])), None);
+        assert_eq!(allexport(&args(&["-oa", "pipefail"])), Some(true));
+        assert_eq!(allexport(&args(&["-o", "pipefail", "+a"])), Some(false));
+        assert_eq!(
+            allexport(&args(&["-ao", "allexport", "+o", "allexport"])),
+            Some(false)
+        );
     }
 
     #[test]

@@ -1,75 +1,80 @@
 //! `env`: assignments, a directory to run in, and a command or a script (`-S`).
 
 use super::{SimpleCommand, Start, Word, is_name};
+use crate::syntax::argv::{self, Opt, Spelling, Style, Valued};
+
+/// env's options that take a value (GNU `-u`, `-C`, `-S`; BSD `-P`).
+const ENV: Valued = Valued(&["u", "unset", "C", "chdir", "S", "split-string", "P"]);
+
+/// env's own words read: the string `-S` splits, the folder `-C` moves to, and where its
+/// operands (assignments, then the command) start.
+struct EnvHead {
+    split: Option<String>,
+    chdir: Option<Word>,
+    /// Index in `argv` of the first operand, or its length.
+    operands: usize,
+}
+
+/// Reads env's options; `None` for `--help` and `--version`, which run nothing.
+fn read_env(argv: &[Word]) -> Option<EnvHead> {
+    let args = argv.get(1..).unwrap_or_default();
+    let head = argv::read_head(args, Style::Getopt, &ENV);
+    let ends = |o: &Opt| o.spelling == Spelling::Long && matches!(o.name, "help" | "version");
+    if head.opts.iter().any(ends) {
+        return None;
+    }
+    // A lone `-` after the options is `-i`.
+    let operands = match head.stopped_at {
+        Some(at) if args.get(at).is_some_and(|w| w.text == "-") => at + 2,
+        Some(at) => at + 1,
+        None => argv.len(),
+    };
+    Some(EnvHead {
+        split: head
+            .last(&["S", "split-string"])
+            .and_then(|o| o.value)
+            .map(str::to_string),
+        chdir: head.last(&["C", "chdir"]).and_then(|o| value_word(o, args)),
+        operands,
+    })
+}
+
+/// An option's value as a word: the next word itself when given apart (all that is known of
+/// it kept), else the text attached.
+fn value_word(opt: &Opt, args: &[Word]) -> Option<Word> {
+    match opt.value_word {
+        Some(at) if at != opt.word => args.get(at).cloned(),
+        _ => opt.value_in(args),
+    }
+}
+
+/// The program `env ARGS...` runs, as a `#!/usr/bin/env -S python3 -u` line names it: the
+/// first word, after env's options and assignments, of its `-S` string and operands.
+pub(in crate::shell) fn env_program(argv: &[Word]) -> Option<String> {
+    let head = read_env(argv)?;
+    let split = head.split.iter().flat_map(|s| s.split_whitespace());
+    let rest = argv.get(head.operands..).unwrap_or_default();
+    split
+        .chain(rest.iter().map(|w| w.text.as_str()))
+        .find(|w| !is_assignment(w))
+        .map(str::to_string)
+}
+
+/// `NAME=VALUE`, as env reads an operand before the command.
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| is_name(name))
+}
 
 /// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... [COMMAND [ARG]...]`.
 pub(super) fn env(cmd: &mut SimpleCommand) -> Start {
-    let argv = &cmd.argv;
-    let mut i = 1;
-    let mut split: Option<String> = None;
-    // `-C DIR` / `--chdir=DIR`: the command runs there, as after a `cd`.
-    let mut chdir: Option<Word> = None;
-    while let Some(word) = argv.get(i) {
-        let w = word.text.as_str();
-        if w == "--" || w == "-" {
-            i += 1;
-            break;
-        }
-        if let Some(long) = w.strip_prefix("--") {
-            if let Some(s) = long.strip_prefix("split-string=") {
-                split = Some(s.to_string());
-                i += 1;
-            } else if long == "split-string" {
-                split = argv.get(i + 1).map(|w| w.text.clone());
-                i += 2;
-            } else if matches!(long, "help" | "version") {
-                return Start::Nothing;
-            } else if let Some(dir) = long.strip_prefix("chdir=") {
-                chdir = Some(Word {
-                    text: dir.to_string(),
-                    literal: word.literal,
-                    temp: None,
-                });
-                i += 1;
-            } else if long == "chdir" {
-                chdir = argv.get(i + 1).cloned();
-                i += 2;
-            } else {
-                i += if matches!(long, "unset" | "chdir") {
-                    2
-                } else {
-                    1
-                };
-            }
-            continue;
-        }
-        if w.len() > 1 && w.starts_with('-') {
-            for (pos, c) in w[1..].char_indices() {
-                let rest = &w[1 + pos + c.len_utf8()..];
-                if matches!(c, 'u' | 'C' | 'S' | 'P') {
-                    let value = if rest.is_empty() {
-                        i += 1;
-                        argv.get(i).cloned()
-                    } else {
-                        Some(Word {
-                            text: rest.to_string(),
-                            literal: word.literal,
-                            temp: None,
-                        })
-                    };
-                    if c == 'S' {
-                        split = value.map(|w| w.text);
-                    } else if c == 'C' {
-                        chdir = value;
-                    }
-                    break;
-                }
-            }
-            i += 1;
-            continue;
-        }
-        break;
-    }
+    let Some(EnvHead {
+        split,
+        chdir,
+        operands: mut i,
+    }) = read_env(&cmd.argv)
+    else {
+        return Start::Nothing;
+    };
     if let Some(dir) = chdir {
         cmd.dirs.push(dir);
     }

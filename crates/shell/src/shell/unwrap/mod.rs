@@ -31,15 +31,18 @@ mod xargs;
 use super::word::Word;
 use super::{Elsewhere, SimpleCommand, Via};
 use crate::motion::channels::{self, Sent};
+use crate::syntax::argv::{self, Options, Style, Takes};
 use env::env;
+pub(in crate::shell) use env::env_program;
 use find::{fd_execs, find_execs};
 use git::git;
 use parallel::parallel;
 use runners::runner;
 use scripts::{at, flock, runuser, script_command, su_script, trap_action, watch};
-pub(in crate::shell) use shells::is_shell;
 use shells::shell;
+pub(in crate::shell) use shells::{is_shell, shell_options};
 use wrappers::{peel, wrapper};
+pub(in crate::shell) use xargs::echo_words;
 use xargs::xargs;
 
 /// What running one simple command amounts to.
@@ -282,10 +285,7 @@ fn dynamic(cmd: SimpleCommand) -> Run {
         .argv
         .first()
         .is_some_and(|w| w.text.to_ascii_uppercase().contains("SH"));
-    let has_c = cmd
-        .argv
-        .get(1)
-        .is_some_and(|w| w.text.starts_with('-') && w.text.contains('c'));
+    let has_c = shell_options(cmd.args()).opts.iter().any(|o| o.name == "c");
     if names_a_shell && has_c {
         let mut run = shell(cmd);
         if let Run::Script { literal, .. } = &mut run {
@@ -332,26 +332,40 @@ pub(super) fn changes_directory(cmd: &SimpleCommand) -> Option<Word> {
     };
     match cmd.program()? {
         "cd" | "pushd" => {
-            let mut args = cmd
-                .args()
-                .iter()
-                .skip_while(|w| matches!(w.text.as_str(), "-P" | "-L" | "-e" | "-@"));
-            match args.next() {
-                Some(w) if w.text == "--" => {
-                    Some(args.next().cloned().unwrap_or_else(|| Word::literal("~")))
-                }
-                Some(w)
-                    if w.text.starts_with('+') || (w.text.starts_with('-') && w.text != "-") =>
-                {
-                    Some(unknown())
-                }
-                Some(w) => Some(w.clone()),
-                None if cmd.program() == Some("cd") => Some(Word::literal("~")),
-                None => Some(unknown()),
+            let args = cmd.args();
+            let head = argv::read_head(args, Style::Getopt, &CdOptions);
+            if head.unknown {
+                return Some(unknown());
             }
+            let Some(at) = head.stopped_at else {
+                // `cd` alone goes home; `pushd` alone swaps the top two folders.
+                let cd = cmd.program() == Some("cd");
+                return Some(if cd { Word::literal("~") } else { unknown() });
+            };
+            let after_dashdash = at
+                .checked_sub(1)
+                .and_then(|i| args.get(i))
+                .is_some_and(|w| w.text == "--");
+            let dir = args.get(at)?;
+            // `pushd +2` turns the stack.
+            let turns = !after_dashdash && dir.text.starts_with('+');
+            Some(if turns { unknown() } else { dir.clone() })
         }
         "popd" => Some(unknown()),
         _ => None,
+    }
+}
+
+/// `cd`'s and `pushd`'s options that leave the folder named as is; any other (`pushd -n`,
+/// `cd -2`) is unknown.
+struct CdOptions;
+
+impl Options for CdOptions {
+    fn long(&self, _name: &str) -> Option<Takes> {
+        None
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        matches!(letter, 'P' | 'L' | 'e' | '@').then_some(Takes::Nothing)
     }
 }
 
@@ -485,6 +499,28 @@ mod tests {
             assert!(
                 cmds.iter()
                     .any(|c| c.program() == Some(program) && c.via == via),
+                "{line}: {cmds:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn options_read_as_each_program_reads_them() {
+        for (line, via) in [
+            // bash's `-o` takes the next word, whatever follows it in its cluster.
+            ("bash -oc pipefail 'rm -rf x'", Via::ShellArgument),
+            ("bash +o posix -ec 'rm -rf x'", Via::ShellArgument),
+            ("bash --rcfile x.rc -c 'rm -rf x'", Via::ShellArgument),
+            ("su -lc 'rm -rf x' bob", Via::ShellArgument),
+            ("env -u HOME -C /srv -- rm -rf x", Via::Direct),
+            ("env - PATH=/bin rm -rf x", Via::Direct),
+            ("watch -dn1 -x rm -rf x", Via::Direct),
+            ("parallel -j4 --tag rm -rf ::: a", Via::Parallel),
+        ] {
+            let cmds = runs(line);
+            assert!(
+                cmds.iter()
+                    .any(|c| c.program() == Some("rm") && c.via == via),
                 "{line}: {cmds:?}"
             );
         }

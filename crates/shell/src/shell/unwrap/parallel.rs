@@ -1,58 +1,76 @@
 //! GNU `parallel`: its command with each input put in, or each input a command line.
 
+use super::wrappers::{long_takes, short_takes};
 use super::{Run, SimpleCommand, Via, Word};
+use crate::syntax::argv::{self, Options, Spelling, Style, Takes};
 
-/// GNU parallel's options that take a value in the next word.
+/// GNU parallel's long options (without dashes) that take a value in the next word.
 const PARALLEL_VALUE: &[&str] = &[
-    "--jobs",
-    "--max-procs",
-    "--sshlogin",
-    "--sshloginfile",
-    "--slf",
-    "--arg-file",
-    "--delimiter",
-    "--colsep",
-    "--max-args",
-    "--max-lines",
-    "--max-chars",
-    "--joblog",
-    "--results",
-    "--res",
-    "--tmpdir",
-    "--workdir",
-    "--wd",
-    "--timeout",
-    "--delay",
-    "--retries",
-    "--tagstring",
-    "--tag-string",
-    "--halt",
-    "--halt-on-error",
-    "--memfree",
-    "--load",
-    "--basefile",
-    "--bf",
-    "--env",
-    "--transferfile",
-    "--tf",
-    "--return",
-    "--block",
-    "--block-size",
-    "--recstart",
-    "--recend",
-    "--header",
-    "--nice",
-    "--termseq",
-    "--limit",
-    "--arg-sep",
-    "--arg-file-sep",
-    "--eof",
-    "--replace",
-    "--extensionreplace",
-    "--basenamereplace",
-    "--dirnamereplace",
-    "--seqreplace",
+    "jobs",
+    "max-procs",
+    "sshlogin",
+    "sshloginfile",
+    "slf",
+    "arg-file",
+    "delimiter",
+    "colsep",
+    "max-args",
+    "max-lines",
+    "max-chars",
+    "joblog",
+    "results",
+    "res",
+    "tmpdir",
+    "workdir",
+    "wd",
+    "timeout",
+    "delay",
+    "retries",
+    "tagstring",
+    "tag-string",
+    "halt",
+    "halt-on-error",
+    "memfree",
+    "load",
+    "basefile",
+    "bf",
+    "env",
+    "transferfile",
+    "tf",
+    "return",
+    "block",
+    "block-size",
+    "recstart",
+    "recend",
+    "header",
+    "nice",
+    "termseq",
+    "limit",
+    "arg-sep",
+    "arg-file-sep",
+    "eof",
+    "replace",
+    "extensionreplace",
+    "basenamereplace",
+    "dirnamereplace",
+    "seqreplace",
 ];
+
+/// GNU parallel's options: `-i`, `-e` and `-l` take a value only attached.
+struct ParallelOptions;
+
+impl Options for ParallelOptions {
+    fn long(&self, name: &str) -> Option<Takes> {
+        Some(long_takes(PARALLEL_VALUE, name))
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        Some(if "iel".contains(letter) {
+            Takes::Attached
+        } else {
+            short_takes("jPSadECINnLs", letter)
+        })
+    }
+}
 
 /// `parallel [options] COMMAND [ARGS] [::: INPUTS | :::: FILES]...`. Each job is the command
 /// with an input put in for its placeholders (`{}`, `{.}`, `{1}`, ...), or appended when it
@@ -62,65 +80,25 @@ const PARALLEL_VALUE: &[&str] = &[
 /// arguments; `--dry-run` only prints the jobs.
 pub(super) fn parallel(mut cmd: SimpleCommand) -> Run {
     let argv = &cmd.argv;
-    let mut i = 1;
+    let args = argv.get(1..).unwrap_or_default();
+    let head = argv::read_head(args, Style::Getopt, &ParallelOptions);
     let mut replace: Option<String> = None;
     let mut pipe = false;
-    while let Some(word) = argv.get(i) {
-        let w = word.text.as_str();
-        if w == "--" {
-            i += 1;
-            break;
-        }
-        if let Some(long) = w.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
-            };
-            match name {
-                "dry-run" | "dryrun" | "help" | "version" | "number-of-cpus"
-                | "number-of-cores" => return Run::Nothing,
-                "pipe" | "pipepart" | "spreadstdin" => pipe = true,
-                _ => {}
+    for opt in &head.opts {
+        match (opt.spelling, opt.name) {
+            (
+                Spelling::Long,
+                "dry-run" | "dryrun" | "help" | "version" | "number-of-cpus" | "number-of-cores",
+            ) => return Run::Nothing,
+            (Spelling::Long, "pipe" | "pipepart" | "spreadstdin") => pipe = true,
+            (Spelling::Long, "replace") | (Spelling::Short, "I") => {
+                replace = opt.value.map(str::to_string);
             }
-            let takes = PARALLEL_VALUE.contains(&format!("--{name}").as_str());
-            if name == "replace" {
-                replace = inline
-                    .map(str::to_string)
-                    .or_else(|| argv.get(i + 1).map(|v| v.text.clone()));
-            }
-            i += if takes && inline.is_none() { 2 } else { 1 };
-            continue;
+            (Spelling::Short, "i") => replace = Some(opt.value.unwrap_or("{}").to_string()),
+            _ => {}
         }
-        if w.starts_with(":::") {
-            break;
-        }
-        if w.len() > 1 && w.starts_with('-') {
-            for (pos, c) in w[1..].char_indices() {
-                let rest = &w[1 + pos + c.len_utf8()..];
-                if "jPSadECINnLs".contains(c) {
-                    if c == 'I' {
-                        replace = Some(rest.to_string())
-                            .filter(|r| !r.is_empty())
-                            .or_else(|| argv.get(i + 1).map(|v| v.text.clone()));
-                    }
-                    if rest.is_empty() {
-                        i += 1;
-                    }
-                    break;
-                }
-                if c == 'i' {
-                    replace = Some(if rest.is_empty() { "{}" } else { rest }.to_string());
-                    break;
-                }
-                if "el".contains(c) {
-                    break; // optional value, only ever attached
-                }
-            }
-            i += 1;
-            continue;
-        }
-        break;
     }
+    let i = head.stopped_at.map_or(argv.len(), |at| at + 1);
     let end = argv
         .get(i..)
         .unwrap_or_default()

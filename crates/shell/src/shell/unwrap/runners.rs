@@ -9,13 +9,7 @@ use crate::syntax::argv::{self, Style};
 /// install, `-c`/`--call` give a script to run instead of a program.
 const NODE: Wrapper = Wrapper {
     short_value: "pwc",
-    long_value: &[
-        "--package",
-        "--workspace",
-        "--node-options",
-        "--cache",
-        "--call",
-    ],
+    long_value: &["package", "workspace", "node-options", "cache", "call"],
     ..PLAIN
 };
 
@@ -44,18 +38,18 @@ pub(super) fn runner(name: &str, argv: &[Word]) -> Option<Start> {
             Wrapper {
                 short_value: "pw",
                 long_value: &[
-                    "--with",
-                    "--with-requirements",
-                    "--with-editable",
-                    "--python",
-                    "--package",
-                    "--project",
-                    "--directory",
-                    "--env-file",
-                    "--extra",
-                    "--group",
-                    "--index",
-                    "--index-url",
+                    "with",
+                    "with-requirements",
+                    "with-editable",
+                    "python",
+                    "package",
+                    "project",
+                    "directory",
+                    "env-file",
+                    "extra",
+                    "group",
+                    "index",
+                    "index-url",
                 ],
                 ..PLAIN
             },

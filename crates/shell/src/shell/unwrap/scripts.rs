@@ -3,36 +3,18 @@
 
 use super::wrappers::{PLAIN, Wrapper, long_takes, peel, short_takes};
 use super::{Run, SimpleCommand, Start, Via, Word, joined};
-use crate::syntax::argv::{self, Options, Spelling, Style, Takes};
+use crate::syntax::argv::{self, Opt, Options, Spelling, Style, Takes, Valued};
 
 /// `watch [options] command...`: joined and run by `sh -c`, or exec'd as is with `-x`.
 pub(super) fn watch(argv: &[Word]) -> Start {
-    let mut i = 1;
-    let mut exec = false;
-    while let Some(word) = argv.get(i) {
-        let w = word.text.as_str();
-        if w == "--" {
-            i += 1;
-            break;
-        }
-        if w.starts_with("--") {
-            exec |= w == "--exec";
-            if matches!(w, "--help" | "--version") {
-                return Start::Nothing;
-            }
-            i += if matches!(w, "--interval") { 2 } else { 1 };
-            continue;
-        }
-        if w.len() > 1 && w.starts_with('-') {
-            exec |= w.contains('x');
-            if w.ends_with('n') {
-                i += 1;
-            }
-            i += 1;
-            continue;
-        }
-        break;
+    let args = argv.get(1..).unwrap_or_default();
+    let head = argv::read_head(args, Style::Getopt, &WatchOptions);
+    let ends = |o: &Opt| o.spelling == Spelling::Long && matches!(o.name, "help" | "version");
+    if head.opts.iter().any(ends) {
+        return Start::Nothing;
     }
+    let exec = head.on(&["x", "exec"]);
+    let i = head.stopped_at.map_or(argv.len(), |at| at + 1);
     let Some(words) = argv.get(i..).filter(|w| !w.is_empty()) else {
         return Start::Nothing;
     };
@@ -51,22 +33,45 @@ pub(super) fn watch(argv: &[Word]) -> Start {
     Start::Script { script, literal }
 }
 
-/// The script of `su -c SCRIPT` / `su --command=SCRIPT`, wherever it stands.
-pub(super) fn su_script(argv: &[Word]) -> Option<Word> {
-    let mut iter = argv.iter().skip(1);
-    while let Some(word) = iter.next() {
-        if matches!(word.text.as_str(), "-c" | "--command") {
-            return iter.next().cloned();
-        }
-        if let Some(script) = word.text.strip_prefix("--command=") {
-            return Some(Word {
-                text: script.to_string(),
-                literal: word.literal,
-                temp: None,
-            });
-        }
+/// watch's options (procps): `-d` and `--differences` take a value only attached.
+struct WatchOptions;
+
+impl Options for WatchOptions {
+    fn long(&self, name: &str) -> Option<Takes> {
+        Some(match name {
+            "differences" => Takes::Attached,
+            _ => long_takes(&["interval", "equexit"], name),
+        })
     }
-    None
+    fn short(&self, letter: char) -> Option<Takes> {
+        Some(match letter {
+            'd' => Takes::Attached,
+            _ => short_takes("nq", letter),
+        })
+    }
+}
+
+/// su's options (util-linux) that take a value; `-c`/`--command` gives the script.
+const SU: Valued = Valued(&[
+    "c",
+    "command",
+    "s",
+    "shell",
+    "g",
+    "group",
+    "G",
+    "supp-group",
+    "w",
+    "whitelist-environment",
+]);
+
+/// The script of `su -c SCRIPT` / `su --command=SCRIPT`, wherever it stands (su reads
+/// its options around the user's name); the last one given is the one that runs.
+pub(super) fn su_script(argv: &[Word]) -> Option<Word> {
+    let args = argv.get(1..).unwrap_or_default();
+    argv::read(args, Style::Getopt, &SU)
+        .last(&["c", "command"])?
+        .value_in(args)
 }
 
 /// How a runner that takes `-c SCRIPT` reads its words.
@@ -147,7 +152,7 @@ pub(super) fn flock(argv: &[Word]) -> Start {
         argv,
         &Runner {
             short_value: "wE",
-            long_value: &["--timeout", "--wait", "--conflict-exit-code"],
+            long_value: &["timeout", "wait", "conflict-exit-code"],
             operands: 1,
             command_follows: true,
         },
@@ -157,28 +162,23 @@ pub(super) fn flock(argv: &[Word]) -> Start {
 /// `runuser -u USER [--] COMMAND...`, or su's form `runuser [-l] USER -c SCRIPT`. `None`:
 /// a login shell, or arguments for one, which run nothing this line shows.
 pub(super) fn runuser(argv: &[Word]) -> Option<Start> {
-    let names_user = argv
-        .get(1..)
-        .unwrap_or_default()
-        .iter()
-        .take_while(|w| w.text != "--" && w.text.starts_with('-'))
-        .any(|w| w.text == "--user" || w.text.starts_with("--user=") || w.text.starts_with("-u"));
-    if !names_user {
-        // su's form: no command follows, only a script given to `-c`.
-        return su_script(argv).map(Start::script);
-    }
     let spec = Wrapper {
         short_value: "ugGws",
         long_value: &[
-            "--user",
-            "--group",
-            "--supp-group",
-            "--whitelist-environment",
-            "--shell",
+            "user",
+            "group",
+            "supp-group",
+            "whitelist-environment",
+            "shell",
         ],
         short_no_command: "V",
         ..PLAIN
     };
+    let head = argv::read_head(argv.get(1..).unwrap_or_default(), Style::Getopt, &spec);
+    if head.last(&["u", "user"]).is_none() {
+        // su's form: no command follows, only a script given to `-c`.
+        return su_script(argv).map(Start::script);
+    }
     match peel(&spec, argv) {
         Start::Nothing => None,
         start => Some(start),
@@ -193,13 +193,13 @@ pub(super) fn script_command(argv: &[Word]) -> Start {
         &Runner {
             short_value: "EIOBTmot",
             long_value: &[
-                "--echo",
-                "--log-in",
-                "--log-out",
-                "--log-io",
-                "--log-timing",
-                "--logging-format",
-                "--output-limit",
+                "echo",
+                "log-in",
+                "log-out",
+                "log-io",
+                "log-timing",
+                "logging-format",
+                "output-limit",
             ],
             operands: 1,
             command_follows: true,
@@ -210,39 +210,31 @@ pub(super) fn script_command(argv: &[Word]) -> Start {
 /// The action of `trap ACTION SIGNAL...`: shell text run when a signal (or `EXIT`) comes.
 /// `trap - SIG` resets, `trap '' SIG` ignores, `trap -l`/`-p` list.
 pub(super) fn trap_action(argv: &[Word]) -> Option<Word> {
-    let args = match argv.get(1).map(|w| w.text.as_str()) {
-        Some("--") => argv.get(2..)?,
-        _ => argv.get(1..)?,
+    let args = argv.get(1..)?;
+    let head = argv::read_head(args, Style::Getopt, &Valued(&[]));
+    // An action known only at run time is one whatever it starts with.
+    let first = match head.opts.first() {
+        Some(opt) if args.get(opt.word)?.literal => return None,
+        Some(opt) => opt.word,
+        None => head.stopped_at?,
     };
-    let [action, _signal, ..] = args else {
+    let [action, _signal, ..] = args.get(first..)? else {
         return None;
     };
-    let listing = action.text.starts_with('-') && action.literal;
-    (!listing && !action.text.trim().is_empty()).then(|| action.clone())
+    let reset = action.literal && action.text == "-";
+    (!reset && !action.text.trim().is_empty()).then(|| action.clone())
 }
 
 /// `at TIME` and `batch` read a job on stdin and run it later with `sh`. With `-f FILE` the
 /// job is in a file this line does not show; `-l`, `-r`/`-d`, `-c` and `-V` list, remove
 /// or print jobs and schedule none.
 pub(super) fn at(cmd: SimpleCommand) -> Run {
-    let mut args = cmd.args().iter();
-    while let Some(word) = args.next() {
-        let Some(flags) = word.text.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
-            continue;
-        };
-        for (i, flag) in flags.char_indices() {
-            match flag {
-                'f' | 'l' | 'r' | 'd' | 'c' | 'V' => return Run::Command(cmd),
-                // `-q QUEUE`, `-t TIME`: the value is the rest of the word or the next one.
-                'q' | 't' => {
-                    if flags[i + 1..].is_empty() {
-                        args.next();
-                    }
-                    break;
-                }
-                _ => {}
-            }
-        }
+    let read = argv::read(cmd.args(), Style::Getopt, &Valued(&["f", "q", "t"]));
+    let schedules_none = |o: &Opt| {
+        o.spelling == Spelling::Short && matches!(o.name, "f" | "l" | "r" | "d" | "c" | "V")
+    };
+    if read.opts.iter().any(schedules_none) {
+        return Run::Command(cmd);
     }
     Run::ShellReadingStdin {
         cmd,

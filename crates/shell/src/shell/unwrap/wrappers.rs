@@ -8,10 +8,12 @@ use crate::syntax::argv::{self, Opt, Options, Spelling, Style, Takes};
 pub(super) struct Wrapper {
     /// Short options that take a value (`-u root` or `-uroot`).
     pub(super) short_value: &'static str,
-    /// Long options that take a value in the next word when written without `=`.
+    /// Long options (without dashes) that take a value in the next word when written
+    /// without `=`.
     pub(super) long_value: &'static [&'static str],
     /// Short options after which no command runs (`command -v`, `sudo -l`).
     pub(super) short_no_command: &'static str,
+    /// Long options (without dashes) after which no command runs (`sudo --list`).
     pub(super) long_no_command: &'static [&'static str],
     /// Operands before the command (`timeout DURATION cmd`).
     pub(super) operands: usize,
@@ -21,7 +23,7 @@ pub(super) const PLAIN: Wrapper = Wrapper {
     short_value: "",
     long_value: &[],
     short_no_command: "",
-    long_no_command: &["--help", "--version"],
+    long_no_command: &["help", "version"],
     operands: 0,
 };
 
@@ -30,26 +32,26 @@ pub(super) fn wrapper(name: &str) -> Option<Wrapper> {
         "sudo" => Wrapper {
             short_value: "CDghpRrTtUu",
             long_value: &[
-                "--user",
-                "--group",
-                "--host",
-                "--prompt",
-                "--role",
-                "--type",
-                "--close-from",
-                "--chdir",
-                "--chroot",
-                "--command-timeout",
-                "--other-user",
+                "user",
+                "group",
+                "host",
+                "prompt",
+                "role",
+                "type",
+                "close-from",
+                "chdir",
+                "chroot",
+                "command-timeout",
+                "other-user",
             ],
             short_no_command: "eKlVv",
             long_no_command: &[
-                "--edit",
-                "--list",
-                "--version",
-                "--validate",
-                "--remove-timestamp",
-                "--help",
+                "edit",
+                "list",
+                "version",
+                "validate",
+                "remove-timestamp",
+                "help",
             ],
             operands: 0,
         },
@@ -68,30 +70,30 @@ pub(super) fn wrapper(name: &str) -> Option<Wrapper> {
         },
         "nice" => Wrapper {
             short_value: "n",
-            long_value: &["--adjustment"],
+            long_value: &["adjustment"],
             ..PLAIN
         },
         "timeout" => Wrapper {
             short_value: "sk",
-            long_value: &["--signal", "--kill-after"],
+            long_value: &["signal", "kill-after"],
             operands: 1,
             ..PLAIN
         },
         "time" => Wrapper {
             short_value: "fo",
-            long_value: &["--format", "--output"],
+            long_value: &["format", "output"],
             ..PLAIN
         },
         "stdbuf" => Wrapper {
             short_value: "ioe",
-            long_value: &["--input", "--output", "--error"],
+            long_value: &["input", "output", "error"],
             ..PLAIN
         },
         "ionice" => Wrapper {
             short_value: "cn",
-            long_value: &["--class", "--classdata"],
+            long_value: &["class", "classdata"],
             short_no_command: "pP",
-            long_no_command: &["--pid", "--pgid", "--uid", "--help", "--version"],
+            long_no_command: &["pid", "pgid", "uid", "help", "version"],
             ..PLAIN
         },
         // shelljs's commands from the command line: `shx rm -rf dist` is `rm -rf dist`.
@@ -101,42 +103,42 @@ pub(super) fn wrapper(name: &str) -> Option<Wrapper> {
             ..PLAIN
         },
         "pkexec" => Wrapper {
-            long_value: &["--user"],
+            long_value: &["user"],
             ..PLAIN
         },
         // `chroot NEWROOT cmd`: the command runs under another root, its paths too.
         "chroot" => Wrapper {
-            long_value: &["--userspec", "--groups"],
+            long_value: &["userspec", "groups"],
             operands: 1,
             ..PLAIN
         },
         "systemd-run" => Wrapper {
             short_value: "upEMH",
             long_value: &[
-                "--unit",
-                "--property",
-                "--setenv",
-                "--machine",
-                "--host",
-                "--uid",
-                "--gid",
-                "--nice",
-                "--working-directory",
-                "--description",
-                "--slice",
-                "--service-type",
-                "--on-active",
-                "--on-boot",
-                "--on-startup",
-                "--on-unit-active",
-                "--on-unit-inactive",
-                "--on-calendar",
+                "unit",
+                "property",
+                "setenv",
+                "machine",
+                "host",
+                "uid",
+                "gid",
+                "nice",
+                "working-directory",
+                "description",
+                "slice",
+                "service-type",
+                "on-active",
+                "on-boot",
+                "on-startup",
+                "on-unit-active",
+                "on-unit-inactive",
+                "on-calendar",
             ],
             ..PLAIN
         },
         // A Flatpak sandbox runs a command on the host through it.
         "flatpak-spawn" => Wrapper {
-            long_value: &["--env", "--directory", "--forward-fd"],
+            long_value: &["env", "directory", "forward-fd"],
             ..PLAIN
         },
         "nohup" | "builtin" | "setsid" | "busybox" | "nocorrect" | "noglob" | "chronic"
@@ -154,9 +156,9 @@ pub(super) fn short_takes(valued: &str, letter: char) -> Takes {
     }
 }
 
-/// A long option takes a value when `valued` (spelt with dashes) holds it.
+/// A long option takes a value when `valued` (spelt without dashes) holds it.
 pub(super) fn long_takes(valued: &[&str], name: &str) -> Takes {
-    if valued.iter().any(|v| v.strip_prefix("--") == Some(name)) {
+    if valued.contains(&name) {
         Takes::Value
     } else {
         Takes::Nothing
@@ -176,10 +178,7 @@ impl Wrapper {
     /// Whether `opt` is one after which no command runs.
     fn no_command(&self, opt: &Opt) -> bool {
         match opt.spelling {
-            Spelling::Long => self
-                .long_no_command
-                .iter()
-                .any(|l| l.strip_prefix("--").is_some_and(|l| opt.is(l))),
+            Spelling::Long => self.long_no_command.iter().any(|l| opt.is(l)),
             Spelling::Short => self
                 .short_no_command
                 .chars()

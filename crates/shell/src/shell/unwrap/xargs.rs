@@ -80,11 +80,14 @@ fn items(stage: &[Word], opts: &[Opt]) -> Option<Vec<String>> {
     let (program, args) = stage.split_first()?;
     let words: Vec<&str> = args.iter().map(Word::value).collect::<Option<_>>()?;
     let words = match (program.value()?, separator, words.split_first()) {
-        ("echo", None, _) => match words.first() {
-            Some(&"-n") => words.get(1..)?.to_vec(),
-            Some(first) if first.starts_with('-') => return None,
-            _ => words,
-        },
+        ("echo", None, _) => {
+            // `-n` drops only the last newline; `-e` reads backslashes, not followed here.
+            let (opts, text) = echo_words(args)?;
+            if opts.iter().any(|o| *o != "n") {
+                return None;
+            }
+            words.get(text..)?.to_vec()
+        }
         ("printf", None, Some((&"%s\\n", rest))) => rest.to_vec(),
         ("printf", Some(sep), Some((format, rest))) if format.strip_prefix("%s") == Some(sep) => {
             return rest
@@ -112,12 +115,12 @@ struct XargsOptions;
 impl Options for XargsOptions {
     fn long(&self, name: &str) -> Option<Takes> {
         const VALUED: &[&str] = &[
-            "--arg-file",
-            "--delimiter",
-            "--max-args",
-            "--max-procs",
-            "--max-chars",
-            "--process-slot-var",
+            "arg-file",
+            "delimiter",
+            "max-args",
+            "max-procs",
+            "max-chars",
+            "process-slot-var",
         ];
         Some(long_takes(VALUED, name))
     }
@@ -144,4 +147,30 @@ fn xargs_replacement(opts: &[Opt]) -> Option<String> {
         }
     }
     found.filter(|r| !r.is_empty())
+}
+
+/// echo's options: `-n`, `-e`, `-E`, also clustered (`-ne`); a word of any other letter is
+/// text it prints.
+struct EchoOptions;
+
+impl Options for EchoOptions {
+    fn long(&self, _name: &str) -> Option<Takes> {
+        None
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        matches!(letter, 'n' | 'e' | 'E').then_some(Takes::Nothing)
+    }
+}
+
+/// The option letters `echo ARGS...` reads, and the index in `args` of the first word it
+/// prints. `None` where echo and the argv model part ways: a word of other letters (`-x`)
+/// or `--`, both of which echo prints.
+pub(in crate::shell) fn echo_words(args: &[Word]) -> Option<(Vec<&str>, usize)> {
+    let head = argv::read_head(args, Style::Getopt, &EchoOptions);
+    let start = head.stopped_at.unwrap_or(args.len());
+    let dashdash = args.iter().take(start).any(|w| w.text == "--");
+    if head.unknown || dashdash {
+        return None;
+    }
+    Some((head.opts.iter().map(|o| o.name).collect(), start))
 }
