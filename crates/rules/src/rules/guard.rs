@@ -34,6 +34,8 @@ pub static TAMPER: Rule = Rule {
         "cd ~/.local/state/agent-guard/journal && echo '{}' >> app-0123456789abcdef.jsonl",
         "chmod 644 \"$(which agent-guard)\"",
         "cargo uninstall agent-guard",
+        "cp settings.json ~/.claude/",
+        "install -m 644 config.toml ~/.config/agent-guard/",
     ],
     passes: &[
         "cat .agent-guard.toml",
@@ -41,6 +43,7 @@ pub static TAMPER: Rule = Rule {
         "agent-guard uninstall --dry-run",
         "agent-guard check -- 'git status'",
         "cp .claude/settings.json /tmp/settings-copy.json",
+        "cp notes.json ~/.claude/",
         "cat ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
         "echo 'alias ll=\"ls -l\"' >> ~/.bashrc",
         "chmod +x script.sh",
@@ -416,13 +419,16 @@ fn written_paths(cmd: &SimpleCommand) -> Vec<String> {
     let texts =
         |words: Vec<&Word>| -> Vec<String> { words.into_iter().map(|w| w.text.clone()).collect() };
     match cmd.program() {
-        Some(program @ ("tee" | "cp" | "install" | "ln" | "rsync" | "dd" | "truncate")) => paths
-            .extend(
-                writes::of(program, args)
-                    .writes
-                    .into_iter()
-                    .map(|w| w.path.text),
-            ),
+        Some(program @ ("tee" | "cp" | "install" | "ln" | "rsync" | "dd" | "truncate")) => {
+            for write in writes::of(program, args).writes {
+                // `cp settings.json ~/.claude/` writes the file of that name inside the folder.
+                if let Some(name) = write.into.as_ref().and_then(writes::name_of) {
+                    let folder = write.path.text.trim_end_matches('/');
+                    paths.push(format!("{folder}/{name}"));
+                }
+                paths.push(write.path.text);
+            }
+        }
         Some("sed") => paths.extend(texts(sed_in_place(args))),
         Some("perl") => paths.extend(texts(perl_in_place(args))),
         Some("chmod") => paths.extend(texts(chmod(args).files)),
