@@ -35,6 +35,7 @@ pub static TAMPER: Rule = Rule {
         "chmod 644 \"$(which agent-guard)\"",
         "cargo uninstall agent-guard",
         "cp settings.json ~/.claude/",
+        "cp settings.json ~/.claude",
         "install -m 644 config.toml ~/.config/agent-guard/",
     ],
     passes: &[
@@ -44,6 +45,7 @@ pub static TAMPER: Rule = Rule {
         "agent-guard check -- 'git status'",
         "cp .claude/settings.json /tmp/settings-copy.json",
         "cp notes.json ~/.claude/",
+        "cp crush.json /tmp/crush-backup.json",
         "cat ~/.local/state/agent-guard/journal/app-0123456789abcdef.jsonl",
         "echo 'alias ll=\"ls -l\"' >> ~/.bashrc",
         "chmod +x script.sh",
@@ -148,6 +150,14 @@ fn is_guard_file(path: &str) -> bool {
         || path
             .match_indices(JOURNAL)
             .any(|(at, _)| at == 0 || path.get(..at).is_some_and(|p| p.ends_with('/')))
+}
+
+/// Whether `path` is a guard file named with the folder it is kept in (`.claude/settings.json`,
+/// not a bare `crush.json`).
+fn is_guard_file_in_its_folder(path: &str) -> bool {
+    GUARD_FILES
+        .iter()
+        .any(|f| f.contains('/') && names(path, f))
 }
 
 fn is_guard_folder(path: &str) -> bool {
@@ -421,10 +431,15 @@ fn written_paths(cmd: &SimpleCommand) -> Vec<String> {
     match cmd.program() {
         Some(program @ ("tee" | "cp" | "install" | "ln" | "rsync" | "dd" | "truncate")) => {
             for write in writes::of(program, args).writes {
-                // `cp settings.json ~/.claude/` writes the file of that name inside the folder.
+                // `cp settings.json ~/.claude/` writes the file of that name inside the folder:
+                // one written as a folder, or a settings file's own folder (`~/.claude`).
                 if let Some(name) = write.into.as_ref().and_then(writes::name_of) {
                     let folder = write.path.text.trim_end_matches('/');
-                    paths.push(format!("{folder}/{name}"));
+                    let inside = format!("{folder}/{name}");
+                    let a_folder = write.inside || write.path.text.ends_with('/');
+                    if a_folder || is_guard_file_in_its_folder(&inside) {
+                        paths.push(inside);
+                    }
                 }
                 paths.push(write.path.text);
             }
