@@ -36,6 +36,9 @@ pub enum Style {
     /// and has none attached takes the next word. Any other word is an operand, `-x` and `--`
     /// too.
     Slash,
+    /// POSIX shells and their `set`: getopt's clusters, which may also be spelled with `+`
+    /// (`bash +o posix`, `set +a`) to turn each of their letters off ([`Spelling::Plus`]).
+    Shell,
 }
 
 /// What an option takes.
@@ -51,6 +54,10 @@ pub enum Takes {
     /// `-0777ne` and `-l015e` (perl, ruby) read `0` with `777`, then `n` and `e`. The number
     /// is digits, or `x` and hex digits (`-0x1FF`).
     Number,
+    /// A value in the next word left after its cluster, never attached, and the cluster goes
+    /// on: a shell's `-o`/`-O` (`bash -oc pipefail SCRIPT` gives `o` the word `pipefail` and
+    /// `c` is a flag).
+    Next,
 }
 
 /// What a caller knows of a program's options. `None` marks an option unknown; it is then
@@ -147,12 +154,15 @@ pub struct Opt<'a> {
     pub word: usize,
     /// Index of the word its value came from: `word` when attached, the next when separate.
     pub value_word: Option<usize>,
+    /// Spelled with `+` ([`Style::Shell`]'s `+x`): it turns its setting off.
+    pub plus: bool,
 }
 
 impl Opt<'_> {
-    /// Whether it switches its setting on: its value, if any, does not say no.
+    /// Whether it switches its setting on: it is not spelled with `+`, and its value, if any,
+    /// does not say no.
     pub fn on(&self) -> bool {
-        !self.value.is_some_and(says_no)
+        !self.plus && !self.value.is_some_and(says_no)
     }
 
     /// Whether it is the option `name` (without dashes: `n` of `-rn`, `dry-run`).
@@ -272,8 +282,10 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             break;
         }
         let dashed = text.strip_prefix('-');
+        let plus = style == Style::Shell && dashed.is_none() && text.starts_with('+');
         let dashed = match style {
             Style::PowerShell => dashed.or_else(|| text.strip_prefix('/')),
+            Style::Shell => dashed.or_else(|| text.strip_prefix('+')),
             _ => dashed,
         };
         let Some(body) = dashed.filter(|b| !b.is_empty()) else {
@@ -285,6 +297,7 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             continue;
         };
         let long = match body.strip_prefix('-') {
+            Some(_) if plus => None,
             Some(long) => Some(long),
             None if matches!(style, Style::Go | Style::PowerShell) => Some(body),
             None if options.single_dash(body.split_once('=').map_or(body, |(n, _)| n)) => {
@@ -301,7 +314,7 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             };
             let takes = options.long(name);
             let (value, value_word) = match (takes, inline) {
-                (Some(Takes::Value), None) => {
+                (Some(Takes::Value | Takes::Next), None) => {
                     i += 1;
                     separate(args, i - 1)
                 }
@@ -311,6 +324,7 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             out.opts.push(Opt {
                 name,
                 spelling: Spelling::Long,
+                plus: false,
                 value,
                 value_word,
                 word: at,
@@ -324,6 +338,19 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
             pos += c.len_utf8();
             let takes = options.short(c);
             out.unknown |= takes.is_none();
+            if takes == Some(Takes::Next) {
+                let (value, value_word) = separate(args, i);
+                i += usize::from(value.is_some());
+                out.opts.push(Opt {
+                    name,
+                    spelling: Spelling::Short,
+                    plus,
+                    value,
+                    value_word,
+                    word: at,
+                });
+                continue;
+            }
             if takes == Some(Takes::Number) {
                 let number = leading_number(rest);
                 pos += number.len();
@@ -331,6 +358,7 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
                 out.opts.push(Opt {
                     name,
                     spelling: Spelling::Short,
+                    plus,
                     value,
                     value_word: value.map(|_| at),
                     word: at,
@@ -359,6 +387,7 @@ fn reader<'a>(args: &'a [Word], style: Style, options: &dyn Options, head: bool)
                 value,
                 value_word,
                 word: at,
+                plus,
             });
             if value.is_some() || matches!(takes, Some(Takes::Value | Takes::Attached)) {
                 break;
@@ -404,6 +433,7 @@ fn slash<'a>(
         value,
         value_word,
         word: at,
+        plus: false,
     };
     Some((opt, takes))
 }
@@ -653,5 +683,41 @@ mod tests {
             read_head(&args, Style::Slash, &Valued(&[])).stopped_at,
             Some(1)
         );
+    }
+
+    #[test]
+    fn shells_spell_options_with_plus_and_take_settings_from_the_next_words() {
+        struct Sh;
+        impl Options for Sh {
+            fn long(&self, _: &str) -> Option<Takes> {
+                Some(Takes::Nothing)
+            }
+            fn short(&self, letter: char) -> Option<Takes> {
+                Some(if "oO".contains(letter) {
+                    Takes::Next
+                } else {
+                    Takes::Nothing
+                })
+            }
+        }
+        let args = words("-oc pipefail +ae -O globstar script a");
+        let argv = read_head(&args, Style::Shell, &Sh);
+        assert_eq!(
+            names(&argv),
+            [
+                ("o", Some("pipefail")),
+                ("c", None),
+                ("a", None),
+                ("e", None),
+                ("O", Some("globstar"))
+            ]
+        );
+        let on: Vec<bool> = argv.opts.iter().map(Opt::on).collect();
+        assert_eq!(on, [true, true, false, false, true]);
+        assert_eq!(argv.stopped_at, Some(5));
+        let args = words("+ -x");
+        assert_eq!(read_head(&args, Style::Shell, &Sh).stopped_at, Some(0));
+        let args = words("+x");
+        assert!(read(&args, Style::Getopt, &Sh).opts.is_empty());
     }
 }

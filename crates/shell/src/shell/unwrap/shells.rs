@@ -1,7 +1,7 @@
 //! Shells: `sh -c SCRIPT`, a script file, or a bare shell reading its stdin.
 
 use super::{Run, SimpleCommand, Via, Word};
-use crate::syntax::argv::{self, Spelling, Style, Valued};
+use crate::syntax::argv::{self, Options, Spelling, Style, Takes};
 
 pub(in crate::shell) fn is_shell(name: &str) -> bool {
     matches!(
@@ -10,8 +10,24 @@ pub(in crate::shell) fn is_shell(name: &str) -> bool {
     )
 }
 
-/// A shell's options that take a value: bash's `--rcfile FILE`, `--init-file FILE`.
-const SHELL: Valued = Valued(&["rcfile", "init-file"]);
+/// A shell's options that take a value: bash's `--rcfile FILE` and `--init-file FILE`, and
+/// the setting `-o NAME` / `-O NAME` names, in the next word whatever follows in the cluster.
+struct ShellTable;
+
+impl Options for ShellTable {
+    fn long(&self, name: &str) -> Option<Takes> {
+        Some(match name {
+            "rcfile" | "init-file" => Takes::Value,
+            _ => Takes::Nothing,
+        })
+    }
+    fn short(&self, letter: char) -> Option<Takes> {
+        Some(match letter {
+            'o' | 'O' => Takes::Next,
+            _ => Takes::Nothing,
+        })
+    }
+}
 
 /// One option given to a shell or to `set`.
 pub(in crate::shell) struct ShellOpt {
@@ -30,51 +46,26 @@ pub(in crate::shell) struct ShellOptions {
     pub(in crate::shell) end: usize,
 }
 
-/// Reads a shell's options from `args` (the words after its name). `-o` and `-O` take the
-/// next word whatever follows them in their cluster (`-oe pipefail`), so each is read as a
-/// flag and given the next word left once the cluster is read. The argv model reads options
-/// spelt with `-` only: a `+x` word is read as its `-x` twin and marked off. A lone `-`
-/// ends the options and is no operand.
+/// Reads a shell's options from `args` (the words after its name). A lone `-` ends the
+/// options and is no operand.
 pub(in crate::shell) fn shell_options(args: &[Word]) -> ShellOptions {
-    let off: Vec<bool> = args
+    let head = argv::read_head(args, Style::Shell, &ShellTable);
+    let opts = head
+        .opts
         .iter()
-        .map(|w| w.text.len() > 1 && w.text.starts_with('+'))
-        .collect();
-    let words: Vec<Word> = args
-        .iter()
-        .zip(&off)
-        .map(|(w, &off)| match off {
-            true => Word {
-                text: format!("-{}", &w.text[1..]),
-                ..w.clone()
-            },
-            false => w.clone(),
+        .map(|opt| ShellOpt {
+            name: opt.name.to_string(),
+            on: opt.on(),
+            setting: (opt.spelling != Spelling::Long && matches!(opt.name, "o" | "O"))
+                .then(|| opt.value.map(str::to_string))
+                .flatten(),
         })
         .collect();
-    let mut opts = Vec::new();
-    let mut from = 0;
-    loop {
-        let head = argv::read_head(words.get(from..).unwrap_or_default(), Style::Getopt, &SHELL);
-        let stop = head.stopped_at.map_or(words.len(), |at| from + at);
-        let mut next = stop;
-        for opt in &head.opts {
-            let names = opt.spelling == Spelling::Short && matches!(opt.name, "o" | "O");
-            let setting = names.then(|| {
-                next += 1;
-                args.get(next - 1).map(|w| w.text.clone())
-            });
-            opts.push(ShellOpt {
-                name: opt.name.to_string(),
-                on: !off.get(from + opt.word).is_some_and(|off| *off),
-                setting: setting.flatten(),
-            });
-        }
-        if next == stop {
-            let dash = args.get(stop).is_some_and(|w| w.text == "-");
-            let end = stop + usize::from(dash);
-            return ShellOptions { opts, end };
-        }
-        from = next.min(words.len());
+    let stop = head.stopped_at.unwrap_or(args.len());
+    let dash = args.get(stop).is_some_and(|w| w.text == "-");
+    ShellOptions {
+        opts,
+        end: stop + usize::from(dash),
     }
 }
 
