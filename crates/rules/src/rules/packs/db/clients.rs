@@ -116,8 +116,8 @@ pub(super) fn script<'a>(program: &str, args: &'a [Word]) -> Option<Script<'a>> 
     })
 }
 
-/// sqlite3's options that take a value; `-lookaside`, `-pagecache` and `-heap` are read to
-/// take a second one as well.
+/// sqlite3's options that take a value; `-lookaside` and `-pagecache` are read to take a
+/// second one as well (`-heap SIZE` takes one).
 const SQLITE_VALUED: &[&str] = &[
     "cmd",
     "c",
@@ -144,7 +144,7 @@ fn sqlite_shell(args: &[Word]) -> (Vec<&str>, Vec<&str>, Option<&Word>) {
     let second_values: Vec<usize> = read
         .opts
         .iter()
-        .filter(|opt| matches!(opt.name, "lookaside" | "pagecache" | "heap"))
+        .filter(|opt| matches!(opt.name, "lookaside" | "pagecache"))
         .filter_map(|opt| opt.value_word)
         .map(|at| at + 1)
         .collect();
