@@ -30,6 +30,8 @@ const VALUED: &[&str] = &[
     "completions",
     "s",
     "show",
+    "c",
+    "command",
 ];
 
 /// Options after which no recipe runs: a dry run, a listing, help, an edit.
@@ -92,12 +94,37 @@ struct Justfile {
     fails: bool,
 }
 
+/// What `just --command CMD ARGS...` runs: CMD with its words, in the justfile's folder
+/// (`elsewhere` when that is not where the line is).
+fn run_command(args: &[Word], opt: &argv::Opt, elsewhere: bool) -> Outcome {
+    match opt.value_word {
+        Some(at) if at != opt.word && !elsewhere => Outcome::Program(at + 1),
+        Some(at) => Outcome::Unknown {
+            why: "`just --command` runs a command in a folder the guard does not follow".into(),
+            seen: args
+                .get(at..)
+                .unwrap_or_default()
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        },
+        None => Outcome::Nothing,
+    }
+}
+
 /// Deepest imports and modules are followed through others.
 const MAX_IMPORT_DEPTH: u8 = 8;
 
 pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     let read = argv::read(args, Style::Pflag, &Valued(VALUED));
+    // `--command CMD ARGS...` runs CMD with the rest of the line: what follows is its.
+    let mut command = None;
     for opt in &read.opts {
+        if opt.is("c") || opt.is("command") {
+            command = Some(opt);
+            break;
+        }
         if NOTHING_RUNS.iter().any(|name| opt.is(name)) {
             return Outcome::Nothing;
         }
@@ -154,6 +181,9 @@ pub(super) fn read(args: &[Word], dir: Option<&Path>) -> Outcome {
     let file = parse(&text, &name, &base, "", 0);
     if file.fails {
         return Outcome::Nothing;
+    }
+    if let Some(opt) = command {
+        return run_command(args, opt, above.is_some() || workdir.is_some());
     }
     // Recipes run in the justfile's folder, unless told otherwise.
     let dir_shown = match (workdir, above) {
