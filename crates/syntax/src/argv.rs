@@ -37,7 +37,7 @@ pub enum Style {
     /// too.
     Slash,
     /// POSIX shells and their `set`: getopt's clusters, which may also be spelled with `+`
-    /// (`bash +o posix`, `set +a`) to turn each of their letters off ([`Spelling::Plus`]).
+    /// (`bash +o posix`, `set +a`) to turn each of their letters off ([`Opt::plus`]).
     Shell,
 }
 
