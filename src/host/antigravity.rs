@@ -57,13 +57,7 @@ const HOOKS: &[SettingsFile] = &[SettingsFile {
         path: &["agent-guard", "PreToolUse"],
         grouped: true,
         command_key: &["command"],
-        handler: |c| {
-            J::Obj(vec![
-                ("type", J::str("command")),
-                ("command", J::str(c)),
-                ("timeout", J::Int(30)),
-            ])
-        },
+        handler: |c| J::command_handler(c, 30),
         twin: None,
     }),
 }];

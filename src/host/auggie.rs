@@ -64,13 +64,7 @@ const SETTINGS: &[SettingsFile] = &[SettingsFile {
         path: &["hooks", "PreToolUse"],
         grouped: true,
         command_key: &["command"],
-        handler: |c| {
-            J::Obj(vec![
-                ("type", J::str("command")),
-                ("command", J::str(c)),
-                ("timeout", J::Int(30_000)),
-            ])
-        },
+        handler: |c| J::command_handler(c, 30_000),
         twin: None,
     }),
 }];

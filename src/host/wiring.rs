@@ -182,6 +182,16 @@ impl J {
     pub fn str(s: &str) -> J {
         J::Str(Cow::Owned(s.to_string()))
     }
+
+    /// The handler Claude Code's shape holds: `{"type": "command", "command": …, "timeout": …}`,
+    /// the timeout in the unit the host reads it in.
+    pub fn command_handler(command: &str, timeout: i64) -> J {
+        J::Obj(vec![
+            ("type", J::str("command")),
+            ("command", J::str(command)),
+            ("timeout", J::Int(timeout)),
+        ])
+    }
 }
 
 /// A key of our handler whose string install writes for a command line.
