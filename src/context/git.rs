@@ -7,7 +7,6 @@ use super::{Assessment, Context, sample};
 use crate::git::porcelain;
 use crate::rules::GitSubject;
 use crate::shell::Word;
-use crate::syntax::argv::{self, Style, Takes};
 
 pub(super) fn assess(
     ctx: &Context,
@@ -230,7 +229,7 @@ fn clean(
     ask: &dyn Fn(&[&str]) -> Option<String>,
     dry_run: &[String],
 ) -> Option<Assessment> {
-    let question = clean_question(dry_run)?;
+    let question = crate::rules::git_clean_question(dry_run)?;
     if outside_work_tree(ask, &question) {
         return Some(Assessment::Clear(
             "`git clean` stops at a path outside the repository and deletes nothing".into(),
@@ -324,52 +323,6 @@ fn outside_work_tree(ask: &dyn Fn(&[&str]) -> Option<String>, question: &[String
 /// removes: `-d`, `-x`, `-X`, `-e`/`--exclude` and the pathspecs. Whatever only changes how
 /// it reports (`-q` prints nothing at all) stays out, and an option this does not know
 /// makes the question unaskable.
-/// `git clean`'s options, as `git clean -h` lists them; any other makes the question unknown.
-struct CleanOptions;
-
-impl argv::Options for CleanOptions {
-    fn long(&self, name: &str) -> Option<Takes> {
-        match name {
-            "exclude" => Some(Takes::Value),
-            "dry-run" | "force" | "quiet" | "no-quiet" | "interactive" => Some(Takes::Nothing),
-            _ => None,
-        }
-    }
-    fn short(&self, letter: char) -> Option<Takes> {
-        match letter {
-            'e' => Some(Takes::Value),
-            'd' | 'x' | 'X' | 'n' | 'f' | 'q' | 'i' => Some(Takes::Nothing),
-            _ => None,
-        }
-    }
-}
-
-fn clean_question(args: &[String]) -> Option<Vec<String>> {
-    let words: Vec<Word> = args.iter().map(Word::literal).collect();
-    let read = argv::read(&words, Style::Getopt, &CleanOptions);
-    if read.unknown || read.on(&["interactive", "i"]) {
-        return None;
-    }
-    // A second `-f` also removes nested repositories. How many the command gave is not
-    // known here, so the question asks with two: the answer can only be larger.
-    let mut options: Vec<String> = ["--dry-run", "-f", "-f"].map(String::from).to_vec();
-    for opt in &read.opts {
-        match opt.name {
-            "d" | "x" | "X" => options.push(format!("-{}", opt.name)),
-            "e" | "exclude" => options.push(format!("--exclude={}", opt.value?)),
-            _ => {}
-        }
-    }
-    options.push("--".into());
-    options.extend(
-        read.operands
-            .iter()
-            .filter_map(|&i| words.get(i))
-            .map(|w| w.text.clone()),
-    );
-    Some(options)
-}
-
 fn branch_delete(ask: &dyn Fn(&[&str]) -> Option<String>, names: &[String]) -> Option<Assessment> {
     let mut lost = Vec::new();
     let mut recovery = Vec::new();

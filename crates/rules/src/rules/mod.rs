@@ -344,7 +344,7 @@ pub fn by_id(id: &str) -> Option<&'static Rule> {
 
 pub use git::{
     Aliases as GitAliases, alias_calls as git_alias_calls, alias_findings as git_alias_findings,
-    configured_findings as git_configured_findings,
+    clean_question as git_clean_question, configured_findings as git_configured_findings,
 };
 pub use mcp::{catalog as mcp_catalog, finding as mcp_tool};
 pub use shell::{unanalyzable, unanalyzable_because};

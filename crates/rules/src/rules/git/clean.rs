@@ -44,6 +44,7 @@ const CLEAN: &[Opt] = &[
     flag("interactive", Some('i')),
     flag("dry-run", Some('n')),
     flag("quiet", Some('q')),
+    flag("no-quiet", None),
     valued("exclude", Some('e')),
     flag("x", Some('x')),
     flag("X", Some('X')),
@@ -151,6 +152,30 @@ fn dry_run_subject(inv: &Invocation, replace: &[(usize, Option<String>)]) -> Sub
         args.insert(end, "--dry-run".into());
     }
     about(GitSubject::Clean { dry_run: args })
+}
+
+/// What to ask git to learn what the dry run `dry_run` (a [`GitSubject::Clean`]'s) would
+/// remove: `--dry-run` with two `-f` (a second also takes nested repositories; how many the
+/// command gave is not known, so the answer can only be larger), its `-d`, `-x`, `-X` and
+/// excludes, then its pathspecs. `None` when it chooses interactively or gives an option the
+/// table does not know.
+pub fn clean_question(dry_run: &[String]) -> Option<Vec<String>> {
+    let words: Vec<Word> = dry_run.iter().map(Word::literal).collect();
+    let p = opts::parse(&words, CLEAN);
+    if p.unknown || p.has("interactive") {
+        return None;
+    }
+    let mut question: Vec<String> = ["--dry-run", "-f", "-f"].map(String::from).to_vec();
+    for o in &p.opts {
+        match o.name {
+            "d" | "x" | "X" => question.push(format!("-{}", o.name)),
+            "exclude" => question.push(format!("--exclude={}", o.value?)),
+            _ => {}
+        }
+    }
+    question.push("--".into());
+    question.extend(p.operand_texts().map(str::to_string));
+    Some(question)
 }
 
 /// The paths a `git clean` line is limited to: its operands, options and their values left
