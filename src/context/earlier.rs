@@ -479,8 +479,11 @@ fn git_reads(args: &[Word], output_writes: bool) -> bool {
         return true; // `git` alone, `git --version`: it prints and exits
     };
     let sub = sub.text.as_str();
-    let options = argv::read(read.rest(), Style::Getopt, &Valued(&["output"]));
-    if output_writes && options.last(&["output"]).is_some() {
+    if output_writes
+        && argv::read(read.rest(), Style::Getopt, &Valued(&["output"]))
+            .last(&["output"])
+            .is_some()
+    {
         return false;
     }
     let rest: Vec<&str> = read.rest().iter().map(|w| w.text.as_str()).collect();
