@@ -91,12 +91,65 @@ pub fn enabled(pack: &Pack, settings: &Settings) -> bool {
     pack.default_on || settings.enabled_packs.iter().any(|id| id == pack.id)
 }
 
+/// For each [`bucket`] of program names, the packs (by their place in [`PACKS`], one bit
+/// each) that read a program in it. Most commands are run by programs no pack reads; this
+/// tells so in one look instead of a comparison with each of the hundreds of names the
+/// packs read, and it is computed when the guard is built, not when it starts.
+static READERS: [u64; 256] = {
+    assert!(PACKS.len() <= 64, "one bit a pack");
+    let mut readers = [0u64; 256];
+    let mut slots = readers.as_mut_slice();
+    let mut at = 0;
+    while let [slot, rest @ ..] = slots {
+        *slot = readers_of(at);
+        slots = rest;
+        at += 1;
+    }
+    readers
+};
+
+/// The packs that read a program in bucket `wanted`, one bit each.
+const fn readers_of(wanted: usize) -> u64 {
+    let mut readers = 0;
+    let mut packs = PACKS;
+    let mut at = 0;
+    while let [pack, rest @ ..] = packs {
+        let mut programs = pack.programs;
+        while let [program, more @ ..] = programs {
+            if bucket(program.as_bytes()) == wanted {
+                readers |= 1 << at;
+            }
+            programs = more;
+        }
+        packs = rest;
+        at += 1;
+    }
+    readers
+}
+
+/// A program name's bucket in [`READERS`]: names differ in length and at their ends.
+const fn bucket(name: &[u8]) -> usize {
+    match name {
+        [] => 0,
+        [first, .., last] => (*first as usize + 7 * *last as usize + 13 * name.len()) % 256,
+        [only] => (8 * *only as usize + 13) % 256,
+    }
+}
+
 /// Findings of every switched-on pack that reads `program`, each raised to protected when it
 /// names production.
 pub(crate) fn check(program: &str, cmd: &SimpleCommand, settings: &Settings) -> Vec<Hit> {
+    let readers = READERS
+        .get(bucket(program.as_bytes()))
+        .copied()
+        .unwrap_or(u64::MAX);
     let mut hits: Vec<Hit> = PACKS
         .iter()
-        .filter(|pack| pack.programs.contains(&program) && enabled(pack, settings))
+        .enumerate()
+        .filter(|&(at, pack)| {
+            readers & (1 << at) != 0 && pack.programs.contains(&program) && enabled(pack, settings)
+        })
+        .map(|(_, pack)| pack)
         .flat_map(|pack| (pack.check)(cmd))
         .collect();
     for hit in &mut hits {
@@ -204,6 +257,20 @@ pub(crate) fn judged(command: &str, settings: &Settings) -> Vec<(&'static str, T
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_program_a_pack_reads_leads_to_the_pack() {
+        for (at, pack) in PACKS.iter().enumerate() {
+            for program in pack.programs {
+                let readers = READERS.get(bucket(program.as_bytes())).copied();
+                assert!(
+                    readers.is_some_and(|r| r & (1 << at) != 0),
+                    "{program} of {}",
+                    pack.id
+                );
+            }
+        }
+    }
 
     #[test]
     fn production_is_matched_as_a_whole_word() {
