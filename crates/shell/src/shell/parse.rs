@@ -743,7 +743,11 @@ impl<'r> Walker<'r> {
             | "file_descriptor" => {}
             "command" => {
                 self.command(node, src, via, scope, attached, origin);
-                push_children(stack, node, via, scope, src);
+                // Only a substitution, an expansion or arithmetic inside a command runs or
+                // assigns anything, and each is written with `$`, a backquote or `(`.
+                if src[node.byte_range()].contains(['$', '`', '(']) {
+                    push_children(stack, node, via, scope, src);
+                }
             }
             // `export GIT_DIR=..`, `declare -x`, `unset`: they change what later commands
             // run with, so they are recorded as commands (their words never literal).
@@ -2746,9 +2750,10 @@ fn declared_options(node: Node, src: &str) -> Vec<String> {
 }
 
 fn command_parts<'t>(node: Node<'t>, src: &str) -> CommandParts<'t> {
+    let words = node.named_child_count();
     let mut parts = CommandParts {
-        argv: Vec::new(),
-        words: Vec::new(),
+        argv: Vec::with_capacity(words),
+        words: Vec::with_capacity(words),
         assigns: Vec::new(),
         herestring: None,
     };

@@ -94,6 +94,11 @@ fn unquoted(raw: &str, out: &mut Word) {
             out.literal = false;
         }
     }
+    // Most words quote, expand and match nothing: they are their own value.
+    if !raw.contains(['\\', '*', '?', '[', '$', '`', '{']) {
+        out.text.push_str(raw);
+        return;
+    }
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
         match c {
