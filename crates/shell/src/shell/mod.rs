@@ -9,6 +9,7 @@
 //! It knows nothing of rules: it answers "what would run", never "is that dangerous".
 
 mod parse;
+mod pieces;
 mod unwrap;
 
 pub use unwrap::wrapped;

@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use tree_sitter::{Node, Tree};
 
+use super::pieces;
 use super::unwrap::{self, Run};
 use super::values::{self, Env, MAX_VARIANTS, Value, Vars};
 use super::word::{self, Word};
@@ -129,6 +130,8 @@ pub(super) struct Walker<'r> {
     /// repository, and whether one may: commands are only ever added, and their words never
     /// change, so each is looked at once however many words are expanded after it.
     made_repository: Cell<(usize, bool)>,
+    /// Script texts this long or longer are parsed in [`pieces`].
+    long_text: usize,
 }
 
 /// An assignment in a chain of `&&` (`cd x && d=$(mktemp -d) && rm -rf "$d"`).
@@ -347,6 +350,67 @@ fn in_file(origin: &Origin, file: &InFile, here: String, text: &str) -> Box<From
     })
 }
 
+/// `origin` for a text whose continued lines [`join_lines`] joined: when the text is a
+/// script file's, reasons count each joined line as the two it was.
+fn joined<'o>(origin: &'o Origin, removed: &Removed) -> Cow<'o, Origin> {
+    let Some(file) = origin.file.as_ref().filter(|_| !removed.drops.is_empty()) else {
+        return Cow::Borrowed(origin);
+    };
+    let mut last = 0;
+    let mut joins = Vec::new();
+    for &(at, total) in &removed.drops {
+        if total - last == 2 {
+            joins.push(at);
+        }
+        last = total;
+    }
+    Cow::Owned(Origin {
+        file: Some(Rc::new(InFile {
+            runner: file.runner.clone(),
+            name: file.name.clone(),
+            above: file.above,
+            joins,
+        })),
+        ..origin.clone()
+    })
+}
+
+/// The lines of a long text above each of its pieces, counted once as the pieces go by.
+#[derive(Default)]
+struct Lines {
+    at: usize,
+    above: usize,
+}
+
+impl Lines {
+    /// `origin` for the piece of `text` that starts at `start`: reasons name the lines of
+    /// the file, not of the piece.
+    fn rebase<'o>(&mut self, origin: &'o Origin, text: &str, start: usize) -> Cow<'o, Origin> {
+        self.above += text
+            .get(self.at..start)
+            .map_or(0, |skipped| skipped.matches('\n').count());
+        self.at = start;
+        let Some(file) = &origin.file else {
+            return Cow::Borrowed(origin);
+        };
+        let joined = file.joins.partition_point(|&j| j <= start);
+        Cow::Owned(Origin {
+            file: Some(Rc::new(InFile {
+                runner: file.runner.clone(),
+                name: file.name.clone(),
+                above: file.above + self.above + joined,
+                joins: file
+                    .joins
+                    .iter()
+                    .filter(|&&j| j > start)
+                    .map(|j| j - start)
+                    .collect(),
+            })),
+            ..origin.clone()
+        })
+    }
+}
+
 /// A `trap` action waiting for the end of the shell that set it.
 struct PendingTrap {
     script: String,
@@ -455,6 +519,16 @@ impl<'r> Walker<'r> {
             repository,
             chained: Vec::new(),
             made_repository: Cell::new((0, false)),
+            long_text: pieces::LONG_TEXT,
+        }
+    }
+
+    /// The same walker, reading every text whole: what walking in [`pieces`] must equal.
+    #[cfg(test)]
+    pub(super) fn unpieced(self) -> Self {
+        Walker {
+            long_text: usize::MAX,
+            ..self
         }
     }
 
@@ -632,65 +706,126 @@ impl<'r> Walker<'r> {
             self.out.incomplete = Some(Incomplete::TooDeep);
             return;
         }
+        if let Text::Given(src) = text
+            && origin.depth > 0
+            && src.len() >= self.long_text
+        {
+            self.walk_long(src, via, origin, shared, inherit);
+            return;
+        }
         let Some(read) = self.read_text(text) else {
             return;
         };
-        let removed = &read.removed;
-        let in_file;
-        let origin = match &origin.file {
-            Some(file) if !removed.drops.is_empty() => {
-                let mut last = 0;
-                let mut joins = Vec::new();
-                for &(at, total) in &removed.drops {
-                    if total - last == 2 {
-                        joins.push(at);
-                    }
-                    last = total;
-                }
-                in_file = Origin {
-                    file: Some(Rc::new(InFile {
-                        runner: file.runner.clone(),
-                        name: file.name.clone(),
-                        above: file.above,
-                        joins,
-                    })),
-                    ..origin.clone()
-                };
-                &in_file
-            }
-            _ => origin,
-        };
+        let origin = &joined(origin, &read.removed);
         if origin.depth == 0 {
-            self.removed = removed.clone();
+            self.removed = read.removed.clone();
         }
-        let src: &str = &read.text;
-        let root = read.tree.root_node();
+        let scope = shared.unwrap_or_else(|| self.text_scope(via, origin, inherit));
+        if self.walk_tree(read.tree.root_node(), &read.text, via, scope, origin) {
+            self.end_text(shared, origin, scope);
+        }
+    }
+
+    /// A long script, parsed in [`pieces`] on a second thread while this one walks the
+    /// pieces already parsed. A piece is walked only when it parsed without an error, which
+    /// proves it ended at the top level; when one did not, the rest is parsed as one.
+    fn walk_long(
+        &mut self,
+        src: &str,
+        via: Via,
+        origin: &Origin,
+        shared: Option<usize>,
+        inherit: Option<Vars>,
+    ) {
+        let (text, removed) = join_lines(src);
+        let scanned = guard_brace_scanner(&text);
+        let origin = &joined(origin, &removed);
+        let scope = shared.unwrap_or_else(|| self.text_scope(via, origin, inherit));
+        let ranges = pieces::pieces(&text);
+        let texts: Vec<&str> = ranges.iter().map(|r| &scanned[r.clone()]).collect();
+        let finished = pieces::parsed_alongside(&texts, self.deadline, |parsed| {
+            // Every tree stays alive until the last piece is walked: node ids, which the
+            // walk keeps for chains of `&&`, are unique only among trees alive together.
+            let mut trees = Vec::new();
+            let mut lines = Lines::default();
+            for (i, range) in ranges.iter().enumerate() {
+                let last = i + 1 == ranges.len();
+                let (range, tree) = match parsed.tree(i) {
+                    Some(tree) if last || !tree.root_node().has_error() => (range.clone(), tree),
+                    Some(_) => {
+                        let rest = range.start..text.len();
+                        let Some(tree) = self.parse(&scanned[rest.clone()]) else {
+                            return false;
+                        };
+                        (rest, tree)
+                    }
+                    None => {
+                        self.out.incomplete = Some(Incomplete::Timeout);
+                        return false;
+                    }
+                };
+                let from_here = lines.rebase(origin, &text, range.start);
+                trees.push(tree);
+                let Some(root) = trees.last().map(Tree::root_node) else {
+                    return false;
+                };
+                if !self.walk_tree(root, &text[range.clone()], via, scope, &from_here) {
+                    return false;
+                }
+                if range.end == text.len() {
+                    break;
+                }
+            }
+            true
+        });
+        if finished {
+            self.end_text(shared, origin, scope);
+        }
+    }
+
+    /// The shell a text read in a shell of its own runs in. Only the line itself starts from
+    /// nothing the line does not show; a script it runs inherits what was exported, and a
+    /// `trap` action runs at any time.
+    fn text_scope(&mut self, via: Via, origin: &Origin, inherit: Option<Vars>) -> usize {
+        let vars = match via {
+            _ if origin.depth == 0 => Vars::default(),
+            Via::Trap => Vars::deferred(),
+            // Backquotes run in a subshell of this shell, whose `IFS` may be any.
+            Via::Substitution => inherit.unwrap_or_else(Vars::opaque),
+            _ => inherit.unwrap_or_else(|| Vars::new_shell(None)),
+        };
+        self.new_scope(origin.dirs.clone(), vars)
+    }
+
+    /// Follows every node under `root`, a tree of `src`: `false` when the deadline passed
+    /// first.
+    fn walk_tree(
+        &mut self,
+        root: Node,
+        src: &str,
+        via: Via,
+        scope: usize,
+        origin: &Origin,
+    ) -> bool {
         if root.has_error() {
             self.out.syntax_error = true;
         }
-        let scope = shared.unwrap_or_else(|| {
-            // Only the line itself starts from nothing the line does not show; a script
-            // it runs inherits what was exported, and a `trap` action runs at any time.
-            let vars = match via {
-                _ if origin.depth == 0 => Vars::default(),
-                Via::Trap => Vars::deferred(),
-                // Backquotes run in a subshell of this shell, whose `IFS` may be any.
-                Via::Substitution => inherit.unwrap_or_else(Vars::opaque),
-                _ => inherit.unwrap_or_else(|| Vars::new_shell(None)),
-            };
-            self.new_scope(origin.dirs.clone(), vars)
-        });
         let mut stack = vec![Item::new(root, via, scope, None)];
         let mut visited = 0u32;
         while let Some(item) = stack.pop() {
             visited += 1;
             if visited.is_multiple_of(256) && self.deadline.passed() {
                 self.out.incomplete = Some(Incomplete::Timeout);
-                return;
+                return false;
             }
             self.visit(item, src, origin, &mut stack);
         }
-        // A subshell's traps are read with the line's: its variables are final by then too.
+        true
+    }
+
+    /// The end of a text walked in a shell of its own: its `trap` actions run. A subshell's
+    /// traps are read with the line's: its variables are final by then too.
+    fn end_text(&mut self, shared: Option<usize>, origin: &Origin, scope: usize) {
         match shared {
             None if origin.depth == 0 => self.run_traps(None),
             None => self.run_traps(Some(scope)),
