@@ -336,6 +336,7 @@ mod tests {
 /// Walking a long text in pieces must find what walking it whole finds, to the letter.
 #[cfg(test)]
 mod same_reading {
+    use std::ops::Range;
     use std::path::Path;
     use std::time::Duration;
 
@@ -442,26 +443,18 @@ mod same_reading {
     fn a_piece_that_does_not_end_a_command_is_read_with_the_rest() {
         // Lines a cut could fall before that continue an open quote, a function, a heredoc
         // with an unusual delimiter.
-        let mut text: String = (0..300).map(|i| format!("echo {i}\n")).collect();
-        text.push_str("echo \"\n");
-        text.push_str(
-            &(0..200)
-                .map(|i| format!("rm -rf a{i}\n"))
-                .collect::<String>(),
+        let lines =
+            |word: &str| -> String { (0..200).map(|i| format!("rm -rf {word}{i}\n")).collect() };
+        let echoes: String = (0..300).map(|i| format!("echo {i}\n")).collect();
+        let text = format!(
+            "{echoes}echo \"\n{}\"\nf() {{\n{}}}\ncat <<\"E-1\"\n{}E-1\ngit clean -fdx\n",
+            lines("a"),
+            lines("b"),
+            lines("c"),
         );
-        text.push_str("\"\nf() {\n");
-        text.push_str(
-            &(0..200)
-                .map(|i| format!("rm -rf b{i}\n"))
-                .collect::<String>(),
-        );
-        text.push_str("}\ncat <<\"E-1\"\n");
-        text.push_str(
-            &(0..200)
-                .map(|i| format!("rm -rf c{i}\n"))
-                .collect::<String>(),
-        );
-        text.push_str("E-1\ngit clean -fdx\n");
+        // A cut falls inside the quote, so a piece ends with it open.
+        let inside = |r: &Range<usize>| text[..r.start].matches('"').count() % 2 == 1;
+        assert!(super::pieces(&text).iter().any(inside));
         assert_same(&text);
     }
 
