@@ -201,6 +201,18 @@ pub(super) struct InFile {
     joins: Vec<usize>,
 }
 
+impl InFile {
+    /// The same file, for a text of it `above` lines down, with its own joined lines.
+    fn moved(&self, above: usize, joins: Vec<usize>) -> Rc<InFile> {
+        Rc::new(InFile {
+            runner: self.runner.clone(),
+            name: self.name.clone(),
+            above,
+            joins,
+        })
+    }
+}
+
 /// How a file is run.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Runs {
@@ -365,12 +377,7 @@ fn joined<'o>(origin: &'o Origin, removed: &Removed) -> Cow<'o, Origin> {
         last = total;
     }
     Cow::Owned(Origin {
-        file: Some(Rc::new(InFile {
-            runner: file.runner.clone(),
-            name: file.name.clone(),
-            above: file.above,
-            joins,
-        })),
+        file: Some(file.moved(file.above, joins)),
         ..origin.clone()
     })
 }
@@ -394,18 +401,9 @@ impl Lines {
             return Cow::Borrowed(origin);
         };
         let joined = file.joins.partition_point(|&j| j <= start);
+        let joins = file.joins.iter().filter(|&&j| j > start).map(|j| j - start);
         Cow::Owned(Origin {
-            file: Some(Rc::new(InFile {
-                runner: file.runner.clone(),
-                name: file.name.clone(),
-                above: file.above + self.above + joined,
-                joins: file
-                    .joins
-                    .iter()
-                    .filter(|&&j| j > start)
-                    .map(|j| j - start)
-                    .collect(),
-            })),
+            file: Some(file.moved(file.above + self.above + joined, joins.collect())),
             ..origin.clone()
         })
     }
@@ -1535,14 +1533,8 @@ impl<'r> Walker<'r> {
         };
         let file = origin.file.as_ref().map(|file| {
             let at = body.start_byte();
-            Rc::new(InFile {
-                runner: file.runner.clone(),
-                name: file.name.clone(),
-                above: file.above
-                    + body.start_position().row
-                    + file.joins.partition_point(|&j| j <= at),
-                joins: Vec::new(),
-            })
+            let joined = file.joins.partition_point(|&j| j <= at);
+            file.moved(file.above + body.start_position().row + joined, Vec::new())
         });
         // The body's own text, its braces or parentheses kept: it runs as one compound
         // command (a `( … )` body in a subshell of its own).
