@@ -751,6 +751,7 @@ impl<'r> Walker<'r> {
                 let (range, tree) = match parsed.tree(i) {
                     Some(tree) if last || !tree.root_node().has_error() => (range.clone(), tree),
                     Some(_) => {
+                        parsed.stop();
                         let rest = range.start..text.len();
                         let Some(tree) = self.parse(&scanned[rest.clone()]) else {
                             return false;

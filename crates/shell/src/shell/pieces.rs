@@ -103,11 +103,7 @@ pub(super) fn parsed_alongside<R>(
             *slot = Some(lang::parse(Grammar::Bash, first, deadline));
         }
         let out = walk(&mut alongside);
-        // Nothing more is claimed; a parse under way ends, unread, at its next send.
-        claim(unclaimed, |left| {
-            *left = 0..0;
-            None
-        });
+        alongside.stop();
         out
     })
 }
@@ -143,9 +139,12 @@ impl Alongside<'_> {
                 return tree;
             }
             // `i` itself when the thread has not come to it, else the last piece left.
-            let mine = claim(self.unclaimed, |left| match left.start == i {
-                true => left.next(),
-                false => left.next_back(),
+            let mine = claim(self.unclaimed, |left| {
+                if left.start == i {
+                    left.next()
+                } else {
+                    left.next_back()
+                }
             });
             match mine {
                 Some(at) => {
@@ -159,6 +158,15 @@ impl Alongside<'_> {
                 }
             }
         }
+    }
+
+    /// No piece is started any more: the walker is done, or reads the rest as one. A parse
+    /// under way ends, unread, at its next send.
+    pub(super) fn stop(&self) {
+        claim(self.unclaimed, |left| {
+            *left = 0..0;
+            None
+        });
     }
 }
 
